@@ -1,0 +1,43 @@
+# Two commands do all the set-up on a fresh clone (Python 3.11+ and make are all it needs):
+#   make run    the main job
+#   make test   every check of the course
+# Both create .venv and install the pinned dependencies the first time.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lab docs verify lint status clean
+
+$(STAMP): pyproject.toml requirements.lock
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -c requirements.lock -e '.[dev]'
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/course status
+
+# nbval re-runs every notebook in this environment and compares each output (strict, not lax).
+NBVAL := -p nbval --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(NBVAL)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+docs: $(STAMP)
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+
+verify: $(STAMP)
+	$(BIN)/course verify
+
+lint: $(STAMP)
+	$(BIN)/course lint
+
+status: $(STAMP)
+	$(BIN)/course status
+
+clean:
+	rm -rf $(VENV) site

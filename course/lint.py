@@ -1,0 +1,131 @@
+"""`course lint`: the lesson contract's static checks.
+
+Each check returns problems as plain sentences; an empty list means the
+course keeps its promises. Only lessons marked ``ready`` in the manifest are
+held to the contract.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+from course import manifest, pages, refs
+from course.manifest import Lesson
+
+# Things that make an artifact or a notebook output differ between machines or runs.
+NOISE = {
+    "an absolute path": re.compile(r"(?<![\w.])/(?:home|root|tmp|work|Users|usr|var|opt|private|mnt)/|\b[A-Za-z]:\\\\"),
+    "a timestamp": re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\b\d{2}:\d{2}:\d{2}\b"),
+    "a memory address": re.compile(r"\bat 0x[0-9a-fA-F]+|\b0x[0-9a-fA-F]{8,}\b"),
+}
+
+
+def lint(root: Path) -> list[str]:
+    """Every broken promise in the course under ``root``, one sentence each."""
+    problems: list[str] = []
+    for lesson in manifest.load(root):
+        if lesson.ready:
+            problems += [f"lesson {lesson.number}: {p}" for p in lint_lesson(lesson, Path(root))]
+    return problems
+
+
+def lint_lesson(lesson: Lesson, root: Path) -> list[str]:
+    missing = [p for p in _required_files(lesson) if not (root / p).is_file()]
+    if missing:
+        return [f"{path} is missing" for path in missing]
+    text = (root / lesson.page).read_text(encoding="utf-8")
+    return (
+        check_sections(text, lesson.page)
+        + check_references(text, lesson.page, root)
+        + check_completion(text, lesson, root)
+        + check_notebook(root / lesson.notebook, lesson.notebook)
+        + [problem for a in lesson.artifacts for problem in check_clean_file(root / a.path, a.path)]
+    )
+
+
+def _required_files(lesson: Lesson) -> list[str]:
+    files = [lesson.page, lesson.notebook, lesson.starter, lesson.starter_test, lesson.solution]
+    return files + list(lesson.tests) + [a.path for a in lesson.artifacts]
+
+
+def check_sections(text: str, where: str) -> list[str]:
+    found = pages.headings(text)
+    if found == list(pages.SECTIONS):
+        return []
+    absent = [name for name in pages.SECTIONS if name not in found]
+    if absent:
+        return [f"{where} lacks the section(s) {', '.join(repr(n) for n in absent)}"]
+    return [f"{where} has its sections in the order {found}; the contract's order is {list(pages.SECTIONS)}"]
+
+
+def check_references(text: str, where: str, root: Path) -> list[str]:
+    return [
+        f"{where} refers to `{ref}`, which resolves to no definition"
+        for ref in dict.fromkeys(pages.code_references(text))
+        if refs.resolve(ref, root) is None
+    ]
+
+
+def check_completion(text: str, lesson: Lesson, root: Path) -> list[str]:
+    """Each completion bullet is exactly one test's docstring, and each test has its bullet."""
+    bullets = pages.completion_bullets(text)
+    tests = {name: doc for path in lesson.tests for name, doc in test_docstrings(root / path)}
+    problems = []
+    if not bullets:
+        problems.append(f"{lesson.page} lists no completion bullets")
+    for bullet in bullets:
+        owners = [name for name, doc in tests.items() if doc == bullet]
+        if len(owners) != 1:
+            problems.append(f"bullet {bullet!r} is the docstring of {len(owners)} tests, not exactly one")
+    for name, doc in tests.items():
+        if doc not in bullets:
+            problems.append(f"test {name} has no bullet under 'Check completion' (its docstring: {doc!r})")
+    return problems
+
+
+def test_docstrings(path: Path) -> list[tuple[str, str]]:
+    """(test name, whitespace-normalized docstring) for every test function in a file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+            doc = ast.get_docstring(node) or ""
+            found.append((f"{path.name}::{node.name}", " ".join(doc.split())))
+    return found
+
+
+def check_notebook(path: Path, where: str) -> list[str]:
+    try:
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        return [f"{where} is not valid JSON: {exc}"]
+    problems = []
+    code_cells = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
+    counts = [cell.get("execution_count") for cell in code_cells]
+    if counts != list(range(1, len(code_cells) + 1)):
+        problems.append(f"{where} is not executed top to bottom in one kernel (execution counts {counts})")
+    for number, cell in enumerate(code_cells, start=1):
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error":
+                problems.append(f"{where} code cell {number} ended in an error")
+            problems += [f"{where} code cell {number}: {p}" for p in check_clean_text(_output_text(output))]
+    return problems
+
+
+def _output_text(output: dict) -> str:
+    parts = [output.get("text", "")]
+    for value in output.get("data", {}).values():
+        parts.append(value if isinstance(value, str) else "".join(value) if isinstance(value, list) else "")
+    parts += output.get("traceback", [])
+    return "".join("".join(p) if isinstance(p, list) else p for p in parts)
+
+
+def check_clean_file(path: Path, where: str) -> list[str]:
+    return [f"{where}: {p}" for p in check_clean_text(path.read_text(encoding="utf-8"))]
+
+
+def check_clean_text(text: str) -> list[str]:
+    return [f"contains {what} ({m.group(0)!r})" for what, rx in NOISE.items() for m in [rx.search(text)] if m]

@@ -1,0 +1,121 @@
+"""Reading a lesson page: its sections, completion bullets, code references and commands.
+
+Lint, the page tests and the site hook all read pages through these functions,
+so they agree on what a page says.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+SECTIONS = (
+    "Build this",
+    "Start from here",
+    "Inputs and outputs",
+    "Implement it",
+    "Run it",
+    "Inspect it",
+    "Break it",
+    "Build it yourself",
+    "Check completion",
+    "Continue",
+)
+
+# An inline code span naming a definition, such as `run/records.py:Run`.
+CODE_REFERENCE = re.compile(r"`(?P<ref>[A-Za-z0-9_][\w/.-]*\.py:[A-Za-z_][\w.]*)`")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_HEREDOC = re.compile(r"<<-?\s*['\"]?(?P<word>\w+)['\"]?")
+
+
+def prose_lines(text: str) -> list[str]:
+    """The page's lines with fenced code blocks blanked out (kept as empty lines)."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            inside = not inside
+            lines.append("")
+        else:
+            lines.append("" if inside else line)
+    return lines
+
+
+def headings(text: str) -> list[str]:
+    """The page's level-two headings, in order."""
+    return [line[3:].strip() for line in prose_lines(text) if line.startswith("## ")]
+
+
+def section(text: str, name: str) -> str:
+    """The prose of one level-two section (fenced code blanked out), or ""."""
+    out, inside = [], False
+    for line in prose_lines(text):
+        if line.startswith("## "):
+            inside = line[3:].strip() == name
+        elif inside:
+            out.append(line)
+    return "\n".join(out)
+
+
+def completion_bullets(text: str) -> list[str]:
+    """The bullets under "Check completion", each joined onto one line."""
+    bullets: list[str] = []
+    for line in section(text, "Check completion").splitlines():
+        item = re.match(r"^[-*] (?:\[[ x]\] )?(.*)$", line)
+        if item:
+            bullets.append(item.group(1).strip())
+        elif bullets and line.startswith("  ") and line.strip():
+            bullets[-1] += " " + line.strip()
+    return [" ".join(b.split()) for b in bullets]
+
+
+def code_references(text: str) -> list[str]:
+    """Every `file.py:Symbol` reference in the page's prose, in order, repeats kept."""
+    return [m.group("ref") for line in prose_lines(text) for m in CODE_REFERENCE.finditer(line)]
+
+
+@dataclass(frozen=True)
+class Command:
+    """One `$ command` from a console block and the output the page says it prints."""
+
+    command: str
+    expected: str  # "" means: must succeed; its output is not shown on the page
+
+
+def console_commands(source: str) -> list[Command]:
+    """Split a console block into its commands and their expected outputs.
+
+    A command starts with "$ "; a line ending in a backslash continues it; a
+    heredoc (``<<'PY'``) runs until its terminator line. Every other line up
+    to the next command is expected output.
+    """
+    commands: list[Command] = []
+    lines = source.splitlines()
+    i = 0
+    while i < len(lines):
+        if not lines[i].startswith("$ "):
+            raise ValueError(f"console block line {i + 1} is output with no command before it: {lines[i]!r}")
+        command_lines = [lines[i][2:]]
+        i += 1
+        while command_lines[-1].endswith("\\") and i < len(lines):
+            command_lines.append(lines[i])
+            i += 1
+        heredoc = _HEREDOC.search(command_lines[0])
+        if heredoc:
+            while i < len(lines) and lines[i] != heredoc.group("word"):
+                command_lines.append(lines[i])
+                i += 1
+            command_lines.append(lines[i] if i < len(lines) else heredoc.group("word"))
+            i += 1
+        output = []
+        while i < len(lines) and not lines[i].startswith("$ "):
+            output.append(lines[i])
+            i += 1
+        expected = "\n".join(output).strip("\n")
+        commands.append(Command("\n".join(command_lines), expected + "\n" if expected else ""))
+    return commands
+
+
+def output_matches(expected: str, actual: str) -> bool:
+    """Exact comparison, except that "..." on the page stands for any text on one line."""
+    parts = [re.escape(part) for part in expected.split("...")]
+    return re.fullmatch("[^\n]*".join(parts), actual) is not None

@@ -1,0 +1,60 @@
+"""The starter switch: which file a lesson's completion test checks.
+
+``starter/lessonNN_test.py`` calls ``load_lesson(NN)`` instead of importing a
+module by name, so the same test checks whichever file ``COURSE_TARGET`` selects:
+
+* ``starter`` (the default): the student's ``starter/lessonNN.py``; ``course check N`` runs this;
+* ``solution``: the worked ``solutions/lessonNN.py``; the test suite runs this;
+* ``pristine``: the starter as committed at HEAD, before any edit of the student's;
+  the test suite checks that it fails, and the lesson pages show its failures;
+* any other value: the path of a file to load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+from course.manifest import course_root
+
+ENV = "COURSE_TARGET"
+
+
+def target_path(number: int, root: Path | None = None) -> Path:
+    """The file ``COURSE_TARGET`` selects for lesson ``number``."""
+    root = root or course_root()
+    choice = os.environ.get(ENV, "starter")
+    if choice == "starter":
+        return root / "starter" / f"lesson{number:02d}.py"
+    if choice == "solution":
+        return root / "solutions" / f"lesson{number:02d}.py"
+    if choice == "pristine":
+        return pristine_copy(f"starter/lesson{number:02d}.py", root)
+    return Path(choice)
+
+
+def pristine_copy(relative: str, root: Path) -> Path:
+    """The file as committed at HEAD, copied to a temporary folder (the working copy outside git)."""
+    shown = subprocess.run(["git", "show", f"HEAD:{relative}"], cwd=root, capture_output=True)
+    text = shown.stdout if shown.returncode == 0 else (root / relative).read_bytes()
+    folder = Path(tempfile.gettempdir()) / f"course-pristine-{hashlib.sha256(text).hexdigest()[:16]}"
+    folder.mkdir(exist_ok=True)
+    copy = folder / Path(relative).name
+    copy.write_bytes(text)
+    return copy
+
+
+def load_lesson(number: int) -> ModuleType:
+    """Import the selected file for lesson ``number`` under a private module name."""
+    path = target_path(number)
+    spec = importlib.util.spec_from_file_location(f"course_target_lesson{number:02d}", path)
+    if spec is None or spec.loader is None or not path.is_file():
+        raise FileNotFoundError(f"{ENV} selects {path}, which is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

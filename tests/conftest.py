@@ -1,0 +1,105 @@
+"""Shared fixtures: a tiny, complete fixture course for testing the course tools.
+
+The real lessons prove the tools pass on good input; the fixture course lets
+each test break exactly one promise and watch the tool catch it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from course import pages
+
+REPO = Path(__file__).resolve().parent.parent
+
+FIXTURE_MANIFEST = """
+[[lesson]]
+number = 1
+slug = "fixture"
+title = "A fixture lesson"
+ready = true
+page = "lessons/01-fixture.md"
+notebook = "notebooks/lesson01.ipynb"
+starter = "starter/lesson01.py"
+starter_test = "starter/lesson01_test.py"
+solution = "solutions/lesson01.py"
+tests = ["tests/test_fixture.py"]
+artifacts = [ { path = "data/course/greeting.json", command = "python3 make_greeting.py --out {out}" } ]
+"""
+
+FIXTURE_SENTENCE = "The greeting names who it greets."
+
+FIXTURE_TEST = f'''
+def test_greeting_names_its_subject():
+    """{FIXTURE_SENTENCE}"""
+    assert "world" in "hello world"
+'''
+
+STARTER_TEST = '''
+from course.target import load_lesson
+
+lesson = load_lesson(1)
+
+
+def test_greet_says_hello():
+    """greet(name) returns "hello NAME"."""
+    assert lesson.greet("x") == "hello x", "greet() must return 'hello ' followed by the name"
+'''
+
+MAKE_GREETING = '''
+import json, sys
+out = sys.argv[sys.argv.index("--out") + 1]
+open(out, "w").write(json.dumps({"greeting": "hello world"}, indent=2) + "\\n")
+'''
+
+
+def fixture_page() -> str:
+    body = {name: "Some prose." for name in pages.SECTIONS}
+    body["Implement it"] = "Read `core/greet.py:greet` and `greet.py:Greeter.greet`."
+    body["Check completion"] = f"- {FIXTURE_SENTENCE}"
+    return "# Lesson 1: a fixture\n\n" + "".join(f"## {name}\n\n{text}\n\n" for name, text in body.items())
+
+
+def fixture_notebook() -> dict:
+    cell = lambda n, src, out: {"cell_type": "code", "execution_count": n, "metadata": {}, "source": src,  # noqa: E731
+                                "outputs": [{"output_type": "stream", "name": "stdout", "text": out}]}
+    return {"cells": [cell(1, "print('hello')", "hello\n"), cell(2, "print(1 + 1)", "2\n")],
+            "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+@pytest.fixture
+def fixture_course(tmp_path: Path) -> Path:
+    """A complete one-lesson course tree that passes every check."""
+    files = {
+        "course/manifest.toml": FIXTURE_MANIFEST,
+        "lessons/01-fixture.md": fixture_page(),
+        "notebooks/lesson01.ipynb": json.dumps(fixture_notebook(), indent=1),
+        "core/greet.py": "class Greeter:\n    def greet(self):\n        return 'hello'\n\n\ndef greet(name):\n    return 'hello ' + name\n",
+        "starter/lesson01.py": "def greet(name):\n    raise NotImplementedError('write greet')\n",
+        "starter/lesson01_test.py": STARTER_TEST,
+        "solutions/lesson01.py": "def greet(name):\n    return 'hello ' + name\n",
+        "tests/test_fixture.py": FIXTURE_TEST,
+        "make_greeting.py": MAKE_GREETING,
+    }
+    for relative, text in files.items():
+        path = tmp_path / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    (tmp_path / "data/course").mkdir(parents=True)
+    subprocess.run([sys.executable, "make_greeting.py", "--out", "data/course/greeting.json"], cwd=tmp_path, check=True)
+    return tmp_path
+
+
+def run_course(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    """Run `python -m course ARGS` against the course tree at ``root``."""
+    environment = {key: value for key, value in os.environ.items() if key != "COURSE_TARGET"}
+    environment.update({"COURSE_ROOT": str(root), "COLUMNS": "200", **env})
+    return subprocess.run([sys.executable, "-m", "course", *args], cwd=REPO, env=environment,
+                          capture_output=True, text=True)

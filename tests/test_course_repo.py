@@ -1,0 +1,51 @@
+"""This course keeps the lesson contract: lint, artifacts, starters and notebooks."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from course import lint, manifest
+from course.starters import direction_problems
+
+from .conftest import run_course
+
+REPO = Path(__file__).resolve().parent.parent
+LESSONS = manifest.load(REPO)
+READY = [lesson for lesson in LESSONS if lesson.ready]
+
+
+def test_course_lint_passes():
+    done = run_course(REPO, "lint")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_every_committed_artifact_reproduces_byte_for_byte():
+    done = run_course(REPO, "verify")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("lesson", READY, ids=lambda lesson: f"lesson{lesson.label}")
+def test_pristine_starter_fails_and_solution_passes(lesson):
+    assert direction_problems(lesson, REPO) == []
+
+
+def test_every_notebook_is_executed_top_to_bottom_with_clean_outputs():
+    notebooks = sorted((REPO / "notebooks").glob("*.ipynb"))
+    problems = [p for path in notebooks for p in lint.check_notebook(path, path.name)]
+    assert problems == []
+
+
+def test_the_manifest_is_the_only_list_of_lessons():
+    """No lesson page, notebook or starter exists that the manifest does not list."""
+    listed = {path for lesson in LESSONS for path in (lesson.page, lesson.notebook, lesson.starter,
+                                                       lesson.starter_test, lesson.solution)}
+    on_disk = {p.relative_to(REPO).as_posix() for pattern in ("lessons/[0-9][0-9]-*.md", "notebooks/*.ipynb",
+                                                               "starter/lesson*.py", "solutions/lesson*.py")
+               for p in REPO.glob(pattern)}
+    assert on_disk - listed == set()
+    for lesson in LESSONS:
+        assert re.fullmatch(rf"lessons/{lesson.label}-{lesson.slug}\.md", lesson.page), lesson.page
+        assert lesson.notebook == f"notebooks/lesson{lesson.label}.ipynb"

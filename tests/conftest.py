@@ -103,3 +103,19 @@ def run_course(root: Path, *args: str, **env: str) -> subprocess.CompletedProces
     environment.update({"COURSE_ROOT": str(root), "COLUMNS": "200", **env})
     return subprocess.run([sys.executable, "-m", "course", *args], cwd=REPO, env=environment,
                           capture_output=True, text=True)
+
+
+def build_site(config: Path, site: Path) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict` of ``config`` into ``site``."""
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config), "-d", str(site)]
+    return subprocess.run(command, cwd=REPO, capture_output=True, text=True,
+                          env={"NO_MKDOCS_2_WARNING": "1", "PATH": os.environ.get("PATH", "")})
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The docs site, built once per test session with strict checks."""
+    folder = tmp_path_factory.mktemp("site")
+    done = build_site(REPO / "mkdocs.yml", folder)
+    assert done.returncode == 0, done.stderr
+    return folder

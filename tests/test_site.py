@@ -17,17 +17,7 @@ REPO = Path(__file__).resolve().parent.parent
 READY = [lesson for lesson in manifest.load(REPO) if lesson.ready]
 
 
-def build(config: Path, site: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config), "-d", str(site)],
-                          cwd=REPO, capture_output=True, text=True, env={"NO_MKDOCS_2_WARNING": "1", "PATH": ""})
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("site")
-    done = build(REPO / "mkdocs.yml", folder)
-    assert done.returncode == 0, done.stderr
-    return folder
+from .conftest import build_site as build
 
 
 class Resources(HTMLParser):

@@ -1,0 +1,40 @@
+"""Executing a lesson notebook in place, so its committed outputs are its real outputs.
+
+    python -m course.notebooks notebooks/lesson02.ipynb
+
+runs every cell top to bottom in a fresh kernel, from the notebook's own folder,
+and saves the outputs without execution timestamps. nbval later re-runs it and
+compares every output, so a notebook edited by hand, or one whose outputs vary,
+fails the tests.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+
+def execute(path: Path) -> None:
+    notebook = nbformat.read(path, as_version=4)
+    for cell in notebook.cells:
+        cell.get("metadata", {}).pop("execution", None)
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3", record_timing=False,
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    nbformat.write(notebook, path)
+
+
+def main(argv: list[str] | None = None) -> None:
+    paths = [Path(arg) for arg in (sys.argv[1:] if argv is None else argv)]
+    if not paths or not all(path.suffix == ".ipynb" and path.is_file() for path in paths):
+        sys.exit("usage: python -m course.notebooks NOTEBOOK.ipynb [...]")
+    for path in paths:
+        execute(path)
+        print(f"executed {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""The HTTP adapter: one httpx client that reaches the lab two ways.
+
+In process, an httpx WSGI transport hands each request straight to the lab
+application: no sockets, fast, good for tests. Over HTTP, the same client
+talks to the lab served by a real server on 127.0.0.1, and the Host header
+says which fictional site is meant (``https://lab.example/x`` becomes
+``GET http://127.0.0.1:PORT/x`` with ``Host: lab.example``).
+
+Only the transport differs, so the two modes must give byte-identical
+results. That holds because a result keeps only what the fixture declared:
+status, the page's own headers and the body. Headers a server adds on its own
+(Date, Via, Content-Length, ...) are transport details and are dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+
+from lab.app import make_app
+from lab.fixtures import TRANSPORT_HEADERS
+from lab.origins import DEFAULT_PORTS, canonical_origin
+
+__all__ = ["HttpAdapter", "LabResponse"]
+
+TRANSPORTS = ("inprocess", "http")
+# Never resolved: the WSGI transport passes requests to the app without a network.
+IN_PROCESS_BASE = "http://in-process.invalid"
+
+
+@dataclass(frozen=True)
+class LabResponse:
+    """What one fetch saw: headers are (lower-case name, value) pairs sorted by name."""
+
+    url: str
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: str
+
+
+class HttpAdapter:
+    """Fetch lab URLs in process (``transport="inprocess"``) or over loopback (``"http"``)."""
+
+    def __init__(self, transport: str = "inprocess", lab_dir: str | Path | None = None, port: int | None = None):
+        if transport == "inprocess" and port is None:
+            self._base = IN_PROCESS_BASE
+            wire = httpx.WSGITransport(app=make_app(lab_dir))
+        elif transport == "http" and lab_dir is None and isinstance(port, int) and 0 < port < 65536:
+            self._base = f"http://127.0.0.1:{port}"
+            wire = httpx.HTTPTransport()
+        else:
+            raise ValueError("use transport='inprocess' with an optional lab_dir, or transport='http' with a port")
+        self.transport = transport
+        # trust_env=False: proxy settings from the environment must never reroute loopback.
+        self._client = httpx.Client(transport=wire, trust_env=False, follow_redirects=False, timeout=10.0)
+
+    def fetch(self, url: str, method: str = "GET") -> LabResponse:
+        """Fetch ``url`` once; raises ``OriginError`` if it names no valid origin."""
+        scheme, host, port = _origin_parts(canonical_origin(url))
+        host_header = host if port == DEFAULT_PORTS[scheme] else f"{host}:{port}"
+        parts = urlsplit(url)
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        response = self._client.request(method, self._base + target, headers={"Host": host_header})
+        return LabResponse(
+            url=url,
+            status=response.status_code,
+            headers=_page_headers(response.headers),
+            body=response.content.decode("utf-8", errors="replace"),
+        )
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> HttpAdapter:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+
+def _origin_parts(origin: str) -> tuple[str, str, int]:
+    """Split a canonical ``scheme://host:port`` (the port is always present)."""
+    scheme, rest = origin.split("://", 1)
+    host, port = rest.rsplit(":", 1)
+    return scheme, host, int(port)
+
+
+def _page_headers(headers: httpx.Headers) -> tuple[tuple[str, str], ...]:
+    """The page's own headers: transport headers dropped, names lower-cased, sorted by name."""
+    kept = [(name.lower(), value) for name, value in headers.multi_items() if name.lower() not in TRANSPORT_HEADERS]
+    return tuple(sorted(kept, key=lambda pair: pair[0]))

@@ -1,0 +1,100 @@
+"""The lab as a WSGI application: requests in, fixture pages out.
+
+WSGI is the plain Python interface between a web server and an application,
+so the same ``make_app()`` runs inside a test (no sockets) and behind a real
+server on loopback. The application picks the site by the Host header and the
+page by the path, and refuses everything it does not recognise with a short
+4xx answer: it never guesses, and it never opens a file the index did not name.
+"""
+
+from __future__ import annotations
+
+import html
+from http import HTTPStatus
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from lab import DEFAULT_LAB_DIR, fixtures
+
+__all__ = ["MAX_HEADER_BYTES", "make_app", "respond"]
+
+# A real server refuses oversized headers before the app runs; in process
+# nothing would, so the app applies the same limit itself.
+MAX_HEADER_BYTES = 8192
+ALLOWED_METHODS = ("GET", "HEAD")
+DEFAULT_PORT_SUFFIX = ":443"
+
+Response = tuple[int, list[tuple[str, str]], bytes]
+
+
+def make_app(lab_dir: str | Path | None = None):
+    """A WSGI application serving the fixtures under ``lab_dir`` (default: data/lab)."""
+    lab_dir = DEFAULT_LAB_DIR if lab_dir is None else Path(lab_dir)
+
+    def lab_app(environ, start_response):
+        status, headers, body = respond(lab_dir, environ)
+        start_response(f"{status} {HTTPStatus(status).phrase}", headers + [("Content-Length", str(len(body)))])
+        return [b"" if environ.get("REQUEST_METHOD") == "HEAD" else body]
+
+    return lab_app
+
+
+def respond(lab_dir: Path, environ: dict) -> Response:
+    """Status, headers and body for one request; a refusal is a short plain-text 4xx."""
+    if environ.get("REQUEST_METHOD") not in ALLOWED_METHODS:
+        return _plain(405, "The lab only answers GET and HEAD.", [("Allow", ", ".join(ALLOWED_METHODS))])
+    if _header_bytes(environ) > MAX_HEADER_BYTES:
+        return _plain(431, "Request headers are too large.")
+    site_dir = fixtures.find_site(lab_dir, _host(environ))
+    if site_dir is None:
+        return _plain(421, "This server does not serve that host.")
+    path = environ.get("PATH_INFO", "")
+    if not _is_plain_path(path):
+        return _plain(400, "Bad request path.")
+    try:
+        page = fixtures.load_page(site_dir, path)
+    except fixtures.FixtureError as error:
+        return _plain(500, f"Fixture error: {error}")
+    if page is None:
+        return _plain(404, "Not found.")
+    body = page.body
+    if page.reflect is not None:
+        body = _reflect_query(body, environ.get("QUERY_STRING", ""), escape=page.reflect == "escaped")
+    return page.status, list(page.headers), body
+
+
+def _reflect_query(body: bytes, query: str, escape: bool) -> bytes:
+    """Put the ``q`` parameter where the page says ``{{q}}``.
+
+    This one line of difference is the lab's reflected-XSS lesson: the debug
+    page inserts ``q`` as it came, its look-alike search page escapes it first.
+    """
+    q = parse_qs(query).get("q", [""])[0]
+    text = body.decode("utf-8", errors="replace")
+    return text.replace("{{q}}", html.escape(q) if escape else q).encode("utf-8")
+
+
+def _host(environ: dict) -> str:
+    """The Host header, lower-cased, with the lab's default port dropped."""
+    return environ.get("HTTP_HOST", "").lower().removesuffix(DEFAULT_PORT_SUFFIX)
+
+
+def _is_plain_path(path: str) -> bool:
+    """Refuse anything that looks like traversal before any lookup happens.
+
+    The server has already percent-decoded the path once, so ``%2e%2e`` arrives
+    as ``..`` and ``%2f`` as ``/``; a ``%`` still present means double encoding.
+    """
+    if not path.startswith("/") or "\\" in path or "%" in path:
+        return False
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in path):
+        return False
+    return all(segment not in (".", "..") for segment in path.split("/"))
+
+
+def _header_bytes(environ: dict) -> int:
+    return sum(len(key) + len(value) for key, value in environ.items() if key.startswith("HTTP_"))
+
+
+def _plain(status: int, text: str, extra_headers: tuple | list = ()) -> Response:
+    return status, [("Content-Type", "text/plain; charset=utf-8"), *extra_headers], (text + "\n").encode("utf-8")

@@ -1,0 +1,171 @@
+"""Origins: one spelling for "where an action goes".
+
+An authorization lists origins: a scheme, a host and a port. The same origin
+can be written many ways (`HTTPS://LAB.EXAMPLE`, `https://lab.example.`,
+`https://lab.example:443/`). If the harness compared raw text, an alias could
+slip past the allow-list, or one act could earn two identities. So every
+destination is reduced to a single canonical form before anything compares
+it, and text that cannot be reduced with certainty is refused with a
+category, never guessed at.
+
+This module restates the fixture lab's canonicalizer (`lab/origins.py`) on
+purpose: `core/` may use only the standard library, so it cannot import the
+lab. tests/test_run_policy_equivalence.py holds the two twins to one shared
+case table, data/cases/origins.json.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import unicodedata
+
+# Every way a text can fail to be an origin; the lab's twin uses the same words.
+CATEGORIES = ("empty", "malformed", "unsupported-scheme", "userinfo", "invalid-host", "invalid-port")
+DEFAULT_PORTS = {"http": 80, "https": 443}
+DIGITS = frozenset("0123456789")
+LABEL_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+MAX_HOST_LENGTH = 253
+MAX_LABEL_LENGTH = 63
+
+
+class OriginError(ValueError):
+    """A text is not an origin; ``category`` says which rule it broke."""
+
+    def __init__(self, category: str, detail: str) -> None:
+        super().__init__(f"{category}: {detail}")
+        self.category = category
+
+
+def canonical_origin(text: str) -> str:
+    """The origin of ``text`` as ``scheme://host:port``, or an OriginError.
+
+    Path, query and fragment never change an origin, so they are dropped.
+    """
+    return _parse(text)[0]
+
+
+def canonical_destination(text: str) -> str:
+    """The canonical origin plus the path (``/`` if empty) and any query.
+
+    The fragment is dropped because it never leaves the client. The path and
+    query are kept exactly as written: the policy authorizes origins, and the
+    path only tells two acts at one origin apart.
+    """
+    origin, rest = _parse(text)
+    path, _, query = rest.partition("#")[0].partition("?")
+    return origin + (path or "/") + (f"?{query}" if query else "")
+
+
+def _parse(text: object) -> tuple[str, str]:
+    """Split ``text`` into its canonical origin and the rest (path, query, fragment)."""
+    scheme, authority, rest = _split(text)
+    if "\\" in authority:
+        raise OriginError("malformed", "a backslash in the authority")
+    if not authority:
+        raise OriginError("invalid-host", "the authority is empty")
+    if "@" in authority:
+        # `https://lab.example@attacker.test` goes to attacker.test: refuse, never strip.
+        raise OriginError("userinfo", "the authority carries user information")
+    host_text, port_text = _host_and_port_text(authority)
+    port = _port(port_text, scheme)
+    host = _ipv6_host(host_text) if host_text.startswith("[") else _hostname(host_text)
+    return f"{scheme}://{host}:{port}", rest
+
+
+def _split(text: object) -> tuple[str, str, str]:
+    """Scheme, authority, and whatever follows the authority."""
+    if not isinstance(text, str) or not text:
+        raise OriginError("empty", "no text to read an origin from")
+    if any(char.isspace() or unicodedata.category(char) == "Cc" for char in text):
+        raise OriginError("malformed", "whitespace or a control character")
+    scheme, colon, rest = text.partition(":")
+    scheme = _ascii_lower(scheme)
+    if not colon or scheme not in DEFAULT_PORTS:
+        raise OriginError("unsupported-scheme", "the scheme must be http or https")
+    if not rest.startswith("//"):
+        raise OriginError("malformed", "the scheme must be followed by //")
+    rest = rest[2:]
+    end = len(rest)
+    for stop in "/?#":
+        found = rest.find(stop)
+        if found != -1:
+            end = min(end, found)
+    return scheme, rest[:end], rest[end:]
+
+
+def _host_and_port_text(authority: str) -> tuple[str, str | None]:
+    """Split the authority at the port colon; None when no port is written.
+
+    A bracketed IPv6 literal holds colons of its own, so its port colon is the
+    one right after the closing bracket.
+    """
+    if authority.startswith("["):
+        close = authority.find("]")
+        if close == -1:
+            raise OriginError("invalid-host", "an IPv6 literal without its closing bracket")
+        host, after = authority[: close + 1], authority[close + 1 :]
+        if after and not after.startswith(":"):
+            raise OriginError("invalid-host", "text after the IPv6 literal")
+        return host, (after[1:] if after else None)
+    host, colon, port = authority.rpartition(":")
+    return (host, port) if colon else (authority, None)
+
+
+def _ipv6_host(bracketed: str) -> str:
+    """A bracketed IPv6 literal in its compressed lower-case form."""
+    literal = bracketed[1:-1]
+    if "%" in literal:
+        raise OriginError("invalid-host", "an IPv6 zone id")
+    try:
+        return f"[{ipaddress.IPv6Address(literal).compressed}]"
+    except ValueError:
+        raise OriginError("invalid-host", "not an IPv6 address") from None
+
+
+def _port(text: str | None, scheme: str) -> int:
+    """The explicit port, or the scheme's default; an origin always carries one."""
+    if text is None:
+        return DEFAULT_PORTS[scheme]
+    if not 1 <= len(text) <= 5 or not set(text) <= DIGITS or text.startswith("0"):
+        raise OriginError("invalid-port", "the port must be 1 to 65535 without leading zeros")
+    if int(text) > 65535:
+        raise OriginError("invalid-port", "the port must be 1 to 65535 without leading zeros")
+    return int(text)
+
+
+def _hostname(text: str) -> str:
+    """An ASCII DNS name or dotted-quad IPv4 address, lower-cased, one trailing dot removed."""
+    host = _ascii_lower(text)
+    if host.endswith("."):
+        host = host[:-1]
+    if not host or len(host) > MAX_HOST_LENGTH or not host.isascii():
+        raise OriginError("invalid-host", "the host must be 1 to 253 ASCII characters")
+    labels = host.split(".")
+    for label in labels:
+        if not _is_label(label):
+            raise OriginError("invalid-host", "each label must be 1 to 63 of a-z, 0-9 and inner hyphens")
+    if set(labels[-1]) <= DIGITS and not _is_dotted_quad(labels):
+        # 127.1, 2130706433 and 0x7f.0.0.1 all reach 127.0.0.1 in some parsers.
+        raise OriginError("invalid-host", "a numeric host must be a dotted-quad IPv4 address")
+    return host
+
+
+def _is_label(label: str) -> bool:
+    return (
+        1 <= len(label) <= MAX_LABEL_LENGTH
+        and set(label) <= LABEL_CHARACTERS
+        and not label.startswith("-")
+        and not label.endswith("-")
+    )
+
+
+def _is_dotted_quad(labels: list[str]) -> bool:
+    """Exactly four decimal parts 0..255, none with a leading zero."""
+    return len(labels) == 4 and all(
+        set(part) <= DIGITS and (part == "0" or not part.startswith("0")) and int(part) <= 255 for part in labels
+    )
+
+
+def _ascii_lower(text: str) -> str:
+    """Lower-case A-Z only: str.lower() would turn the Kelvin sign into a plain 'k'."""
+    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)

@@ -1,0 +1,243 @@
+"""Policy: what the operator authorized, kept as data that answers with decisions.
+
+A policy names the written authorization it rests on (``reference``), the
+origins that authorization covers, the catalogue of tools and the budgets.
+It is plain data an operator can read and review before a run starts, and its
+snapshot is part of what names the run (records.make_run).
+
+Nothing a model writes is a policy input. The operator builds the policy
+(from data/policy/ in the reference run); a model's text can only propose
+actions, which the policy then judges. Text that asks to widen the scope is
+just another proposal to refuse.
+
+Every question gets a Decision back, never a bare boolean: the reason is what
+the ledger records when work is turned away, and what a reader audits later.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from core.run.canon import CanonError, canonical_bytes
+from core.run.origins import OriginError, canonical_destination, canonical_origin
+from core.run.records import shown
+
+POLICY_FIELDS = ("reference", "allowed_origins", "tools", "max_actions", "max_model_calls")
+TOOL_FIELDS = ("tool_id", "activity", "requires", "family", "weight", "cost")
+
+
+class PolicyError(ValueError):
+    """The operator's policy data breaks its contract; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The policy's answer to one question, with the reason for it."""
+
+    allowed: bool
+    reason: str
+
+    def to_dict(self) -> dict:
+        return {"allowed": self.allowed, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One catalogue entry.
+
+    ``requires`` lists observed fields and the values they must have before
+    the tool may run; ``family``, ``weight`` and ``cost`` are what selection
+    (lesson 5) uses to choose between eligible actions.
+    """
+
+    tool_id: str
+    activity: str
+    requires: dict
+    family: str
+    weight: float
+    cost: float
+
+    def __post_init__(self) -> None:
+        for name in ("tool_id", "activity", "family"):
+            _require_word(name, getattr(self, name))
+        if not isinstance(self.requires, dict) or not all(isinstance(key, str) for key in self.requires):
+            raise PolicyError(f"tool {self.tool_id!r} requires must be an object keyed by field names")
+        try:
+            canonical_bytes(self.requires)
+        except CanonError as exc:
+            raise PolicyError(f"tool {self.tool_id!r} requires has no canonical JSON form: {exc}") from None
+        object.__setattr__(self, "requires", copy.deepcopy(self.requires))
+        for name in ("weight", "cost"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+                raise PolicyError(f"tool {self.tool_id!r} {name} must be a non-negative number, got {shown(value)}")
+            object.__setattr__(self, name, float(value))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Tool:
+        _require_fields("tool", data, TOOL_FIELDS)
+        return cls(**{name: data[name] for name in TOOL_FIELDS})
+
+    def to_dict(self) -> dict:
+        return {
+            "tool_id": self.tool_id,
+            "activity": self.activity,
+            "requires": copy.deepcopy(self.requires),
+            "family": self.family,
+            "weight": self.weight,
+            "cost": self.cost,
+        }
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The operator's authorization: reference, origins, tool catalogue and budgets.
+
+    Origins are canonicalized and sorted, and tools sorted by id, when the
+    policy is built: two spellings of one policy give one snapshot, and so
+    one run identity.
+    """
+
+    reference: str
+    allowed_origins: tuple[str, ...]
+    tools: tuple[Tool, ...]
+    max_actions: int
+    max_model_calls: int
+
+    def __post_init__(self) -> None:
+        _require_word("reference", self.reference)
+        object.__setattr__(self, "allowed_origins", _canonical_origins(self.allowed_origins))
+        object.__setattr__(self, "tools", _catalogue(self.tools))
+        for name in ("max_actions", "max_model_calls"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise PolicyError(f"{name} must be a non-negative integer, got {shown(value)}")
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Policy:
+        """A policy from the operator's JSON shape (the same shape snapshot() writes)."""
+        _require_fields("policy", data, POLICY_FIELDS)
+        if not isinstance(data["tools"], list):
+            raise PolicyError("tools must be a list of tool objects")
+        tools = tuple(Tool.from_dict(entry) for entry in data["tools"])
+        return cls(data["reference"], data["allowed_origins"], tools, data["max_actions"], data["max_model_calls"])
+
+    def snapshot(self) -> dict:
+        """The policy as JSON-ready data; from_dict(snapshot()) gives the same policy."""
+        return {
+            "reference": self.reference,
+            "allowed_origins": list(self.allowed_origins),
+            "tools": [tool.to_dict() for tool in self.tools],
+            "max_actions": self.max_actions,
+            "max_model_calls": self.max_model_calls,
+        }
+
+    def tool_named(self, tool_id: object) -> Tool | None:
+        """The catalogue entry called ``tool_id``, or None."""
+        for tool in self.tools:
+            if tool.tool_id == tool_id:
+                return tool
+        return None
+
+    def allows_destination(self, destination: object) -> Decision:
+        """Is the origin of ``destination`` one this authorization covers?"""
+        try:
+            origin = canonical_origin(destination)
+        except OriginError as exc:
+            return Decision(False, f"destination {shown(destination)} is not a valid origin: {exc.category}")
+        if origin not in self.allowed_origins:
+            return Decision(False, f"destination {origin} is outside the explicit authorized origins")
+        return Decision(True, f"destination {origin} is inside the origins authorized under {self.reference}")
+
+    def knows_tool(self, tool: object) -> Decision:
+        """Is ``tool`` declared in the catalogue?"""
+        if self.tool_named(tool) is None:
+            return Decision(False, f"tool {shown(tool)} is not declared in the catalogue")
+        return Decision(True, f"tool {shown(tool)} is declared in the catalogue")
+
+    def allows_action(
+        self,
+        tool: object,
+        destination: object,
+        observed: Mapping[str, object] | None = None,
+        actions_taken: int = 0,
+    ) -> Decision:
+        """May ``tool`` run against ``destination`` now?
+
+        The checks run in a fixed order (tool, destination, required
+        observations, budget) so the same request always gets the same reason.
+        """
+        for decision in (self.knows_tool(tool), self.allows_destination(destination)):
+            if not decision.allowed:
+                return decision
+        observed = observed or {}
+        for field, required in self.tool_named(tool).requires.items():
+            if field not in observed:
+                return Decision(False, f"tool {shown(tool)} requires observed field {shown(field)}")
+            if not _same_value(observed[field], required):
+                return Decision(
+                    False,
+                    f"tool {shown(tool)} requires observed field {shown(field)} to be {_json(required)}, "
+                    f"observed {_json(observed[field])}",
+                )
+        if actions_taken >= self.max_actions:
+            return Decision(False, f"action budget of {self.max_actions} actions is spent")
+        target = canonical_destination(destination)
+        return Decision(True, f"tool {shown(tool)} at {target} is authorized under {self.reference}")
+
+
+def _require_word(field: str, value: object) -> None:
+    """A non-empty name with no whitespace: ids appear inside identities and reasons."""
+    if not isinstance(value, str) or not value or any(char.isspace() for char in value):
+        raise PolicyError(f"{field} must be a non-empty word, got {shown(value)}")
+    try:
+        canonical_bytes(value)
+    except CanonError as exc:
+        raise PolicyError(f"{field} has no canonical JSON form: {exc}") from None
+
+
+def _require_fields(what: str, data: object, fields: tuple[str, ...]) -> None:
+    """Exactly the documented fields: a typo in operator data must not pass silently."""
+    if not isinstance(data, dict):
+        raise PolicyError(f"{what} must be an object, got {type(data).__name__}")
+    missing = [name for name in fields if name not in data]
+    extra = sorted(str(name) for name in data if name not in fields)
+    if missing:
+        raise PolicyError(f"{what} lacks the field(s) {', '.join(missing)}")
+    if extra:
+        raise PolicyError(f"{what} has unknown field(s) {', '.join(extra)}")
+
+
+def _canonical_origins(origins: object) -> tuple[str, ...]:
+    if isinstance(origins, str) or not isinstance(origins, (list, tuple)) or not origins:
+        raise PolicyError("allowed_origins must be a non-empty list of origins")
+    canonical = set()
+    for index, origin in enumerate(origins):
+        try:
+            canonical.add(canonical_origin(origin))
+        except OriginError as exc:
+            reason = f"allowed_origins[{index}] {shown(origin)} is not a valid origin: {exc.category}"
+            raise PolicyError(reason) from None
+    return tuple(sorted(canonical))
+
+
+def _catalogue(tools: object) -> tuple[Tool, ...]:
+    if not isinstance(tools, (list, tuple)) or not all(isinstance(tool, Tool) for tool in tools):
+        raise PolicyError("tools must be a list of Tool entries")
+    ids = [tool.tool_id for tool in tools]
+    duplicates = sorted({tool_id for tool_id in ids if ids.count(tool_id) > 1})
+    if duplicates:
+        raise PolicyError(f"tools declares {', '.join(duplicates)} more than once")
+    return tuple(sorted(tools, key=lambda tool: tool.tool_id))
+
+
+def _same_value(observed: object, required: object) -> bool:
+    """Compare as canonical JSON, so that 1 does not pass for true."""
+    return canonical_bytes(observed) == canonical_bytes(required)
+
+
+def _json(value: object) -> str:
+    return canonical_bytes(value).decode("utf-8")

@@ -1,0 +1,258 @@
+"""The recorder: the single door every change to a run's state passes through.
+
+A Recorder owns all mutable state of one run: its stores of records and one
+ordered ledger of events. ``record(kind, payload)`` is the only way in. It
+checks the payload's run binding first, then the contract of its kind, and
+either admits it (the record is stored and an admitted event appended) or
+refuses it (a refused event with the reason is appended and no store
+changes). It never raises: a payload that breaks the door's code is a
+refusal too, so the ledger tells the whole story, what the run did and what
+it declined.
+
+This is an application boundary. The host process and the adapters are
+trusted here; containing a hostile adapter needs process and transport
+isolation that no in-process door can give.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from core.run.policy import Policy
+from core.run.records import (
+    Action,
+    Capture,
+    Finding,
+    Observation,
+    Outcome,
+    RecordError,
+    ReviewDecision,
+    Run,
+    make_action,
+    make_capture,
+    make_finding,
+    make_review,
+    shown,
+)
+
+RECORD_KINDS = ("observation", "action", "capture", "outcome", "finding", "review")
+
+# The fields each kind of payload may carry; any other field is refused.
+PAYLOAD_FIELDS = {
+    "observation": ("run_id", "field", "value", "capture_id"),
+    "action": ("run_id", "tool", "destination", "arguments"),
+    "capture": ("run_id", "action_id", "status", "body", "capture_id"),
+    "outcome": ("run_id", "action_id", "status", "capture_id", "detail"),
+    "finding": ("run_id", "capture_id", "quote", "claim", "finding_id"),
+    "review": ("run_id", "subject_id", "decision", "reviewer", "reason", "review_id"),
+}
+
+# Where each kind is kept in the snapshot, and which field holds its identifier.
+STORE_NAMES = {
+    "observation": "observations",
+    "action": "actions",
+    "capture": "captures",
+    "outcome": "outcomes",
+    "finding": "findings",
+    "review": "reviews",
+}
+ID_FIELDS = {
+    "observation": "observation_id",
+    "action": "action_id",
+    "capture": "capture_id",
+    "outcome": "outcome_id",
+    "finding": "finding_id",
+    "review": "review_id",
+}
+
+REASON_LIMIT = 200  # a hostile payload must not be able to flood the ledger
+
+
+class Refusal(Exception):
+    """Raised inside the door to turn a payload away; record() catches every one."""
+
+
+class Recorder:
+    """The single door of one run under one policy."""
+
+    def __init__(self, run: Run, policy: Policy) -> None:
+        self.run = run
+        self.policy = policy
+        self.stage = ""  # lesson 3's stage machine fills this in
+        self.closed = None  # lesson 9's finish or abort seals the run
+        # One store per kind, keyed by record id; dicts keep admission order.
+        self._stores: dict[str, dict[str, object]] = {kind: {} for kind in RECORD_KINDS}
+        self._events: list[dict] = []
+
+    # --- the door ----------------------------------------------------------------
+
+    def record(self, kind: str, payload: dict) -> dict:
+        """Admit ``payload`` as a record of ``kind``, or refuse it with a reason."""
+        try:
+            record, record_id = self._check(kind, payload)
+        except Refusal as refusal:
+            return self.refuse(kind, str(refusal))
+        except Exception as exc:  # a payload must never crash the door
+            return self.refuse(kind, f"malformed payload: {exc!r}")
+        self._stores[kind][record_id] = record
+        self._append(kind, "admitted", record_id, "")
+        return {"recorded": True, "kind": kind, "id": record_id}
+
+    def refuse(self, kind: str, reason: str) -> dict:
+        """Write a refusal into the ledger and return the answer the caller sees."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise RecordError("a refusal must carry a reason")
+        reason = _bounded(reason)
+        self._append(kind, "refused", "", reason)
+        return {"recorded": False, "reason": reason}
+
+    def _check(self, kind: str, payload: dict) -> tuple[object, str]:
+        """The validated record for ``payload`` and its id; raises Refusal (or anything) otherwise."""
+        if not isinstance(payload, dict):
+            raise Refusal(f"malformed payload: payload must be an object, got {type(payload).__name__}")
+        if kind not in RECORD_KINDS:
+            raise Refusal(f"unknown record kind {shown(kind)}")
+        if payload.get("run_id") != self.run.run_id:
+            raise Refusal("payload run_id does not belong to this run")
+        stage_reason = self._check_stage(kind)
+        if stage_reason:
+            raise Refusal(stage_reason)
+        for field in payload:
+            if field not in PAYLOAD_FIELDS[kind]:
+                raise Refusal(f"malformed payload: unexpected field {shown(field)}")
+        record = self._build(kind, payload)
+        record_id = getattr(record, ID_FIELDS[kind])
+        claimed = payload.get(ID_FIELDS[kind], record_id)
+        if claimed != record_id:
+            raise Refusal(f"{ID_FIELDS[kind]} {shown(claimed)} is not the digest of the {kind}'s content")
+        if self._holds(kind, record_id):
+            raise Refusal(f"{kind} {shown(record_id)} is already recorded")
+        return record, record_id
+
+    def _check_stage(self, kind: str) -> str:
+        """A reason to refuse ``kind`` in the current stage, or "" to go on.
+
+        Lesson 2 has no stages, so everything passes; lesson 3's stage machine
+        overrides this one method instead of rewriting the door.
+        """
+        return ""
+
+    # --- each kind's own contract ------------------------------------------------
+
+    def _build(self, kind: str, payload: dict) -> object:
+        builders = {
+            "observation": self._build_observation,
+            "action": self._build_action,
+            "capture": self._build_capture,
+            "outcome": self._build_outcome,
+            "finding": self._build_finding,
+            "review": self._build_review,
+        }
+        return builders[kind](payload)
+
+    def _build_observation(self, payload: dict) -> Observation:
+        observation = Observation(self.run.run_id, payload["field"], payload["value"], payload.get("capture_id", ""))
+        if observation.capture_id and not self._holds("capture", observation.capture_id):
+            raise Refusal(f"observation cites capture {shown(observation.capture_id)} that this run does not hold")
+        return observation
+
+    def _build_action(self, payload: dict) -> Action:
+        """The policy decides; the door only carries its reason into the ledger."""
+        tool, destination = payload["tool"], payload["destination"]
+        decision = self.policy.allows_action(
+            tool, destination, observed=self.observed(), actions_taken=len(self._stores["action"])
+        )
+        if not decision.allowed:
+            raise Refusal(decision.reason)
+        return make_action(self.run.run_id, tool, destination, payload["arguments"])
+
+    def _build_capture(self, payload: dict) -> Capture:
+        """Content-addressed on arrival: the door computes the capture_id itself."""
+        self._require_action("capture", payload["action_id"])
+        return make_capture(self.run.run_id, payload["action_id"], payload["status"], payload["body"])
+
+    def _build_outcome(self, payload: dict) -> Outcome:
+        action_id = payload["action_id"]
+        self._require_action("outcome", action_id)
+        outcome = Outcome(
+            self.run.run_id, action_id, payload["status"], payload.get("capture_id", ""), payload.get("detail", "")
+        )
+        if outcome.capture_id:
+            if not self._holds("capture", outcome.capture_id):
+                raise Refusal(f"outcome cites capture {shown(outcome.capture_id)} that this run does not hold")
+            if self._stores["capture"][outcome.capture_id].action_id != action_id:
+                raise Refusal(f"outcome cites capture {shown(outcome.capture_id)} of another action")
+        if any(earlier.action_id == action_id and earlier.settled for earlier in self._stores["outcome"].values()):
+            raise Refusal(f"outcome for {shown(action_id)} is already settled")
+        return outcome
+
+    def _build_finding(self, payload: dict) -> Finding:
+        capture_id = payload["capture_id"]
+        if not self._holds("capture", capture_id):
+            raise Refusal(f"finding cites capture {shown(capture_id)} that this run does not hold")
+        finding = make_finding(self.run.run_id, capture_id, payload["quote"], payload["claim"])
+        if finding.quote not in self._stores["capture"][capture_id].body:
+            raise Refusal(f"finding quote does not occur verbatim in capture {shown(capture_id)}")
+        return finding
+
+    def _build_review(self, payload: dict) -> ReviewDecision:
+        subject_id = payload["subject_id"]
+        if not (self._holds("finding", subject_id) or self._holds("action", subject_id)):
+            raise Refusal(f"review names subject {shown(subject_id)} that this run does not hold")
+        if any(review.subject_id == subject_id for review in self._stores["review"].values()):
+            raise Refusal(f"subject {shown(subject_id)} already has a review decision")
+        return make_review(self.run.run_id, subject_id, payload["decision"], payload["reviewer"], payload["reason"])
+
+    def _require_action(self, kind: str, action_id: object) -> None:
+        if not self._holds("action", action_id):
+            raise Refusal(f"{kind} names action {shown(action_id)} that this run never authorized")
+
+    def _holds(self, kind: str, record_id: object) -> bool:
+        return isinstance(record_id, str) and record_id in self._stores[kind]
+
+    # --- reading the state -------------------------------------------------------
+
+    def observed(self) -> dict[str, object]:
+        """Every observed field and its latest observed value (copies: only the door writes)."""
+        return {o.field: copy.deepcopy(o.value) for o in self._stores["observation"].values()}
+
+    @property
+    def events(self) -> list[dict]:
+        """The ledger, oldest first (a copy: only the door writes it)."""
+        return [dict(event) for event in self._events]
+
+    def snapshot(self) -> dict:
+        """The whole run state as JSON-ready data, in admission order.
+
+        ``outcomes`` lists every admitted outcome record, so a settlement that
+        followed an unresolved outcome stays visible next to it.
+        """
+        refusals = sum(1 for event in self._events if event["status"] == "refused")
+        report = {
+            "run": self.run.to_dict(),
+            "policy": self.policy.snapshot(),
+            "stage": self.stage,
+            "closed": self.closed,
+            "events": self.events,
+            "counts": {"admitted": len(self._events) - refusals, "refusals": refusals},
+        }
+        for kind in RECORD_KINDS:
+            report[STORE_NAMES[kind]] = [record.to_dict() for record in self._stores[kind].values()]
+        return report
+
+    def _append(self, kind: object, status: str, record_id: str, reason: str) -> None:
+        self._events.append(
+            {
+                "seq": len(self._events) + 1,
+                "kind": _bounded(kind if isinstance(kind, str) else repr(kind)),
+                "status": status,
+                "id": record_id,
+                "reason": reason,
+            }
+        )
+
+
+def _bounded(text: str) -> str:
+    """Text safe to keep in the ledger: valid UTF-8 and at most REASON_LIMIT characters."""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= REASON_LIMIT else text[: REASON_LIMIT - 3] + "..."

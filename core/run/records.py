@@ -1,0 +1,351 @@
+"""Records: the vocabulary a run is written in.
+
+Every fact the harness keeps is one of these frozen records: the run itself,
+an action, a capture of what came back, an observation, an outcome, a finding
+and a review decision. Each one checks its own fields when it is built and
+raises RecordError naming the field, so a half-valid record never exists.
+
+Identities are computed, not chosen. A capture, a finding and a review are
+named by the digest of their own content (see canon.py), so the same content
+always gets the same identifier and changed content gets a new one. An action
+is named by one readable string, ``<tool> -> <canonical destination>``, that
+every later lesson uses to talk about the same act.
+
+A digest detects a change; it does not say who wrote the content, and whoever
+can replace the content can replace its digest too.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass
+
+from core.run.canon import CanonError, canonical_bytes, digest
+from core.run.origins import OriginError, canonical_destination
+
+OUTCOME_STATUSES = ("unresolved", "succeeded", "failed")
+SETTLED_STATUSES = ("succeeded", "failed")
+REVIEW_DECISIONS = ("approved", "rejected")
+SHOWN_LIMIT = 80  # how much of a stranger's value a message repeats
+
+
+class RecordError(ValueError):
+    """A record was built from values that break its contract; the message names the field."""
+
+
+def shown(value: object) -> str:
+    """A value as a message quotes it: its repr, cut short so a reason stays readable."""
+    if isinstance(value, str) and len(value) > SHOWN_LIMIT:
+        return repr(value[:SHOWN_LIMIT]) + "..."
+    text = repr(value)
+    return text if len(text) <= SHOWN_LIMIT else text[:SHOWN_LIMIT] + "..."
+
+
+# --- field checks shared by every record -------------------------------------------
+
+
+def _require_text(field: str, value: object, *, may_be_empty: bool = False) -> None:
+    if not isinstance(value, str):
+        raise RecordError(f"{field} must be a string, got {type(value).__name__}")
+    if not may_be_empty and not value.strip():
+        raise RecordError(f"{field} must not be empty")
+
+
+def _require_digest(field: str, value: object) -> None:
+    """A SHA-256 hex digest: 64 lower-case hexadecimal characters."""
+    _require_text(field, value)
+    if len(value) != 64 or not set(value) <= set("0123456789abcdef"):
+        raise RecordError(f"{field} must be a sha256 hex digest, got {shown(value)}")
+
+
+def _require_json(field: str, value: object) -> None:
+    """Only values with a canonical JSON form can be hashed, stored and reported."""
+    try:
+        canonical_bytes(value)
+    except CanonError as exc:
+        raise RecordError(f"{field} has no canonical JSON form: {exc}") from None
+
+
+def _digest_of(field: str, content: dict) -> str:
+    try:
+        return digest(content)
+    except CanonError as exc:
+        raise RecordError(f"{field} cannot be computed: {exc}") from None
+
+
+def _require_own_digest(field: str, claimed: object, content: dict) -> None:
+    """A content-addressed record refuses an identifier that is not its own digest."""
+    if claimed != _digest_of(field, content):
+        raise RecordError(f"{field} {shown(claimed)} is not the digest of the record's content")
+
+
+# --- the run -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run: named by a digest over the policy it obeys and the world it met."""
+
+    run_id: str
+    policy_digest: str
+    world_digest: str
+
+    def __post_init__(self) -> None:
+        _require_digest("run_id", self.run_id)
+        _require_digest("policy_digest", self.policy_digest)
+        _require_digest("world_digest", self.world_digest)
+
+    def to_dict(self) -> dict:
+        return {"run_id": self.run_id, "policy_digest": self.policy_digest, "world_digest": self.world_digest}
+
+
+def make_run(policy_snapshot: dict, world: dict) -> Run:
+    """The run for this policy and these world inputs; change either and the run id changes."""
+    run_id = _digest_of("run_id", {"policy": policy_snapshot, "world": world})
+    return Run(run_id, _digest_of("policy_digest", policy_snapshot), _digest_of("world_digest", world))
+
+
+# --- actions -------------------------------------------------------------------------
+
+
+def action_identity(tool: str, destination: str) -> str:
+    """The one string that names an act: ``<tool> -> <canonical destination>``.
+
+    Proposal, selection, execution, recording and feedback all key on it, so
+    an empty or unreadable part is a loud error here rather than an empty key
+    quietly earning credit later.
+    """
+    _require_text("tool", tool)
+    if any(char.isspace() for char in tool):
+        raise RecordError(f"tool must be one word, got {shown(tool)}")
+    _require_text("destination", destination)
+    try:
+        return f"{tool} -> {canonical_destination(destination)}"
+    except OriginError as exc:
+        raise RecordError(f"destination {shown(destination)} is not a valid origin: {exc.category}") from None
+
+
+@dataclass(frozen=True)
+class Action:
+    """An authorized act: a tool aimed at a canonical destination with its arguments."""
+
+    run_id: str
+    tool: str
+    destination: str
+    arguments: dict
+    action_id: str
+
+    def __post_init__(self) -> None:
+        _require_text("run_id", self.run_id)
+        identity = action_identity(self.tool, self.destination)
+        if canonical_destination(self.destination) != self.destination:
+            raise RecordError(f"destination {shown(self.destination)} is not in canonical form")
+        if self.action_id != identity:
+            raise RecordError(f"action_id {shown(self.action_id)} must be {shown(identity)}")
+        if not isinstance(self.arguments, dict):
+            raise RecordError(f"arguments must be an object, got {type(self.arguments).__name__}")
+        _require_json("arguments", self.arguments)
+        # Keep a private copy: the caller's dict must not be able to edit a stored record.
+        object.__setattr__(self, "arguments", copy.deepcopy(self.arguments))
+        _require_json("action", self.to_dict())
+
+    def to_dict(self) -> dict:
+        return {
+            "run_id": self.run_id,
+            "tool": self.tool,
+            "destination": self.destination,
+            "arguments": copy.deepcopy(self.arguments),
+            "action_id": self.action_id,
+        }
+
+
+def make_action(run_id: str, tool: str, destination: str, arguments: dict) -> Action:
+    """An action with its destination canonicalized and its identity computed."""
+    action_id = action_identity(tool, destination)
+    return Action(run_id, tool, canonical_destination(destination), arguments, action_id)
+
+
+# --- captures and observations -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Capture:
+    """What an action brought back, named by the digest of its content and its run."""
+
+    run_id: str
+    action_id: str
+    status: int
+    body: str
+    capture_id: str
+
+    def __post_init__(self) -> None:
+        _require_text("run_id", self.run_id)
+        _require_text("action_id", self.action_id)
+        if isinstance(self.status, bool) or not isinstance(self.status, int) or not 100 <= self.status <= 599:
+            raise RecordError(f"status must be an HTTP status code 100..599, got {shown(self.status)}")
+        _require_text("body", self.body, may_be_empty=True)
+        _require_own_digest("capture_id", self.capture_id, self.content())
+
+    def content(self) -> dict:
+        """Everything the capture_id is a digest of."""
+        return {"run_id": self.run_id, "action_id": self.action_id, "status": self.status, "body": self.body}
+
+    def to_dict(self) -> dict:
+        return {**self.content(), "capture_id": self.capture_id}
+
+
+def make_capture(run_id: str, action_id: str, status: int, body: str) -> Capture:
+    """A capture whose identifier is the digest of run, action, status and body together."""
+    content = {"run_id": run_id, "action_id": action_id, "status": status, "body": body}
+    return Capture(run_id, action_id, status, body, _digest_of("capture_id", content))
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A typed fact about the world: a field and its value.
+
+    capture_id names the capture it was read from; it is empty for a fact the
+    operator supplied directly. Tools whose ``requires`` name a field become
+    eligible once that field has been observed.
+    """
+
+    run_id: str
+    field: str
+    value: object
+    capture_id: str
+    observation_id: str = dataclasses.field(init=False)  # the digest of the other four
+
+    def __post_init__(self) -> None:
+        _require_text("run_id", self.run_id)
+        _require_text("field", self.field)
+        _require_text("capture_id", self.capture_id, may_be_empty=True)
+        _require_json("value", self.value)
+        object.__setattr__(self, "value", copy.deepcopy(self.value))
+        object.__setattr__(self, "observation_id", _digest_of("observation_id", self.content()))
+
+    def content(self) -> dict:
+        return {
+            "run_id": self.run_id,
+            "field": self.field,
+            "value": copy.deepcopy(self.value),
+            "capture_id": self.capture_id,
+        }
+
+    def to_dict(self) -> dict:
+        return {**self.content(), "observation_id": self.observation_id}
+
+
+# --- outcomes ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How an action ended: unresolved until settled as succeeded or failed."""
+
+    run_id: str
+    action_id: str
+    status: str
+    capture_id: str
+    detail: str
+    outcome_id: str = dataclasses.field(init=False)  # the digest of the other five
+
+    def __post_init__(self) -> None:
+        _require_text("run_id", self.run_id)
+        _require_text("action_id", self.action_id)
+        if self.status not in OUTCOME_STATUSES:
+            raise RecordError(f"status must be one of {', '.join(OUTCOME_STATUSES)}, got {shown(self.status)}")
+        _require_text("capture_id", self.capture_id, may_be_empty=True)
+        _require_text("detail", self.detail, may_be_empty=True)
+        object.__setattr__(self, "outcome_id", _digest_of("outcome_id", self.content()))
+
+    @property
+    def settled(self) -> bool:
+        """A settled outcome is final: nothing may change it afterwards."""
+        return self.status in SETTLED_STATUSES
+
+    def content(self) -> dict:
+        return {
+            "run_id": self.run_id,
+            "action_id": self.action_id,
+            "status": self.status,
+            "capture_id": self.capture_id,
+            "detail": self.detail,
+        }
+
+    def to_dict(self) -> dict:
+        return {**self.content(), "outcome_id": self.outcome_id}
+
+
+# --- findings and reviews ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A claim backed by a verbatim quote from one capture.
+
+    The quote ties the claim to evidence; it does not prove the claim. Proving
+    it is verification's job (lesson 7).
+    """
+
+    run_id: str
+    capture_id: str
+    quote: str
+    claim: str
+    finding_id: str
+
+    def __post_init__(self) -> None:
+        _require_text("run_id", self.run_id)
+        _require_text("capture_id", self.capture_id)
+        _require_text("quote", self.quote)
+        _require_text("claim", self.claim)
+        _require_own_digest("finding_id", self.finding_id, self.content())
+
+    def content(self) -> dict:
+        return {"run_id": self.run_id, "capture_id": self.capture_id, "quote": self.quote, "claim": self.claim}
+
+    def to_dict(self) -> dict:
+        return {**self.content(), "finding_id": self.finding_id}
+
+
+def make_finding(run_id: str, capture_id: str, quote: str, claim: str) -> Finding:
+    content = {"run_id": run_id, "capture_id": capture_id, "quote": quote, "claim": claim}
+    return Finding(run_id, capture_id, quote, claim, _digest_of("finding_id", content))
+
+
+@dataclass(frozen=True)
+class ReviewDecision:
+    """A person's decision about a finding or an action, with the reason they gave."""
+
+    run_id: str
+    subject_id: str
+    decision: str
+    reviewer: str
+    reason: str
+    review_id: str
+
+    def __post_init__(self) -> None:
+        _require_text("run_id", self.run_id)
+        _require_text("subject_id", self.subject_id)
+        if self.decision not in REVIEW_DECISIONS:
+            raise RecordError(f"decision must be one of {', '.join(REVIEW_DECISIONS)}, got {shown(self.decision)}")
+        _require_text("reviewer", self.reviewer)
+        _require_text("reason", self.reason)
+        _require_own_digest("review_id", self.review_id, self.content())
+
+    def content(self) -> dict:
+        return {
+            "run_id": self.run_id,
+            "subject_id": self.subject_id,
+            "decision": self.decision,
+            "reviewer": self.reviewer,
+            "reason": self.reason,
+        }
+
+    def to_dict(self) -> dict:
+        return {**self.content(), "review_id": self.review_id}
+
+
+def make_review(run_id: str, subject_id: str, decision: str, reviewer: str, reason: str) -> ReviewDecision:
+    content = {"run_id": run_id, "subject_id": subject_id, "decision": decision, "reviewer": reviewer, "reason": reason}
+    return ReviewDecision(run_id, subject_id, decision, reviewer, reason, _digest_of("review_id", content))

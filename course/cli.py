@@ -69,16 +69,21 @@ def check(number: int) -> None:
         raise CourseError(f"lesson {number} is not built yet: {lesson.starter_test} does not exist")
     results = run_check(lesson, ROOT)
     table = Table(title=f"Lesson {lesson.number}: {lesson.title} ({_checked_file(lesson)})")
-    table.add_column("Check")
-    table.add_column("Result")
-    table.add_column("What is missing")
+    table.add_column("Check", ratio=2)
+    table.add_column("Result", no_wrap=True)
+    table.add_column("What is missing", ratio=3)
     for result in results:
-        table.add_row(result.name, "passed" if result.passed else "FAILED", result.message)
+        table.add_row(_readable(result.name), "passed" if result.passed else "FAILED", result.message)
     out.print(table)
     passed = sum(r.passed for r in results)
     out.print(f"{passed} of {len(results)} checks pass.")
     if not results or passed != len(results):
         sys.exit(1)
+
+
+def _readable(test_name: str) -> str:
+    """`test_door_refuses_x` reads as "door refuses x"."""
+    return test_name.removeprefix("test_").replace("_", " ")
 
 
 def _checked_file(lesson: Lesson) -> str:

@@ -116,6 +116,12 @@ def console_commands(source: str) -> list[Command]:
 
 
 def output_matches(expected: str, actual: str) -> bool:
-    """Exact comparison, except that "..." on the page stands for any text on one line."""
-    parts = [re.escape(part) for part in expected.split("...")]
-    return re.fullmatch("[^\n]*".join(parts), actual) is not None
+    """Exact comparison, except for "...": a line of its own stands for any lines
+    (none included), and inside a line it stands for any text on that line."""
+    pattern = []
+    for line in expected.splitlines(keepends=True):
+        if line.rstrip("\n") == "...":
+            pattern.append(r"(?:[^\n]*\n)*?")
+        else:
+            pattern.append("[^\n]*".join(re.escape(part) for part in line.split("...")))
+    return re.fullmatch("".join(pattern), actual) is not None

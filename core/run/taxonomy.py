@@ -1,0 +1,398 @@
+"""The action taxonomy: which kinds of act need a person's approval before they run.
+
+A security test mixes harmless reading with acts that can hurt: a probe that
+sends markup to a form, an exploit attempt, a copy of someone's data, a report
+shared outside the engagement. The harness does not guess which is which from
+a tool's name. It looks the act up in one versioned data table,
+``data/taxonomy/action_taxonomy.json``, where each row is a canonical action
+class that states, with no defaults, whether it is consequential, which
+trigger class it counts toward, whether it may fail open, which role may
+approve it, and the older names it used to have. A row that leaves out any of
+these is rejected when the table loads: a new class must not quietly inherit
+a policy nobody wrote down.
+
+Three rules keep the table honest:
+
+- An act whose class is undeclared or unknown is consequential (fail-closed).
+  Otherwise a misspelt or forgotten class would be the easiest way around
+  every other rule.
+- A trigger class is the population a count of "what should have been
+  checked" is taken over. It is derived from the action class, never written
+  per record; an unknown class counts as ``unclassified`` so it is visible.
+- A sealed record is read under the table it was sealed with. Earlier tables
+  are carried unchanged (``action_taxonomy_v<N>.json``) and their digests are
+  pinned here, so replaying an old record cannot pick up today's rules.
+
+``gate`` turns a class into a verdict: allow, hold (waits for an approved
+review by the class's approver role) or deny, always with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from core.run.canon import CanonError, digest
+
+REPO = Path(__file__).resolve().parents[2]
+TAXONOMY_DIR = REPO / "data" / "taxonomy"
+CURRENT_FILE = "action_taxonomy.json"
+
+# Earlier tables a sealed record may name: version -> digest of the table as it shipped.
+CARRIED_DIGESTS = {1: "60750b97c1462ca6afbac4968e96dfbea185499c0e21407d48d83317dd9d0e22"}
+
+TABLE_KEYS = ("about", "taxonomy_version", "trigger_classes", "classes")
+ROW_KEYS = ("name", "trigger_class", "consequential", "fail_open_allowed", "approver_role", "legacy_aliases")
+VERDICTS = ("allow", "hold", "deny")
+UNCLASSIFIED_NAME = "unclassified"  # reserved: no row and no alias may use it
+
+
+class TaxonomyError(ValueError):
+    """A taxonomy table is missing, unreadable or under-declared; the message says where."""
+
+
+@dataclass(frozen=True)
+class ActionClass:
+    """One canonical row of the table."""
+
+    name: str
+    trigger_class: str | None  # None: not consequential, so outside every population
+    consequential: bool
+    fail_open_allowed: bool  # may be configured to proceed when the gating view is stale
+    approver_role: str | None  # None: no review can release it, so it is denied
+    legacy_aliases: tuple[str, ...]
+
+
+# What an undeclared or unknown class is treated as: consequential, and nobody may approve it.
+UNCLASSIFIED = ActionClass(UNCLASSIFIED_NAME, UNCLASSIFIED_NAME, True, False, None, ())
+
+
+@dataclass(frozen=True)
+class TaxonomyTable:
+    """A validated table: its version, its digest and its rows by canonical name."""
+
+    version: int
+    digest: str
+    trigger_classes: tuple[str, ...]
+    classes: Mapping[str, ActionClass]
+    aliases: Mapping[str, str]  # legacy name -> canonical name
+
+    def resolve(self, name: object) -> ActionClass | None:
+        """The row for a canonical or legacy name, or None if the table does not know it."""
+        if not isinstance(name, str):
+            return None
+        return self.classes.get(self.aliases.get(name, name))
+
+    def classify(self, name: object) -> ActionClass:
+        """The row that governs ``name``: an undeclared or unknown class is UNCLASSIFIED."""
+        return self.resolve(name) or UNCLASSIFIED
+
+    def trigger_class(self, name: object) -> str | None:
+        """The population ``name`` counts toward, or None for a non-consequential class."""
+        return self.classify(name).trigger_class
+
+
+# --- loading and validating ----------------------------------------------------------
+
+
+def parse_table(raw: object, source: str = "taxonomy table") -> TaxonomyTable:
+    """Validate a parsed table; raise TaxonomyError naming ``source``, the row and the key."""
+    if not isinstance(raw, dict):
+        raise TaxonomyError(f"{source}: the table must be a JSON object")
+    _require_exact_keys(source, "the table", raw, TABLE_KEYS)
+    if not isinstance(raw["about"], str) or not raw["about"].strip():
+        raise TaxonomyError(f"{source}: about must say in a sentence what the table is")
+    version = raw["taxonomy_version"]
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise TaxonomyError(f"{source}: taxonomy_version must be a positive integer, got {version!r}")
+    triggers = _names(source, "trigger_classes", raw["trigger_classes"])
+    if not triggers:
+        raise TaxonomyError(f"{source}: trigger_classes must name at least one trigger class")
+    rows = raw["classes"]
+    if not isinstance(rows, list) or not rows:
+        raise TaxonomyError(f"{source}: classes must be a non-empty list of rows")
+    classes: dict[str, ActionClass] = {}
+    for index, row in enumerate(rows):
+        action_class = _parse_row(source, index, row, triggers)
+        if action_class.name in classes:
+            raise TaxonomyError(f"{source}: class {action_class.name!r} is declared more than once")
+        classes[action_class.name] = action_class
+    try:
+        table_digest = digest(raw)
+    except CanonError as exc:
+        raise TaxonomyError(f"{source}: the table has no canonical JSON form: {exc}") from None
+    return TaxonomyTable(version, table_digest, triggers, MappingProxyType(classes), _alias_map(source, classes))
+
+
+def _parse_row(source: str, index: int, row: object, triggers: tuple[str, ...]) -> ActionClass:
+    if not isinstance(row, dict):
+        raise TaxonomyError(f"{source}: classes[{index}] must be an object")
+    name = row.get("name")
+    where = f"class {name!r}" if isinstance(name, str) and name else f"classes[{index}]"
+    _require_exact_keys(source, where, row, ROW_KEYS)
+    _require_name(source, f"{where} name", name)
+    if name == UNCLASSIFIED_NAME:
+        raise TaxonomyError(f"{source}: {where} uses the reserved name {UNCLASSIFIED_NAME!r}")
+    for key in ("consequential", "fail_open_allowed"):
+        if not isinstance(row[key], bool):
+            raise TaxonomyError(f"{source}: {where} {key} must be true or false, got {row[key]!r}")
+    trigger, role = row["trigger_class"], row["approver_role"]
+    if role is not None:
+        _require_name(source, f"{where} approver_role", role)
+    if row["consequential"]:
+        if trigger not in triggers:
+            raise TaxonomyError(f"{source}: {where} is consequential, so its trigger_class must be one of "
+                                f"{', '.join(triggers)}, got {trigger!r}")
+        if row["fail_open_allowed"]:
+            raise TaxonomyError(f"{source}: {where} is consequential and may not fail open")
+    elif trigger is not None:
+        raise TaxonomyError(f"{source}: {where} is not consequential, so its trigger_class must be null")
+    aliases = _names(source, f"{where} legacy_aliases", row["legacy_aliases"])
+    return ActionClass(name, trigger, row["consequential"], row["fail_open_allowed"], role, aliases)
+
+
+def _alias_map(source: str, classes: Mapping[str, ActionClass]) -> Mapping[str, str]:
+    """Legacy name -> canonical name; an alias may name exactly one row and no row itself."""
+    aliases: dict[str, str] = {}
+    for action_class in classes.values():
+        for alias in action_class.legacy_aliases:
+            if alias in classes or alias in aliases or alias == UNCLASSIFIED_NAME:
+                raise TaxonomyError(f"{source}: legacy alias {alias!r} of class {action_class.name!r} "
+                                    "collides with another name")
+            aliases[alias] = action_class.name
+    return MappingProxyType(aliases)
+
+
+def _require_exact_keys(source: str, where: str, data: dict, keys: tuple[str, ...]) -> None:
+    """Every key declared and no other: a missing key must not fall back to a default."""
+    for key in keys:
+        if key not in data:
+            raise TaxonomyError(f"{source}: {where} does not declare {key}; every key must be declared")
+    extra = sorted(str(key) for key in data if key not in keys)
+    if extra:
+        raise TaxonomyError(f"{source}: {where} has unknown key(s) {', '.join(extra)}")
+
+
+def _require_name(source: str, where: str, value: object) -> None:
+    if not isinstance(value, str) or not value or any(char.isspace() for char in value):
+        raise TaxonomyError(f"{source}: {where} must be a non-empty word, got {value!r}")
+
+
+def _names(source: str, where: str, value: object) -> tuple[str, ...]:
+    """A list of distinct words."""
+    if not isinstance(value, list):
+        raise TaxonomyError(f"{source}: {where} must be a list, got {value!r}")
+    for item in value:
+        _require_name(source, f"{where} entry", item)
+    if len(set(value)) != len(value):
+        raise TaxonomyError(f"{source}: {where} lists a name more than once")
+    return tuple(value)
+
+
+class _RepeatedKey(Exception):
+    """json keeps the last of two equal keys silently; for a policy table that is a hidden edit."""
+
+
+def _refuse_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
+    keys = [key for key, _ in pairs]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise _RepeatedKey(repr(key))
+    return dict(pairs)
+
+
+def load_table(path: str | Path) -> TaxonomyTable:
+    """The validated table in the file at ``path``."""
+    path = Path(path)
+    source = _shown(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TaxonomyError(f"{source}: no such taxonomy file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TaxonomyError(f"{source}: cannot be read: {exc.__class__.__name__}") from None
+    try:
+        raw = json.loads(text, object_pairs_hook=_refuse_repeated_keys)
+    except json.JSONDecodeError as exc:
+        raise TaxonomyError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except _RepeatedKey as exc:
+        raise TaxonomyError(f"{source}: the key {exc} appears twice in one object") from None
+    return parse_table(raw, source)
+
+
+def _shown(path: Path) -> str:
+    """A path as a message shows it: relative to the repository, never absolute."""
+    try:
+        return path.resolve().relative_to(REPO).as_posix()
+    except ValueError:
+        return path.name
+
+
+def current_table(taxonomy_dir: str | Path | None = None) -> TaxonomyTable:
+    """The table live decisions are made under."""
+    return load_table(Path(taxonomy_dir or TAXONOMY_DIR) / CURRENT_FILE)
+
+
+def carried_taxonomy(version: object, taxonomy_dir: str | Path | None = None) -> TaxonomyTable:
+    """The table a sealed record names by its ``taxonomy_version``, exactly as it shipped.
+
+    An earlier table must still have the digest pinned in CARRIED_DIGESTS: if
+    someone edited it, replaying an old record would silently use new rules.
+    """
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise TaxonomyError(f"a taxonomy version is a positive integer, got {version!r}")
+    folder = Path(taxonomy_dir or TAXONOMY_DIR)
+    current = current_table(folder)
+    if version == current.version:
+        return current
+    if version not in CARRIED_DIGESTS:
+        carried = ", ".join(str(v) for v in sorted({*CARRIED_DIGESTS, current.version}))
+        raise TaxonomyError(f"taxonomy version {version!r} is not carried (carried versions: {carried})")
+    table = load_table(folder / f"action_taxonomy_v{version}.json")
+    if table.version != version:
+        raise TaxonomyError(f"action_taxonomy_v{version}.json declares taxonomy_version {table.version}")
+    if table.digest != CARRIED_DIGESTS[version]:
+        raise TaxonomyError(f"action_taxonomy_v{version}.json has changed since it shipped "
+                            f"(digest {table.digest[:12]}, pinned {CARRIED_DIGESTS[version][:12]})")
+    return table
+
+
+# --- counting --------------------------------------------------------------------------
+
+
+def class_counts(action_classes: Iterable[object], table: TaxonomyTable | None = None) -> dict[str, int]:
+    """How many acts fall in each canonical class (legacy names folded in, unknown ones as unclassified)."""
+    table = table or current_table()
+    counts: dict[str, int] = {}
+    for name in action_classes:
+        canonical = table.classify(name).name
+        counts[canonical] = counts.get(canonical, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def trigger_counts(action_classes: Iterable[object], table: TaxonomyTable | None = None) -> dict[str, int]:
+    """How many acts should have been checked, per trigger class, zeros included."""
+    table = table or current_table()
+    counts = {trigger: 0 for trigger in (*table.trigger_classes, UNCLASSIFIED_NAME)}
+    for name in action_classes:
+        trigger = table.trigger_class(name)
+        if trigger is not None:
+            counts[trigger] += 1
+    return dict(sorted(counts.items()))
+
+
+def check_catalogue(tool_classes: Mapping[str, object], table: TaxonomyTable | None = None) -> list[str]:
+    """One problem per catalogue tool whose declared class is not a canonical row; [] when all are."""
+    table = table or current_table()
+    problems = []
+    for tool, name in sorted(tool_classes.items()):
+        if name is None:
+            problems.append(f"tool {tool!r} declares no action class")
+        elif isinstance(name, str) and name in table.aliases:
+            problems.append(f"tool {tool!r} declares the legacy class {name!r}; "
+                            f"declare its canonical name {table.aliases[name]!r}")
+        elif not isinstance(name, str) or name not in table.classes:
+            problems.append(f"tool {tool!r} declares {name!r}, which is not a class "
+                            f"in taxonomy version {table.version}")
+    return problems
+
+
+# --- gating ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GateDecision:
+    """The gate's verdict for one act, the class it was judged as, and why."""
+
+    verdict: str  # allow, hold or deny
+    action_class: str  # the canonical class, or "unclassified"
+    reason: str
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, got {self.verdict!r}")
+
+    def to_dict(self) -> dict:
+        return {"verdict": self.verdict, "action_class": self.action_class, "reason": self.reason}
+
+
+def gate(
+    action_class: str | None,
+    *,
+    action_id: str,
+    reviews: Iterable[Mapping],
+    caps: Mapping[str, int],
+    used: Mapping[str, int],
+    fail_open_classes: Iterable[str] = (),
+    stale_view: bool = False,
+    table: TaxonomyTable | None = None,
+) -> GateDecision:
+    """May the act ``action_id`` of class ``action_class`` run now?
+
+    A non-consequential act runs while its class is within its cap (``caps``
+    and ``used`` are keyed by canonical class; no cap configured means a cap
+    of 0). A consequential act, or one over its cap, needs an approved review
+    of this very act by the class's approver role; ``reviews`` are review
+    records as the recorder's snapshot lists them, and a review by anyone
+    else does not count. A class with no approver role is denied, not held:
+    nobody could ever release the hold.
+
+    ``stale_view`` says the gating view (counts, reviews) cannot be trusted.
+    Then only a class the table allows to fail open AND the run lists in
+    ``fail_open_classes`` proceeds; everything else is denied.
+    """
+    table = table or current_table()
+    row = table.classify(action_class)
+    label = _label(action_class, row)
+    if stale_view:
+        return _stale_view_decision(row, label, set(fail_open_classes))
+    if row.consequential:
+        why = f"{label} is consequential" + (" by default (fail-closed)" if row is UNCLASSIFIED else "")
+    else:
+        cap, count = caps.get(row.name, 0), used.get(row.name, 0)
+        cap_text = f"has used {count} of its cap of {cap}" if row.name in caps else "has no configured cap"
+        if count < cap:
+            return GateDecision("allow", row.name, f"{label} is not consequential and {cap_text}")
+        why = f"{label} is not consequential but {cap_text}"
+    if row.approver_role is None:
+        return GateDecision("deny", row.name, f"{why}; no approver role is declared for it, so it is denied, not held")
+    return _review_decision(row, why, action_id, reviews)
+
+
+def _review_decision(row: ActionClass, why: str, action_id: str, reviews: Iterable[Mapping]) -> GateDecision:
+    """Held until the approver role decides about this very act; a rejection is final."""
+    role = row.approver_role
+    decided = {review.get("decision"): review.get("review_id") for review in reviews
+               if review.get("subject_id") == action_id and review.get("reviewer") == role}
+    if "rejected" in decided:
+        return GateDecision("deny", row.name, f"{why}; {role} rejected it in review {decided['rejected']}")
+    if "approved" in decided:
+        return GateDecision("allow", row.name, f"{why}; {role} approved it in review {decided['approved']}")
+    return GateDecision("hold", row.name, f"{why}; it waits for an approved review by {role}")
+
+def _label(action_class: object, row: ActionClass) -> str:
+    """How a reason names the class: the canonical name, and the name given if it differs."""
+    if action_class is None:
+        return "an undeclared class"
+    if row is UNCLASSIFIED:
+        return f"the unknown class {action_class!r}"
+    if action_class != row.name:
+        return f"{row.name} (legacy name {action_class!r})"
+    return row.name
+
+
+def _stale_view_decision(row: ActionClass, label: str, configured: set[str]) -> GateDecision:
+    """Fail open only where both the table allows it and the run asked for it."""
+    prefix = f"the gating view is stale; {label}"
+    if row.fail_open_allowed and row.name in configured:
+        return GateDecision("allow", row.name, f"{prefix} may fail open and this run configures it to")
+    if row.fail_open_allowed:
+        reason = f"{prefix} may fail open but this run does not configure it to: fail closed"
+    elif row.name in configured:
+        reason = f"{prefix} is configured to fail open but the taxonomy does not allow it: fail closed"
+    else:
+        reason = f"{prefix} may not fail open: fail closed"
+    return GateDecision("deny", row.name, reason)

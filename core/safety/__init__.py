@@ -1,0 +1,23 @@
+"""Safety packs (lesson 10): the boundaries the harness keeps in every run.
+
+``pack`` loads the one always-loaded pack and refuses to start without it,
+``ratify`` seals the report that ratifies it, and ``check`` looks at a run
+and says, boundary by boundary, what was upheld, what was violated and what
+could not be judged at runtime.
+"""
+
+from core.safety.check import BoundaryResult, Judgement, SafetyCheck, SafetyContext, SafetyVerdict
+from core.safety.pack import DEFAULT_SAFETY_PACK, OVERRIDE_ENV, SafetyPack, SafetyPackError, load_safety_pack
+
+__all__ = [
+    "DEFAULT_SAFETY_PACK",
+    "OVERRIDE_ENV",
+    "BoundaryResult",
+    "Judgement",
+    "SafetyCheck",
+    "SafetyContext",
+    "SafetyPack",
+    "SafetyPackError",
+    "SafetyVerdict",
+    "load_safety_pack",
+]

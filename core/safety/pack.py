@@ -1,0 +1,218 @@
+"""The safety pack: the boundaries this harness keeps in every run, or it does not start.
+
+A policy (lesson 2) changes with every engagement. A safety pack does not:
+it lists what the harness never does, whatever a policy or a model says, so
+there is exactly one, it is always loaded, and no run can swap it out.
+
+That is why the loader fails closed. A missing, malformed or empty pack, or
+one nobody ratified, raises SafetyPackError and start-up stops. A harness
+that ran without its boundaries would still produce a tidy report, and the
+report would be the lie.
+
+Ratification binds three things together (ratify.py writes them):
+
+1. the report's ``seal`` is the digest of the report without its seal;
+2. the report's ``pack_digest`` is the digest of the pack without its
+   ``ratification_digest``, so editing a boundary afterwards shows;
+3. the pack's ``ratification_digest`` is the digest of the whole report, so
+   swapping in another report shows.
+
+A digest detects a change; it does not say who made it. Whoever can write
+both files can ratify again; what ratification rests on is the review of
+that commit.
+
+While editing the pack, ``HARNESS_ALLOW_UNRATIFIED_SAFETY=1`` lets an
+unratified pack load (marked ``ratified=False`` with the reason). It skips
+only the ratification check: a missing, malformed or empty pack still stops
+start-up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from core.run.canon import CanonError, digest
+
+REPO = Path(__file__).resolve().parents[2]
+PACK_DIR = REPO / "data" / "packs" / "safety"
+DEFAULT_SAFETY_PACK = "harness_safety_v1"
+OVERRIDE_ENV = "HARNESS_ALLOW_UNRATIFIED_SAFETY"
+SCHEMA_VERSION = 1
+
+PACK_FIELDS = ("pack_id", "schema_version", "description", "boundaries", "ratification_digest")
+REPORT_FIELDS = ("pack_id", "pack_digest", "boundary_ids", "statement", "seal")
+PACK_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")  # a plain file name: no '/', no '..'
+BOUNDARY_ID = re.compile(r"[a-z][a-z0-9_]*")
+DIGEST = re.compile(r"[0-9a-f]{64}")
+
+
+class SafetyPackError(RuntimeError):
+    """The safety pack cannot be trusted, so the harness must not start.
+
+    Deliberately not a ValueError. Code that catches ValueError turns bad
+    input into a recorded refusal and carries on (the door, a command line);
+    it must never swallow this by accident. A run without its safety
+    boundaries is not a refusal to write down, it is a run that must not
+    happen.
+    """
+
+
+@dataclass(frozen=True)
+class SafetyPack:
+    """A loaded pack: its boundaries (id -> what it forbids, sorted by id) and its ratification."""
+
+    pack_id: str
+    description: str
+    boundaries: Mapping[str, str]
+    ratification_digest: str
+    ratified: bool
+    unratified_reason: str  # "" when ratified
+
+    @property
+    def boundary_ids(self) -> tuple[str, ...]:
+        return tuple(self.boundaries)
+
+
+def pack_path(pack_dir: Path, pack_id: str) -> Path:
+    return pack_dir / f"{pack_id}.json"
+
+
+def report_path(pack_dir: Path, pack_id: str) -> Path:
+    return pack_dir / f"{pack_id}.ratification.json"
+
+
+def pack_digest(document: dict) -> str:
+    """What ratification covers: the whole pack except the link to its own report."""
+    return digest({key: value for key, value in document.items() if key != "ratification_digest"})
+
+
+def seal_of(report: dict) -> str:
+    """The seal a report must carry: the digest of everything else in it."""
+    return digest({key: value for key, value in report.items() if key != "seal"})
+
+
+def load_safety_pack(pack_dir: str | Path | None = None, pack_id: str = DEFAULT_SAFETY_PACK) -> SafetyPack:
+    """The ratified safety pack, or SafetyPackError: start-up stops."""
+    folder = Path(pack_dir) if pack_dir is not None else PACK_DIR
+    document = read_pack(folder, pack_id)
+    problem = ratification_problem(folder, pack_id, document)
+    if problem and os.environ.get(OVERRIDE_ENV) != "1":
+        raise SafetyPackError(f"safety pack {pack_id} is not ratified: {problem}")
+    boundaries = MappingProxyType(dict(sorted(document["boundaries"].items())))
+    return SafetyPack(pack_id, document["description"], boundaries, document["ratification_digest"],
+                      ratified=not problem, unratified_reason=problem)
+
+
+def read_pack(pack_dir: Path, pack_id: str) -> dict:
+    """The pack file's content, checked for shape: missing, malformed or empty raises."""
+    if not isinstance(pack_id, str) or not PACK_ID.fullmatch(pack_id):
+        raise SafetyPackError(f"safety pack id {pack_id!r} is not a plain name (a-z, 0-9, '_' and '-')")
+    path = pack_path(pack_dir, pack_id)
+    document = _read_json(path, "safety pack")
+    where = f"safety pack {_shown(path)}"
+    _require_fields(where, document, PACK_FIELDS)
+    if document["pack_id"] != pack_id:
+        raise SafetyPackError(f"{where} names itself {document['pack_id']!r}, not {pack_id!r}")
+    version = document["schema_version"]
+    if isinstance(version, bool) or version != SCHEMA_VERSION:
+        raise SafetyPackError(f"{where} has schema_version {version!r}; this loader reads {SCHEMA_VERSION}")
+    if not isinstance(document["description"], str) or not document["description"].strip():
+        raise SafetyPackError(f"{where} needs a non-empty description")
+    _require_boundaries(where, document["boundaries"])
+    link = document["ratification_digest"]
+    if not isinstance(link, str) or not (link == "" or DIGEST.fullmatch(link)):
+        raise SafetyPackError(f"{where} ratification_digest must be a sha256 hex digest or \"\", got {link!r}")
+    _require_canonical(where, document)
+    return document
+
+
+def _require_boundaries(where: str, boundaries: object) -> None:
+    if not isinstance(boundaries, dict):
+        raise SafetyPackError(f"{where} boundaries must be an object of boundary id -> description")
+    if not boundaries:
+        raise SafetyPackError(f"{where} declares no boundaries; an empty safety pack keeps nothing")
+    for boundary_id, description in boundaries.items():
+        if not BOUNDARY_ID.fullmatch(boundary_id):
+            raise SafetyPackError(f"{where} boundary id {boundary_id!r} is not a snake_case name")
+        if not isinstance(description, str) or not description.strip():
+            raise SafetyPackError(f"{where} boundary {boundary_id} needs a non-empty description")
+
+
+def ratification_problem(pack_dir: Path, pack_id: str, document: dict) -> str:
+    """Why the pack is not ratified, or "" if its report checks out."""
+    if not document["ratification_digest"]:
+        return "it has never been ratified (its ratification_digest is empty)"
+    path = report_path(pack_dir, pack_id)
+    try:
+        report = _read_json(path, "ratification report")
+        where = f"ratification report {_shown(path)}"
+        _require_fields(where, report, REPORT_FIELDS)
+        _require_canonical(where, report)
+    except SafetyPackError as exc:
+        return str(exc)
+    if report["seal"] != seal_of(report):
+        return f"the seal of {path.name} does not match its content"
+    if report["pack_id"] != pack_id:
+        return f"{path.name} ratifies another pack, {report['pack_id']!r}"
+    if report["pack_digest"] != pack_digest(document):
+        return "the pack has changed since it was ratified"
+    if document["ratification_digest"] != digest(report):
+        return f"the pack names another ratification report than {path.name}"
+    return ""
+
+
+def _require_fields(where: str, data: object, fields: tuple[str, ...]) -> None:
+    """Exactly the documented fields: a misspelt field must not pass for a missing one."""
+    if not isinstance(data, dict):
+        raise SafetyPackError(f"{where} must be a JSON object")
+    missing = [name for name in fields if name not in data]
+    if missing:
+        raise SafetyPackError(f"{where} lacks the field(s) {', '.join(missing)}")
+    extra = sorted(name for name in data if name not in fields)
+    if extra:
+        raise SafetyPackError(f"{where} has unknown field(s) {', '.join(extra)}")
+
+
+def _require_canonical(where: str, data: object) -> None:
+    """Digests are taken over canonical JSON; NaN or a lone surrogate has none."""
+    try:
+        digest(data)
+    except CanonError as exc:
+        raise SafetyPackError(f"{where} has no canonical JSON form: {exc}") from None
+
+
+def _read_json(path: Path, what: str) -> object:
+    where = f"{what} {_shown(path)}"
+
+    def refuse_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
+        # json keeps the last of two equal keys without a word: a hidden edit.
+        keys = [key for key, _ in pairs]
+        repeated = sorted({key for key in keys if keys.count(key) > 1})
+        if repeated:
+            raise SafetyPackError(f"{where} repeats the key {repeated[0]!r} in one object")
+        return dict(pairs)
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SafetyPackError(f"{where} is missing") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SafetyPackError(f"{where} cannot be read: {exc.__class__.__name__}") from None
+    try:
+        return json.loads(text, object_pairs_hook=refuse_repeated_keys)
+    except json.JSONDecodeError as exc:
+        raise SafetyPackError(f"{where} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+
+
+def _shown(path: Path) -> str:
+    """A path as a message shows it: relative to the repository, never absolute."""
+    try:
+        return path.resolve().relative_to(REPO).as_posix()
+    except ValueError:
+        return path.name

@@ -1,0 +1,248 @@
+"""Edge cases of the action taxonomy: one case per malformed table, files, and gate corners.
+
+Not completion sentences (those are in tests/test_run_taxonomy.py). Every
+case works on an in-memory or tmp_path copy of the committed table.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from core.run.canon import artifact_text
+from core.run.taxonomy import (
+    CARRIED_DIGESTS,
+    ROW_KEYS,
+    TAXONOMY_DIR,
+    TaxonomyError,
+    carried_taxonomy,
+    current_table,
+    gate,
+    load_table,
+    parse_table,
+)
+
+
+def committed() -> dict:
+    return json.loads((TAXONOMY_DIR / "action_taxonomy.json").read_text(encoding="utf-8"))
+
+
+def row(raw: dict, name: str) -> dict:
+    return next(entry for entry in raw["classes"] if entry["name"] == name)
+
+
+def drop(key):
+    return lambda raw: raw.pop(key)
+
+
+def pop_from_row(name, key):
+    return lambda raw: row(raw, name).pop(key)
+
+
+def set_row(name, key, value):
+    return lambda raw: row(raw, name).__setitem__(key, value)
+
+
+def add_row(**changes):
+    def edit(raw):
+        raw["classes"].append({**row(raw, "recon.passive"), "legacy_aliases": [], **changes})
+    return edit
+
+
+MALFORMED = {
+    **{f"row without {key}": (pop_from_row("exploit.attempt", key), f"does not declare {key}; every key must be declared")
+       for key in ROW_KEYS},
+    "row with an unknown key": (set_row("recon.passive", "approver", "x"), "has unknown key(s) approver"),
+    "row that is not an object": (lambda raw: raw["classes"].append("recon.extra"), "classes[7] must be an object"),
+    "consequential given as text": (
+        set_row("exploit.attempt", "consequential", "yes"),
+        "consequential must be true or false",
+    ),
+    "fail_open_allowed given as a number": (
+        set_row("recon.passive", "fail_open_allowed", 1),
+        "fail_open_allowed must be true or false",
+    ),
+    "approver role that is a number": (
+        set_row("probe.active_light", "approver_role", 3),
+        "approver_role must be a non-empty word",
+    ),
+    "approver role that is empty": (
+        set_row("probe.active_light", "approver_role", ""),
+        "approver_role must be a non-empty word",
+    ),
+    "class name with a space": (set_row("recon.passive", "name", "recon passive"), "name must be a non-empty word"),
+    "class name that is empty": (set_row("recon.passive", "name", ""), "classes[0] name must be a non-empty word"),
+    "reserved class name": (set_row("recon.passive", "name", "unclassified"), "uses the reserved name"),
+    "legacy aliases given as a string": (
+        set_row("recon.passive", "legacy_aliases", "passive"),
+        "legacy_aliases must be a list",
+    ),
+    "legacy alias that is not a word": (
+        set_row("recon.passive", "legacy_aliases", [None]),
+        "legacy_aliases entry must be a non-empty word",
+    ),
+    "legacy alias listed twice in a row": (
+        set_row("recon.passive", "legacy_aliases", ["passive", "passive"]),
+        "legacy_aliases lists a name more than once",
+    ),
+    "duplicate class name": (add_row(), "is declared more than once"),
+    "alias equal to another class name": (
+        set_row("recon.passive", "legacy_aliases", ["exploit.attempt"]),
+        "legacy alias 'exploit.attempt' of class 'recon.passive' collides",
+    ),
+    "alias shared by two classes": (
+        set_row("recon.enumerate", "legacy_aliases", ["passive"]),
+        "legacy alias 'passive' of class 'recon.enumerate' collides",
+    ),
+    "alias using the reserved name": (
+        set_row("recon.passive", "legacy_aliases", ["unclassified"]),
+        "legacy alias 'unclassified'",
+    ),
+    "consequential class with no trigger": (
+        set_row("exploit.attempt", "trigger_class", None),
+        "so its trigger_class must be one of",
+    ),
+    "consequential class with an undeclared trigger": (
+        set_row("exploit.attempt", "trigger_class", "mischief"),
+        "got 'mischief'",
+    ),
+    "consequential class that may fail open": (
+        set_row("exploit.attempt", "fail_open_allowed", True),
+        "is consequential and may not fail open",
+    ),
+    "non-consequential class with a trigger": (
+        set_row("recon.passive", "trigger_class", "active_testing"),
+        "so its trigger_class must be null",
+    ),
+    "table without taxonomy_version": (drop("taxonomy_version"), "the table does not declare taxonomy_version"),
+    "table without about": (drop("about"), "the table does not declare about"),
+    "about given as a number": (lambda raw: raw.__setitem__("about", 2), "about must say"),
+    "table with an unknown key": (lambda raw: raw.__setitem__("notes", "x"), "the table has unknown key(s) notes"),
+    "version given as a string": (
+        lambda raw: raw.__setitem__("taxonomy_version", "2"),
+        "taxonomy_version must be a positive integer",
+    ),
+    "version given as a boolean": (
+        lambda raw: raw.__setitem__("taxonomy_version", True),
+        "taxonomy_version must be a positive integer",
+    ),
+    "version zero": (
+        lambda raw: raw.__setitem__("taxonomy_version", 0),
+        "taxonomy_version must be a positive integer",
+    ),
+    "no trigger classes": (
+        lambda raw: raw.__setitem__("trigger_classes", []),
+        "trigger_classes must name at least one",
+    ),
+    "trigger class listed twice": (
+        lambda raw: raw["trigger_classes"].append("disclosure"),
+        "trigger_classes lists a name more than once",
+    ),
+    "no classes": (lambda raw: raw.__setitem__("classes", []), "classes must be a non-empty list"),
+    "classes given as an object": (lambda raw: raw.__setitem__("classes", {}), "classes must be a non-empty list"),
+    "table with no canonical JSON form": (lambda raw: raw.__setitem__("about", "\ud800"), "no canonical JSON form"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED))
+def test_each_malformed_table_is_rejected_with_a_typed_error(case):
+    edit, fragment = MALFORMED[case]
+    raw = committed()
+    edit(raw)
+    with pytest.raises(TaxonomyError) as caught:
+        parse_table(raw, "edited table")
+    assert str(caught.value).startswith("edited table: ") and fragment in str(caught.value)
+
+
+def test_a_table_that_is_not_an_object_is_rejected():
+    with pytest.raises(TaxonomyError, match="must be a JSON object"):
+        parse_table([], "edited table")
+
+
+def test_missing_key_message_names_row_and_key():
+    raw = committed()
+    row(raw, "report.publish").pop("approver_role")
+    with pytest.raises(TaxonomyError) as caught:
+        parse_table(raw, "edited table")
+    assert str(caught.value) == ("edited table: class 'report.publish' does not declare approver_role; "
+                                 "every key must be declared")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("", "not valid JSON"),
+    ("{not json", "not valid JSON"),
+    ('{"about": "a", "about": "b"}', "the key 'about' appears twice"),
+    ("[]", "must be a JSON object"),
+])
+def test_bad_files_raise_one_clear_message(tmp_path, text, expected):
+    path = tmp_path / "action_taxonomy.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(TaxonomyError) as caught:
+        load_table(path)
+    message = str(caught.value)
+    assert message.startswith("action_taxonomy.json: ") and expected in message
+    assert str(tmp_path) not in message and "\n" not in message
+
+
+def test_a_missing_file_names_it_relative_to_the_repository(tmp_path):
+    with pytest.raises(TaxonomyError, match=r"^data/taxonomy/action_taxonomy_v7\.json: no such taxonomy file$"):
+        load_table(TAXONOMY_DIR / "action_taxonomy_v7.json")
+    with pytest.raises(TaxonomyError, match="^action_taxonomy.json: no such taxonomy file$"):
+        current_table(tmp_path)
+
+
+def test_committed_tables_are_canonical_artifacts_and_the_pin_matches():
+    for path in sorted(TAXONOMY_DIR.glob("*.json")):
+        text = path.read_text(encoding="utf-8")
+        assert artifact_text(json.loads(text)) == text, path.name
+    assert sorted(CARRIED_DIGESTS) == [1]
+    assert carried_taxonomy(1).digest == CARRIED_DIGESTS[1]
+
+
+@pytest.mark.parametrize("version", ["1", True, None, 1.0, [1]])
+def test_carried_versions_are_integers(version):
+    with pytest.raises(TaxonomyError):
+        carried_taxonomy(version)
+
+
+def test_a_carried_file_must_declare_its_own_version(tmp_path):
+    folder = tmp_path / "taxonomy"
+    shutil.copytree(TAXONOMY_DIR, folder)
+    raw = json.loads((folder / "action_taxonomy_v1.json").read_text(encoding="utf-8"))
+    raw["taxonomy_version"] = 3
+    (folder / "action_taxonomy_v1.json").write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(TaxonomyError, match="declares taxonomy_version 3"):
+        carried_taxonomy(1, folder)
+
+
+def test_a_rejection_by_the_approver_denies_and_reviews_of_others_do_not_count():
+    action_id = "probe_reflection -> https://lab.example:443/debug"
+    rejected = {"subject_id": action_id, "reviewer": "engagement-lead", "decision": "rejected", "review_id": "r1"}
+    decision = gate("probe.active_light", action_id=action_id, reviews=[rejected], caps={}, used={})
+    assert decision.verdict == "deny" and decision.reason.endswith("engagement-lead rejected it in review r1")
+    approved = {**rejected, "decision": "approved", "review_id": "r2"}
+    both = gate("probe.active_light", action_id=action_id, reviews=[approved, rejected], caps={}, used={})
+    assert both.verdict == "deny"
+
+
+def test_a_configured_fail_open_list_with_legacy_names_does_not_open_anything():
+    decision = gate("recon.passive", action_id="a", reviews=[], caps={}, used={}, stale_view=True,
+                    fail_open_classes=["passive"])
+    assert decision.verdict == "deny"
+    assert decision.reason == ("the gating view is stale; recon.passive may fail open but this run "
+                               "does not configure it to: fail closed")
+
+
+def test_gate_decisions_are_json_ready_and_deterministic():
+    first = gate("active", action_id="a", reviews=[], caps={}, used={}).to_dict()
+    second = gate("active", action_id="a", reviews=[], caps={}, used={}).to_dict()
+    assert first == second == {
+        "verdict": "hold",
+        "action_class": "probe.active_light",
+        "reason": "probe.active_light (legacy name 'active') is consequential; "
+                  "it waits for an approved review by engagement-lead",
+    }
+    with pytest.raises(ValueError):
+        type(gate("active", action_id="a", reviews=[], caps={}, used={}))("maybe", "x", "y")

@@ -75,13 +75,21 @@ class Refusal(Exception):
 class Recorder:
     """The single door of one run under one policy."""
 
+    # The kinds this door admits, as data. A later lesson adds a kind by
+    # extending these four tables (and _build) in a subclass, not by
+    # rewriting the door.
+    record_kinds = RECORD_KINDS
+    payload_fields = PAYLOAD_FIELDS
+    store_names = STORE_NAMES
+    id_fields = ID_FIELDS
+
     def __init__(self, run: Run, policy: Policy) -> None:
         self.run = run
         self.policy = policy
         self.stage = ""  # lesson 3's stage machine fills this in
         self.closed = None  # lesson 9's finish or abort seals the run
         # One store per kind, keyed by record id; dicts keep admission order.
-        self._stores: dict[str, dict[str, object]] = {kind: {} for kind in RECORD_KINDS}
+        self._stores: dict[str, dict[str, object]] = {kind: {} for kind in self.record_kinds}
         self._events: list[dict] = []
 
     # --- the door ----------------------------------------------------------------
@@ -110,7 +118,7 @@ class Recorder:
         """The validated record for ``payload`` and its id; raises Refusal (or anything) otherwise."""
         if not isinstance(payload, dict):
             raise Refusal(f"malformed payload: payload must be an object, got {type(payload).__name__}")
-        if kind not in RECORD_KINDS:
+        if kind not in self.record_kinds:
             raise Refusal(f"unknown record kind {shown(kind)}")
         if payload.get("run_id") != self.run.run_id:
             raise Refusal("payload run_id does not belong to this run")
@@ -118,13 +126,13 @@ class Recorder:
         if stage_reason:
             raise Refusal(stage_reason)
         for field in payload:
-            if field not in PAYLOAD_FIELDS[kind]:
+            if field not in self.payload_fields[kind]:
                 raise Refusal(f"malformed payload: unexpected field {shown(field)}")
         record = self._build(kind, payload)
-        record_id = getattr(record, ID_FIELDS[kind])
-        claimed = payload.get(ID_FIELDS[kind], record_id)
+        record_id = getattr(record, self.id_fields[kind])
+        claimed = payload.get(self.id_fields[kind], record_id)
         if claimed != record_id:
-            raise Refusal(f"{ID_FIELDS[kind]} {shown(claimed)} is not the digest of the {kind}'s content")
+            raise Refusal(f"{self.id_fields[kind]} {shown(claimed)} is not the digest of the {kind}'s content")
         if self._holds(kind, record_id):
             raise Refusal(f"{kind} {shown(record_id)} is already recorded")
         return record, record_id
@@ -216,6 +224,10 @@ class Recorder:
         """Every observed field and its latest observed value (copies: only the door writes)."""
         return {o.field: copy.deepcopy(o.value) for o in self._stores["observation"].values()}
 
+    def records(self, kind: str) -> list[dict]:
+        """Every admitted record of ``kind`` as data, in admission order (copies: only the door writes)."""
+        return [record.to_dict() for record in self._stores[kind].values()]
+
     @property
     def events(self) -> list[dict]:
         """The ledger, oldest first (a copy: only the door writes it)."""
@@ -236,8 +248,8 @@ class Recorder:
             "events": self.events,
             "counts": {"admitted": len(self._events) - refusals, "refusals": refusals},
         }
-        for kind in RECORD_KINDS:
-            report[STORE_NAMES[kind]] = [record.to_dict() for record in self._stores[kind].values()]
+        for kind in self.record_kinds:
+            report[self.store_names[kind]] = self.records(kind)
         return report
 
     def _append(self, kind: object, status: str, record_id: str, reason: str) -> None:

@@ -1,0 +1,309 @@
+"""Propose: ask the model what to do next, and judge every word of its answer.
+
+The model reads the run's state as a prompt and answers with raw text. That
+text is untrusted twice over: a model can write anything, and the prompt
+carried page text that anyone on the web could have written (the lab's news
+page hides an instruction to test another site). So the answer is never an
+instruction. It is parsed into proposals, and each proposal goes through the
+door, where the operator's policy judges it like any other request. A
+proposal that parses and passes the policy is stored as an eligible proposal
+for selection (lesson 5); everything else is a refusal with its reason.
+
+Two record kinds join the door here. A ``model_call`` is recorded *before*
+the model is asked: it spends one unit of ``max_model_calls``, so once the
+budget is spent the door refuses the call and the model is never asked. It
+cites the captures its prompt showed. A ``proposal`` cites the model call it
+came from and is named by its action identity, so each act is proposed once.
+
+The model is any callable from prompt text to reply text; the lab's scripted
+model plugs in from outside ``core``.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.run.canon import canonical_bytes, digest
+from core.run.recorder import Refusal
+from core.run.records import Action, RecordError, make_action, shown
+from core.run.stages import StagedRecorder
+
+MODEL_CALL_KIND = "model_call"
+PROPOSAL_KIND = "proposal"
+PROPOSAL_KEYS = ("arguments", "destination", "tool", "why")  # exactly these, sorted
+EXCERPT_LIMIT = 2000  # characters of each capture the prompt shows
+HEX_DIGITS = frozenset("0123456789abcdef")
+
+Model = Callable[[str], str]
+
+
+class ReplyError(ValueError):
+    """The model's reply is not the JSON shape a reply must have; the message says where."""
+
+
+# --- the two new records -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """One question to the model: its number in the run, its prompt's digest and the captures it showed."""
+
+    run_id: str
+    number: int
+    prompt_digest: str
+    capture_ids: tuple[str, ...]
+    model_call_id: str = dataclasses.field(init=False)  # the digest of the other four
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.run_id, str) or not self.run_id.strip():
+            raise RecordError(f"run_id must be a non-empty string, got {shown(self.run_id)}")
+        if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < 1:
+            raise RecordError(f"number must be a positive integer, got {shown(self.number)}")
+        _require_digest("prompt_digest", self.prompt_digest)
+        if not isinstance(self.capture_ids, (list, tuple)):
+            raise RecordError(f"capture_ids must be a list, got {type(self.capture_ids).__name__}")
+        for capture_id in self.capture_ids:
+            _require_digest("capture_ids entry", capture_id)
+        object.__setattr__(self, "capture_ids", tuple(self.capture_ids))
+        object.__setattr__(self, "model_call_id", digest(self.content()))
+
+    def content(self) -> dict:
+        return {
+            "run_id": self.run_id,
+            "number": self.number,
+            "prompt_digest": self.prompt_digest,
+            "capture_ids": list(self.capture_ids),
+        }
+
+    def to_dict(self) -> dict:
+        return {**self.content(), "model_call_id": self.model_call_id}
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """An act a model suggested, named by the identity it would have as an action.
+
+    ``why`` is the model's own text: kept so a reader can see what the model
+    was thinking, and never read by the policy.
+    """
+
+    run_id: str
+    model_call_id: str
+    tool: str
+    destination: str
+    arguments: dict
+    why: str
+    action_id: str
+
+    def __post_init__(self) -> None:
+        # A proposal is an action nobody has chosen yet, so an action's checks apply to it.
+        Action(self.run_id, self.tool, self.destination, self.arguments, self.action_id)
+        _require_digest("model_call_id", self.model_call_id)
+        if not isinstance(self.why, str):
+            raise RecordError(f"why must be a string, got {type(self.why).__name__}")
+        object.__setattr__(self, "arguments", copy.deepcopy(self.arguments))
+
+    def to_dict(self) -> dict:
+        return {
+            "run_id": self.run_id,
+            "model_call_id": self.model_call_id,
+            "tool": self.tool,
+            "destination": self.destination,
+            "arguments": copy.deepcopy(self.arguments),
+            "why": self.why,
+            "action_id": self.action_id,
+        }
+
+
+def make_proposal(run_id: str, model_call_id: str, tool: str, destination: str, arguments: dict, why: str) -> Proposal:
+    """A proposal with its destination canonicalized and its action identity computed."""
+    action = make_action(run_id, tool, destination, arguments)
+    return Proposal(run_id, model_call_id, action.tool, action.destination, action.arguments, why, action.action_id)
+
+
+def _require_digest(field: str, value: object) -> None:
+    if not isinstance(value, str) or len(value) != 64 or not set(value) <= HEX_DIGITS:
+        raise RecordError(f"{field} must be a sha256 hex digest, got {shown(value)}")
+
+
+# --- the door, with the two new kinds ------------------------------------------------
+
+
+class ProposalRecorder(StagedRecorder):
+    """The staged door, extended with model calls and proposals."""
+
+    record_kinds = StagedRecorder.record_kinds + (MODEL_CALL_KIND, PROPOSAL_KIND)
+    payload_fields = {
+        **StagedRecorder.payload_fields,
+        MODEL_CALL_KIND: ("run_id", "prompt_digest", "capture_ids"),
+        PROPOSAL_KIND: ("run_id", "model_call_id", "tool", "destination", "arguments", "why"),
+    }
+    store_names = {**StagedRecorder.store_names, MODEL_CALL_KIND: "model_calls", PROPOSAL_KIND: "proposals"}
+    id_fields = {**StagedRecorder.id_fields, MODEL_CALL_KIND: "model_call_id", PROPOSAL_KIND: "action_id"}
+
+    def _build(self, kind: str, payload: dict) -> object:
+        if kind == MODEL_CALL_KIND:
+            return self._build_model_call(payload)
+        if kind == PROPOSAL_KIND:
+            return self._build_proposal(payload)
+        return super()._build(kind, payload)
+
+    def _build_model_call(self, payload: dict) -> ModelCall:
+        """Spend one model call, or refuse: this runs before the model is asked."""
+        calls_made = len(self._stores[MODEL_CALL_KIND])
+        if calls_made >= self.policy.max_model_calls:
+            raise Refusal(f"model call budget of {self.policy.max_model_calls} calls is spent")
+        call = ModelCall(self.run.run_id, calls_made + 1, payload["prompt_digest"], payload["capture_ids"])
+        for capture_id in call.capture_ids:
+            if not self._holds("capture", capture_id):
+                raise Refusal(f"model call cites capture {shown(capture_id)} that this run does not hold")
+        return call
+
+    def _build_proposal(self, payload: dict) -> Proposal:
+        """The policy judges a proposal exactly as it would judge the action."""
+        model_call_id = payload["model_call_id"]
+        if not self._holds(MODEL_CALL_KIND, model_call_id):
+            raise Refusal(f"proposal cites model call {shown(model_call_id)} that this run does not hold")
+        tool, destination = payload["tool"], payload["destination"]
+        decision = self.policy.allows_action(
+            tool, destination, observed=self.observed(), actions_taken=len(self._stores["action"])
+        )
+        if not decision.allowed:
+            raise Refusal(decision.reason)
+        return make_proposal(self.run.run_id, model_call_id, tool, destination, payload["arguments"], payload["why"])
+
+
+# --- the prompt ----------------------------------------------------------------------
+
+PROMPT_INTRO = (
+    "You propose the next steps of an authorized security test.\n"
+    'Reply with JSON only: {"proposals": [{"tool": "...", "destination": "...", "arguments": {}, "why": "..."}]}'
+)
+
+
+def unseen_captures(recorder: ProposalRecorder) -> list[dict]:
+    """The captures no earlier prompt has shown, in the order they were recorded."""
+    shown_before = {cid for call in recorder.records(MODEL_CALL_KIND) for cid in call["capture_ids"]}
+    return [capture for capture in recorder.records("capture") if capture["capture_id"] not in shown_before]
+
+
+def build_prompt(recorder: ProposalRecorder) -> str:
+    """The prompt for the next model call: fixed text, then the run's state.
+
+    Deterministic: the authorization, the tool names, every observed field
+    (sorted by name, values as JSON) and an excerpt of each capture the model
+    has not been shown yet. The capture markers frame the page text for
+    reading only; a page can print them too, so nothing here keeps page text
+    in its place. That is why every reply goes back through the policy.
+    """
+    policy = recorder.policy
+    lines = [
+        PROMPT_INTRO,
+        f"Authorization: {policy.reference}",
+        f"Origins: {', '.join(policy.allowed_origins)}",
+        f"Tools: {', '.join(tool.tool_id for tool in policy.tools)}",
+        "",
+        "Observed:",
+    ]
+    observed = sorted(recorder.observed().items(), key=lambda item: item[0])
+    lines += [f"- {field}: {_json(value)}" for field, value in observed] or ["- nothing observed yet"]
+    lines += ["", "New captures:", *_capture_lines(recorder)]
+    return "\n".join(lines) + "\n"
+
+
+def _capture_lines(recorder: ProposalRecorder) -> list[str]:
+    if not recorder.records("capture"):
+        return ["(no captures yet)"]
+    unseen = unseen_captures(recorder)
+    if not unseen:
+        return ["(none since the last model call)"]
+    lines = []
+    for capture in unseen:
+        lines += [f"--- capture {capture['capture_id']} of {capture['action_id']}", _excerpt(capture["body"]), "---"]
+    return lines
+
+
+def _excerpt(text: str) -> str:
+    if len(text) <= EXCERPT_LIMIT:
+        return text
+    return text[:EXCERPT_LIMIT] + f"\n[... {len(text) - EXCERPT_LIMIT} more characters]"
+
+
+def _json(value: object) -> str:
+    """A value as canonical JSON: one line, so an observed value cannot add lines to the prompt."""
+    return canonical_bytes(value).decode("utf-8")
+
+
+# --- the reply -----------------------------------------------------------------------
+
+
+def parse_reply(text: str) -> list[dict]:
+    """The proposals in a reply, or ReplyError saying what is wrong with it.
+
+    A reply is refused whole if any part of it breaks the shape: guessing
+    which half of a broken answer the model meant is not the harness's job.
+    """
+    try:
+        reply = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ReplyError(f"not JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
+    except RecursionError:
+        raise ReplyError("not JSON that can be read (nested too deeply)") from None
+    if not isinstance(reply, dict) or list(reply) != ["proposals"]:
+        raise ReplyError("expected an object with the one key 'proposals'")
+    if not isinstance(reply["proposals"], list):
+        raise ReplyError("'proposals' must be a list")
+    return [_proposal_fields(number, item) for number, item in enumerate(reply["proposals"], start=1)]
+
+
+def _proposal_fields(number: int, item: object) -> dict:
+    if not isinstance(item, dict) or sorted(item) != list(PROPOSAL_KEYS):
+        raise ReplyError(f"proposal {number} must be an object with exactly the keys {', '.join(PROPOSAL_KEYS)}")
+    for key in ("tool", "destination", "why"):
+        if not isinstance(item[key], str):
+            raise ReplyError(f"proposal {number}: {key!r} must be a string")
+    if not isinstance(item["arguments"], dict):
+        raise ReplyError(f"proposal {number}: 'arguments' must be an object")
+    return item
+
+
+# --- one round -----------------------------------------------------------------------
+
+
+def propose(recorder: ProposalRecorder, model: Model) -> list[dict]:
+    """Ask ``model`` once and put everything it proposes through the door.
+
+    Returns the door's answers in ledger order: the model call first, then
+    one answer per proposal, or one refusal for the whole reply. If the model
+    call is refused (the budget is spent, or the stage is wrong) the model is
+    not asked at all.
+    """
+    prompt = build_prompt(recorder)
+    run_id = recorder.run.run_id
+    shown_ids = [capture["capture_id"] for capture in unseen_captures(recorder)]
+    call = recorder.record(MODEL_CALL_KIND, {"run_id": run_id, "prompt_digest": digest(prompt), "capture_ids": shown_ids})
+    if not call["recorded"]:
+        return [call]
+    number = len(recorder.records(MODEL_CALL_KIND))
+    try:
+        proposals = parse_reply(_ask(model, prompt))
+    except ReplyError as error:
+        return [call, recorder.refuse(PROPOSAL_KIND, f"malformed reply to model call {number}: {error}")]
+    return [call] + [
+        recorder.record(PROPOSAL_KIND, {"run_id": run_id, "model_call_id": call["id"], **fields}) for fields in proposals
+    ]
+
+
+def _ask(model: Model, prompt: str) -> str:
+    """The model's reply as text; a model that fails or answers with no text gives a malformed reply."""
+    try:
+        reply = model(prompt)
+    except Exception as error:  # the model is outside the harness: its failure is recorded, not raised
+        raise ReplyError(f"the model failed: {error!r}") from None
+    if not isinstance(reply, str):
+        raise ReplyError(f"the model returned {type(reply).__name__}, not text")
+    return reply

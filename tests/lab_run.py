@@ -1,0 +1,120 @@
+"""Shared helpers for the lesson 3 to 5 suites: a lab policy, staged runs, and lab pages captured through the door.
+
+Lesson 6's executor will do what ``capture_page`` does here (action, capture,
+outcome through the door); until then the tests drive those steps by hand.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from core.run.observe import observe, render_response
+from core.run.policy import Policy
+from core.run.propose import propose
+from core.run.records import make_run
+from core.run.select import SelectionRecorder, select_next
+from core.run.stages import TRANSITIONS
+from lab import LAB_ORIGIN
+from lab.adapter import HttpAdapter
+from lab.model import ScriptedModel
+
+LAB_POLICY = {
+    "reference": "training-authorization-0001",
+    "allowed_origins": ["https://lab.example:443"],
+    "tools": [
+        {"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
+         "weight": 2.0, "cost": 1.0},
+        {"tool_id": "inspect_metadata", "activity": "passive", "requires": {"has_meta": True}, "family": "fam-recon",
+         "weight": 3.0, "cost": 1.0},
+        {"tool_id": "probe_reflection", "activity": "active", "requires": {}, "family": "fam-probe",
+         "weight": 3.0, "cost": 2.0},
+    ],
+    "max_actions": 4,
+    "max_model_calls": 4,
+}
+
+
+def lab_run(recorder_class=SelectionRecorder, world: str = "lessons-3-5", **changes):
+    """A fresh run of ``recorder_class`` under the lab policy (with ``changes`` applied)."""
+    policy = Policy.from_dict({**LAB_POLICY, **changes})
+    return recorder_class(make_run(policy.snapshot(), {"world": world}), policy)
+
+
+def path_to(start: str, goal: str) -> list[str]:
+    """The stages to enter, in order, to get from ``start`` to ``goal`` (shortest, table order on ties)."""
+    previous = {start: None}
+    queue = deque([start])
+    while queue:
+        stage = queue.popleft()
+        for source, target in TRANSITIONS:
+            if source == stage and target not in previous:
+                previous[target] = stage
+                queue.append(target)
+    if goal not in previous:
+        raise AssertionError(f"no path from {start!r} to {goal!r}")
+    path = []
+    while goal != start:
+        path.append(goal)
+        goal = previous[goal]
+    return path[::-1]
+
+
+def go_to(recorder, goal: str) -> None:
+    """Advance ``recorder`` to ``goal`` along allowed transitions, asserting each move is admitted."""
+    for stage in path_to(recorder.stage, goal):
+        answer = recorder.advance(stage)
+        assert answer["recorded"], answer
+
+
+def capture_page(recorder, adapter, path: str, tool: str = "inspect_headers") -> tuple[str, str]:
+    """Fetch a lab page and record its action, capture and settled outcome; returns (action_id, capture_id).
+
+    The recorder must be in the execute stage.
+    """
+    run_id = recorder.run.run_id
+    url = f"https://lab.example{path}"
+    action = recorder.record("action", {"run_id": run_id, "tool": tool, "destination": url, "arguments": {}})
+    assert action["recorded"], action
+    response = adapter.fetch(url)
+    body = render_response(response.status, response.headers, response.body)
+    capture = {"run_id": run_id, "action_id": action["id"], "status": response.status, "body": body}
+    capture_answer = recorder.record("capture", capture)
+    assert capture_answer["recorded"], capture_answer
+    outcome = {"run_id": run_id, "action_id": action["id"], "status": "succeeded", "capture_id": capture_answer["id"],
+               "detail": ""}
+    assert recorder.record("outcome", outcome)["recorded"]
+    return action["id"], capture_answer["id"]
+
+
+def last_outcome_id(recorder, action_id: str) -> str:
+    """The id of the latest outcome recorded for ``action_id``."""
+    return [o for o in recorder.records("outcome") if o["action_id"] == action_id][-1]["outcome_id"]
+
+
+
+def lab_loop(rounds: int = 4) -> SelectionRecorder:
+    """Rounds of select, execute, observe and propose against the in-process lab, with the scripted model.
+
+    Stops early when selection is refused; every step goes through the door.
+    """
+    recorder = lab_run(world="lab-loop")
+    model = ScriptedModel()
+    with HttpAdapter("inprocess") as adapter:
+        go_to(recorder, "propose")
+        propose(recorder, model.reply)
+        for _ in range(rounds):
+            go_to(recorder, "select")
+            if not select_next(recorder)["recorded"]:
+                break
+            chosen = recorder.records("selection")[-1]["action_id"]
+            proposal = next(p for p in recorder.records("proposal") if p["action_id"] == chosen)
+            go_to(recorder, "execute")
+            path = proposal["destination"].removeprefix(LAB_ORIGIN)
+            action_id, capture_id = capture_page(recorder, adapter, path, proposal["tool"])
+            feedback = {"run_id": recorder.run.run_id, "outcome_id": last_outcome_id(recorder, action_id)}
+            assert recorder.record("feedback", feedback)["recorded"]
+            go_to(recorder, "observe")
+            observe(recorder, capture_id)
+            go_to(recorder, "propose")
+            propose(recorder, model.reply)
+    return recorder

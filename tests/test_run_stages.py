@@ -1,0 +1,132 @@
+"""Lesson 3 completion suite: the stage machine over the door.
+
+Every test here is one completion sentence of the lesson page (its docstring,
+word for word). Helper tests live in tests/test_run_lessons_3_5_edges.py.
+"""
+
+from __future__ import annotations
+
+from core.run.recorder import Recorder
+from core.run.select import SelectionRecorder
+from core.run.stages import ADMITTED_IN, STAGES, START_STAGE, TRANSITIONS, StagedRecorder
+
+from .lab_run import go_to, lab_run, path_to
+
+
+def stores(recorder) -> dict:
+    """The snapshot without the ledger: what a refusal must leave alone."""
+    return {key: value for key, value in recorder.snapshot().items() if key not in ("events", "counts")}
+
+
+def stage_reason(kind: str, stage: str) -> str:
+    return f"record kind '{kind}' is not admitted in stage '{stage}'"
+
+
+def test_stage_tables_are_data_over_known_stages():
+    """The stages, the allowed transitions and the stages each record kind is admitted in are plain data tables, and every stage they name is one of the stages."""
+    assert isinstance(STAGES, tuple) and len(set(STAGES)) == len(STAGES) == 8
+    assert all(isinstance(pair, tuple) and len(pair) == 2 for pair in TRANSITIONS)
+    assert len(set(TRANSITIONS)) == len(TRANSITIONS)
+    assert {stage for pair in TRANSITIONS for stage in pair} == set(STAGES)
+    assert all(isinstance(stages, tuple) and set(stages) <= set(STAGES) for stages in ADMITTED_IN.values())
+    # Every kind the full door knows has a row, and every stage can be reached from the start.
+    assert set(SelectionRecorder.record_kinds) == set(ADMITTED_IN)
+    assert [stage for stage in STAGES[1:] if path_to(START_STAGE, stage)] == list(STAGES[1:])
+
+
+def test_a_staged_run_starts_in_the_first_stage():
+    """A staged run starts in the first stage, authorize, with an empty ledger, and its snapshot reports that stage."""
+    recorder = lab_run(StagedRecorder)
+    assert START_STAGE == STAGES[0] == "authorize"
+    assert recorder.stage == "authorize"
+    assert recorder.events == []
+    assert recorder.snapshot()["stage"] == "authorize"
+    # Lesson 2's door on its own still has no stage.
+    assert Recorder(recorder.run, recorder.policy).snapshot()["stage"] == ""
+
+
+def test_every_transition_is_a_ledger_event():
+    """Every allowed transition is an admitted ledger event whose id names the stage left and the stage entered, and the snapshot's stage follows it."""
+    recorder = lab_run(StagedRecorder)
+    walk = ["observe", "propose", "select", "execute", "observe"]
+    for stage in walk:
+        before = recorder.stage
+        assert recorder.advance(stage) == {"recorded": True, "kind": "transition", "id": f"{before} -> {stage}"}
+        assert recorder.snapshot()["stage"] == stage
+    assert [(e["seq"], e["kind"], e["status"], e["id"], e["reason"]) for e in recorder.events] == [
+        (1, "transition", "admitted", "authorize -> observe", ""),
+        (2, "transition", "admitted", "observe -> propose", ""),
+        (3, "transition", "admitted", "propose -> select", ""),
+        (4, "transition", "admitted", "select -> execute", ""),
+        (5, "transition", "admitted", "execute -> observe", ""),
+    ]
+    assert recorder.snapshot()["counts"] == {"admitted": 5, "refusals": 0}
+
+
+def test_an_unlisted_transition_is_a_recorded_refusal():
+    """A transition the table does not list is refused with a reason naming both stages, and the stage and every store stay as they were."""
+    recorder = lab_run(StagedRecorder)
+    go_to(recorder, "observe")
+    before = stores(recorder)
+    attempts = {
+        "report": "transition from 'observe' to 'report' is not allowed",
+        "observe": "transition from 'observe' to 'observe' is not allowed",
+        "authorize": "transition from 'observe' to 'authorize' is not allowed",
+        "launch": "unknown stage 'launch'",
+    }
+    for stage, reason in attempts.items():
+        assert recorder.advance(stage) == {"recorded": False, "reason": reason}
+        assert recorder.events[-1] == {"seq": len(recorder.events), "kind": "transition", "status": "refused",
+                                       "id": "", "reason": reason}
+    assert recorder.stage == "observe"
+    assert stores(recorder) == before
+    assert recorder.snapshot()["counts"] == {"admitted": 1, "refusals": 4}
+
+
+def test_a_record_outside_its_stages_is_refused():
+    """A record whose kind is not admitted in the current stage is refused with a reason naming the kind and the stage, and no store changes."""
+    recorder = lab_run()
+    run_id = recorder.run.run_id
+    action = {"run_id": run_id, "tool": "inspect_headers", "destination": "https://lab.example/", "arguments": {}}
+    assert recorder.record("action", action) == {"recorded": False, "reason": stage_reason("action", "authorize")}
+    go_to(recorder, "execute")
+    action_id = recorder.record("action", action)["id"]
+    capture = recorder.record("capture", {"run_id": run_id, "action_id": action_id, "status": 200, "body": "ok"})
+    go_to(recorder, "observe")
+    before = stores(recorder)
+    finding = {"run_id": run_id, "capture_id": capture["id"], "quote": "ok", "claim": "the page says ok"}
+    assert recorder.record("finding", finding) == {"recorded": False, "reason": stage_reason("finding", "observe")}
+    second = {**action, "destination": "https://lab.example/about"}
+    assert recorder.record("action", second) == {"recorded": False, "reason": stage_reason("action", "observe")}
+    assert stores(recorder) == before
+    assert [e["status"] for e in recorder.events[-2:]] == ["refused", "refused"]
+
+
+def test_each_kind_is_admitted_only_in_its_stages():
+    """Each record kind gets past the stage check in exactly the stages the table lists for it, and in no other."""
+    for stage in STAGES:
+        recorder = lab_run(world=f"stage-{stage}")
+        go_to(recorder, stage)
+        for kind, admitted_in in ADMITTED_IN.items():
+            # A bare payload: where the stage admits the kind, the door refuses it for another reason.
+            answer = recorder.record(kind, {"run_id": recorder.run.run_id})
+            assert answer["recorded"] is False
+            assert (answer["reason"] == stage_reason(kind, stage)) == (stage not in admitted_in), (kind, stage, answer)
+
+
+def test_the_work_loops_then_leaves_for_verify_review_and_report():
+    """The work loops from observe through propose, select and execute back to observe as often as needed, then leaves from select through verify and review to report, where nothing more is admitted."""
+    recorder = lab_run()
+    go_to(recorder, "observe")
+    for _ in range(3):
+        for stage in ("propose", "select", "execute", "observe"):
+            assert recorder.advance(stage)["recorded"], stage
+    for stage in ("propose", "select", "verify", "review", "report"):
+        assert recorder.advance(stage)["recorded"], stage
+    assert [source for source, _ in TRANSITIONS if source == "report"] == []
+    for stage in STAGES:
+        assert recorder.advance(stage)["recorded"] is False
+    run_id = recorder.run.run_id
+    for kind in ADMITTED_IN:
+        assert recorder.record(kind, {"run_id": run_id})["reason"] == stage_reason(kind, "report")
+    assert recorder.stage == "report"

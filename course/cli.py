@@ -36,28 +36,32 @@ def cli() -> None:
 @cli.command()
 def status() -> None:
     """Which parts of each lesson exist, and whether your starter passes its check."""
-    table = Table(title="Course status")
-    for column in ("Lesson", "Title", "Page", "Notebook", "Starter", "Solution", "Artifacts", "Your check"):
-        table.add_column(column)
+    table = Table(title="Course status",
+                  caption="Nb: notebook. Sol: worked solution. Data: committed artifacts. ✓ exists, - not yet.")
+    table.add_column("#", justify="right")
+    table.add_column("Lesson", ratio=1, min_width=14)
+    for column in ("Page", "Nb", "Starter", "Sol", "Data"):
+        table.add_column(column, justify="center")
+    table.add_column("Your check")
     for lesson in manifest.load(ROOT):
-        table.add_row(lesson.label, lesson.title, *_parts(lesson), _your_check(lesson))
+        table.add_row(str(lesson.number), lesson.title, *_parts(lesson), _your_check(lesson))
     out.print(table)
 
 
 def _parts(lesson: Lesson) -> list[str]:
-    exists = lambda path: "yes" if (ROOT / path).is_file() else "-"  # noqa: E731
-    starter = "yes" if all((ROOT / p).is_file() for p in (lesson.starter, lesson.starter_test)) else "-"
+    mark = lambda *paths: "✓" if all((ROOT / p).is_file() for p in paths) else "-"  # noqa: E731
     committed = sum((ROOT / a.path).is_file() for a in lesson.artifacts)
     artifacts = f"{committed}/{len(lesson.artifacts)}" if lesson.artifacts else "none"
-    return [exists(lesson.page), exists(lesson.notebook), starter, exists(lesson.solution), artifacts]
+    return [mark(lesson.page), mark(lesson.notebook), mark(lesson.starter, lesson.starter_test),
+            mark(lesson.solution), artifacts]
 
 
 def _your_check(lesson: Lesson) -> str:
     if not lesson.ready:
-        return "not built yet"
+        return "planned"
     results = run_check(lesson, ROOT)
     passed = sum(r.passed for r in results)
-    return "passes" if results and passed == len(results) else f"{passed}/{len(results)} checks pass"
+    return "passes" if results and passed == len(results) else f"{passed}/{len(results)} pass"
 
 
 @cli.command()

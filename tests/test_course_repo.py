@@ -38,6 +38,17 @@ def test_every_notebook_is_executed_top_to_bottom_with_clean_outputs():
     assert problems == []
 
 
+@pytest.mark.parametrize("path", sorted({t for lesson in LESSONS for t in lesson.tests if (REPO / t).exists()}))
+def test_every_completion_test_states_one_unique_sentence(path):
+    """Completion suites exist before their pages do; their sentences must be ready to list."""
+    sentences = lint.test_docstrings(REPO / path)
+    assert sentences, f"{path} holds no tests"
+    missing = [name for name, doc in sentences if not doc]
+    assert missing == [], f"tests without a completion sentence: {missing}"
+    docs = [doc for _, doc in sentences]
+    assert len(set(docs)) == len(docs), f"{path} repeats a completion sentence"
+
+
 def test_the_manifest_is_the_only_list_of_lessons():
     """No lesson page, notebook or starter exists that the manifest does not list."""
     listed = {path for lesson in LESSONS for path in (lesson.page, lesson.notebook, lesson.starter,

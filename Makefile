@@ -15,8 +15,14 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/python -m pip install --quiet -c requirements.lock -e '.[dev]'
 	@touch $(STAMP)
 
+# The main job: the full reference run behind lesson 1, sealed, then its rendered report.
 run: $(STAMP)
-	$(BIN)/course status
+	@mkdir -p build
+	$(BIN)/python -m core.run.demo_report --out build/report.json
+	@$(BIN)/python -m core.run.report render build/report.json
+	@cmp -s build/report.json data/course/report.json \
+	  && echo "build/report.json is byte-identical to the committed data/course/report.json" \
+	  || (echo "build/report.json differs from data/course/report.json: run 'make verify'"; exit 1)
 
 # nbval re-runs every notebook in this environment and compares each output (strict, not lax).
 NBVAL := -p nbval --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg

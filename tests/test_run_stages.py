@@ -7,7 +7,7 @@ word for word). Helper tests live in tests/test_run_lessons_3_5_edges.py.
 from __future__ import annotations
 
 from core.run.recorder import Recorder
-from core.run.select import SelectionRecorder
+from core.run.verify import VerificationRecorder
 from core.run.stages import ADMITTED_IN, STAGES, START_STAGE, TRANSITIONS, StagedRecorder
 
 from .lab_run import go_to, lab_run, path_to
@@ -30,7 +30,7 @@ def test_stage_tables_are_data_over_known_stages():
     assert {stage for pair in TRANSITIONS for stage in pair} == set(STAGES)
     assert all(isinstance(stages, tuple) and set(stages) <= set(STAGES) for stages in ADMITTED_IN.values())
     # Every kind the full door knows has a row, and every stage can be reached from the start.
-    assert set(SelectionRecorder.record_kinds) == set(ADMITTED_IN)
+    assert set(VerificationRecorder.record_kinds) == set(ADMITTED_IN)
     assert [stage for stage in STAGES[1:] if path_to(START_STAGE, stage)] == list(STAGES[1:])
 
 
@@ -105,7 +105,7 @@ def test_a_record_outside_its_stages_is_refused():
 def test_each_kind_is_admitted_only_in_its_stages():
     """Each record kind gets past the stage check in exactly the stages the table lists for it, and in no other."""
     for stage in STAGES:
-        recorder = lab_run(world=f"stage-{stage}")
+        recorder = lab_run(VerificationRecorder, world=f"stage-{stage}")
         go_to(recorder, stage)
         for kind, admitted_in in ADMITTED_IN.items():
             # A bare payload: where the stage admits the kind, the door refuses it for another reason.
@@ -116,7 +116,7 @@ def test_each_kind_is_admitted_only_in_its_stages():
 
 def test_the_work_loops_then_leaves_for_verify_review_and_report():
     """The work loops from observe through propose, select and execute back to observe as often as needed, then leaves from select through verify and review to report, where nothing more is admitted."""
-    recorder = lab_run()
+    recorder = lab_run(VerificationRecorder)
     go_to(recorder, "observe")
     for _ in range(3):
         for stage in ("propose", "select", "execute", "observe"):

@@ -9,6 +9,14 @@ changes). It never raises: a payload that breaks the door's code is a
 refusal too, so the ledger tells the whole story, what the run did and what
 it declined.
 
+Each event also keeps the payload it was asked with. A decision can then be
+checked later by asking a fresh door the same questions in the same order
+(lesson 10's replay), instead of trusting the ledger's word for it.
+
+A run ends when it is closed: finished or aborted (lesson 9, seal.py). The
+close is an event like any other, and from then on the door refuses
+everything: a sealed report must describe a run that can no longer change.
+
 This is an application boundary. The host process and the adapters are
 trusted here; containing a hostile adapter needs process and transport
 isolation that no in-process door can give.
@@ -17,7 +25,9 @@ isolation that no in-process door can give.
 from __future__ import annotations
 
 import copy
+import json
 
+from core.run.canon import canonical_bytes
 from core.run.policy import Policy
 from core.run.records import (
     Action,
@@ -67,6 +77,16 @@ ID_FIELDS = {
 
 REASON_LIMIT = 200  # a hostile payload must not be able to flood the ledger
 
+# The fields of an event that say what the door decided; each event also keeps its "payload".
+DECISION_FIELDS = ("seq", "kind", "status", "id", "reason")
+
+# Closing is a ledger event of its own kind (not a stored record); its id says how the run ended.
+CLOSE_KIND = "close"
+CLOSE_HOWS = ("finished", "aborted")
+
+# What an event keeps instead of a payload that has no JSON form (a set, an object, NaN...).
+UNREPRESENTABLE = "unrepresentable"
+
 
 class Refusal(Exception):
     """Raised inside the door to turn a payload away; record() catches every one."""
@@ -87,7 +107,7 @@ class Recorder:
         self.run = run
         self.policy = policy
         self.stage = ""  # lesson 3's stage machine fills this in
-        self.closed = None  # lesson 9's finish or abort seals the run
+        self.closed = None  # lesson 9's finish or abort: {"how", "reason", "seq"} of the close event
         # One store per kind, keyed by record id; dicts keep admission order.
         self._stores: dict[str, dict[str, object]] = {kind: {} for kind in self.record_kinds}
         self._events: list[dict] = []
@@ -99,23 +119,49 @@ class Recorder:
         try:
             record, record_id = self._check(kind, payload)
         except Refusal as refusal:
-            return self.refuse(kind, str(refusal))
+            return self.refuse(kind, str(refusal), payload)
         except Exception as exc:  # a payload must never crash the door
-            return self.refuse(kind, f"malformed payload: {exc!r}")
+            return self.refuse(kind, f"malformed payload: {exc!r}", payload)
         self._stores[kind][record_id] = record
-        self._append(kind, "admitted", record_id, "")
+        self._append(kind, "admitted", record_id, "", payload)
         return {"recorded": True, "kind": kind, "id": record_id}
 
-    def refuse(self, kind: str, reason: str) -> dict:
-        """Write a refusal into the ledger and return the answer the caller sees."""
+    def refuse(self, kind: str, reason: str, payload: object = None) -> dict:
+        """Write a refusal into the ledger and return the answer the caller sees.
+
+        ``payload`` is what the door was asked with; replay asks a fresh door
+        again with it. A caller that refuses for reasons of its own (a model
+        reply that does not parse) passes none: there was no question for the
+        door, only the caller's judgement, which replay copies as it stands.
+        """
         if not isinstance(reason, str) or not reason.strip():
             raise RecordError("a refusal must carry a reason")
         reason = _bounded(reason)
-        self._append(kind, "refused", "", reason)
+        self._append(kind, "refused", "", reason, payload)
         return {"recorded": False, "reason": reason}
+
+    def close(self, how: str, reason: str) -> dict:
+        """Close the run as ``finished`` or ``aborted`` for ``reason``; the close is a ledger event.
+
+        Everything admitted before stays as it is; from the close on, every
+        record is refused. A close that names no reason, or a second close, is
+        refused like any other bad request. seal.finish and seal.abort are the
+        names a run uses for this.
+        """
+        payload = {"how": how, "reason": reason}
+        problem = self._check_open() or _close_problem(how, reason)
+        if problem:
+            return self.refuse(CLOSE_KIND, problem, payload)
+        reason = _bounded(reason)
+        self._append(CLOSE_KIND, "admitted", how, reason, payload)
+        self.closed = {"how": how, "reason": reason, "seq": len(self._events)}
+        return {"recorded": True, "kind": CLOSE_KIND, "id": how}
 
     def _check(self, kind: str, payload: dict) -> tuple[object, str]:
         """The validated record for ``payload`` and its id; raises Refusal (or anything) otherwise."""
+        closed_reason = self._check_open()
+        if closed_reason:
+            raise Refusal(closed_reason)
         if not isinstance(payload, dict):
             raise Refusal(f"malformed payload: payload must be an object, got {type(payload).__name__}")
         if kind not in self.record_kinds:
@@ -136,6 +182,12 @@ class Recorder:
         if self._holds(kind, record_id):
             raise Refusal(f"{kind} {shown(record_id)} is already recorded")
         return record, record_id
+
+    def _check_open(self) -> str:
+        """A reason to refuse anything more once the run is closed, or "" while it is open."""
+        if self.closed is None:
+            return ""
+        return f"run is closed ({self.closed['how']}): {self.closed['reason']}"
 
     def _check_stage(self, kind: str) -> str:
         """A reason to refuse ``kind`` in the current stage, or "" to go on.
@@ -230,8 +282,17 @@ class Recorder:
 
     @property
     def events(self) -> list[dict]:
-        """The ledger, oldest first (a copy: only the door writes it)."""
-        return [dict(event) for event in self._events]
+        """What the door decided, oldest first: the seq, kind, status, id and reason of each event.
+
+        The payloads are left out: no decision reads them, and they can be
+        large (a capture carries a whole response). ``ledger`` has them.
+        """
+        return [{field: event[field] for field in DECISION_FIELDS} for event in self._events]
+
+    @property
+    def ledger(self) -> list[dict]:
+        """Every event in full, with the payload it was asked with (copies: only the door writes)."""
+        return copy.deepcopy(self._events)
 
     def snapshot(self) -> dict:
         """The whole run state as JSON-ready data, in admission order.
@@ -244,15 +305,15 @@ class Recorder:
             "run": self.run.to_dict(),
             "policy": self.policy.snapshot(),
             "stage": self.stage,
-            "closed": self.closed,
-            "events": self.events,
+            "closed": copy.deepcopy(self.closed),
+            "events": self.ledger,
             "counts": {"admitted": len(self._events) - refusals, "refusals": refusals},
         }
         for kind in self.record_kinds:
             report[self.store_names[kind]] = self.records(kind)
         return report
 
-    def _append(self, kind: object, status: str, record_id: str, reason: str) -> None:
+    def _append(self, kind: object, status: str, record_id: str, reason: str, payload: object = None) -> None:
         self._events.append(
             {
                 "seq": len(self._events) + 1,
@@ -260,8 +321,31 @@ class Recorder:
                 "status": status,
                 "id": record_id,
                 "reason": reason,
+                "payload": _kept(payload),
             }
         )
+
+
+def _close_problem(how: object, reason: object) -> str:
+    """Why a close request is malformed, or "" when it names a known ending and a reason."""
+    if how not in CLOSE_HOWS:
+        return f"a run closes as {' or '.join(CLOSE_HOWS)}, not {shown(how)}"
+    if not isinstance(reason, str) or not reason.strip():
+        return "closing a run needs a reason"
+    return ""
+
+
+def _kept(payload: object) -> object:
+    """A JSON-ready copy of a payload, or a note of its type when it has no canonical JSON form.
+
+    The copy goes through JSON text, so it holds plain dicts, lists, strings
+    and numbers only, exactly what a report on disk gives back when read.
+    """
+    try:
+        canonical_bytes(payload)
+        return json.loads(json.dumps(payload))
+    except Exception:  # whatever the payload is, keeping it must not crash the door
+        return {UNREPRESENTABLE: _bounded(type(payload).__name__)}
 
 
 def _bounded(text: str) -> str:

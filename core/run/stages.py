@@ -42,19 +42,21 @@ TRANSITIONS = (
 
 # Which stages admit each record kind. A kind missing here is admitted nowhere
 # (fail closed). model_call and proposal arrive in lesson 4 (propose.py),
-# selection and feedback in lesson 5 (select.py). The report stage admits
-# nothing: the report is written from the ledger, not added to it.
+# selection and feedback in lesson 5 (select.py), verdict in lesson 7
+# (verify.py). The report stage admits nothing: the report is written from
+# the ledger, not added to it.
 ADMITTED_IN = {
     "observation": ("authorize", "observe"),  # the operator's own facts, then facts read from captures
     "model_call": ("propose",),
     "proposal": ("propose",),
     "selection": ("select",),
-    "action": ("execute",),
-    "capture": ("execute",),
-    "outcome": ("execute",),
-    "feedback": ("execute",),  # right after the outcome it credits
+    "action": ("execute", "verify"),  # verification acts too (lesson 7), through the same door
+    "capture": ("execute", "verify"),
+    "outcome": ("execute", "verify"),
+    "feedback": ("execute",),  # right after the outcome it credits; verification earns no credit
     "finding": ("verify",),
-    "review": ("review",),
+    "verdict": ("verify",),
+    "review": ("execute", "verify", "review"),  # a held action waits for its review where it was tried (lesson 8)
 }
 
 TRANSITION_KIND = "transition"  # the ledger kind of a stage move; it is an event, not a stored record
@@ -71,14 +73,16 @@ class StagedRecorder(Recorder):
         """Move to ``to_stage`` if the table allows it; either way the ledger says what happened.
 
         The answer has the shape of record()'s: an admitted move names itself
-        ``"<from> -> <to>"``; a refused one carries its reason.
+        ``"<from> -> <to>"``; a refused one carries its reason. A closed run
+        (lesson 9) refuses every move.
         """
-        reason = self._check_transition(to_stage)
+        payload = {"to": to_stage}  # kept in the event, so a replay can ask the same question
+        reason = self._check_open() or self._check_transition(to_stage)
         if reason:
-            return self.refuse(TRANSITION_KIND, reason)
+            return self.refuse(TRANSITION_KIND, reason, payload)
         move = f"{self.stage} -> {to_stage}"
         self.stage = to_stage
-        self._append(TRANSITION_KIND, "admitted", move, "")
+        self._append(TRANSITION_KIND, "admitted", move, "", payload)
         return {"recorded": True, "kind": TRANSITION_KIND, "id": move}
 
     def _check_transition(self, to_stage: object) -> str:

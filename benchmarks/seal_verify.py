@@ -1,0 +1,82 @@
+"""How long ``seal verify`` takes: on a synthetic 100,000-event ledger, and on the reference report.
+
+    python3 -m benchmarks.seal_verify                 # 100,000 events, five runs each
+    python3 -m benchmarks.seal_verify --events 10000 --repeat 3
+
+Verification hashes every event once for the chain and the whole report once
+more for the body digest, all through the pure-Python canonical JSON encoder,
+so its cost grows with the size of the report, not only the event count. The
+synthetic ledger mixes the shapes a real run writes: admitted observations,
+refused actions and stage moves, each with its payload. The numbers are
+wall-clock medians and machine-dependent: for comparing changes on one
+machine, never for an artifact.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+from core.run.canon import digest
+from core.run.seal import load_report, seal, verify
+
+REFERENCE = Path(__file__).resolve().parent.parent / "data" / "course" / "report.json"
+STAGES = ("observe", "propose", "select", "execute")
+
+
+def synthetic_report(count: int) -> dict:
+    """An unsealed report-shaped dict of ``count`` events: a third each of observations, refusals and moves."""
+    run_id = digest({"benchmark": count})
+    events = []
+    for index in range(count):
+        seq = index + 1
+        if index % 3 == 0:
+            payload = {"run_id": run_id, "field": f"field-{index}", "value": index}
+            event = {"kind": "observation", "status": "admitted", "id": digest(payload), "reason": ""}
+        elif index % 3 == 1:
+            payload = {"run_id": run_id, "tool": "inspect_headers", "destination": f"https://other.example/{index}",
+                       "arguments": {}}
+            event = {"kind": "action", "status": "refused", "id": "",
+                     "reason": "destination https://other.example:443 is outside the explicit authorized origins"}
+        else:
+            payload = {"to": STAGES[index % len(STAGES)]}
+            event = {"kind": "transition", "status": "admitted", "id": f"select -> {payload['to']}", "reason": ""}
+        events.append({"seq": seq, **event, "payload": payload})
+    return {"run": {"run_id": run_id}, "events": events, "counts": {"events": count}}
+
+
+def median_seconds(report: dict, repeat: int) -> float:
+    """The median wall time of ``repeat`` verifications; each must find the report intact."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        verification = verify(report)
+        times.append(time.perf_counter() - start)
+        if not verification.ok:
+            raise SystemExit(f"seal_verify: the report did not verify: {verification.message}")
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m benchmarks.seal_verify", description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=100_000, help="events in the synthetic ledger (default 100000)")
+    parser.add_argument("--repeat", type=int, default=5, help="verifications per report; the median is shown")
+    args = parser.parse_args(argv)
+    sealed = seal(synthetic_report(args.events))
+    seconds = median_seconds(sealed, args.repeat)
+    print(f"synthetic ledger, {args.events} events: median of {args.repeat} verifications {seconds:.3f} s "
+          f"({seconds / args.events * 1e6:.1f} us per event)")
+    if REFERENCE.exists():
+        reference = load_report(REFERENCE)
+        seconds = median_seconds(reference, args.repeat)
+        print(f"data/course/report.json, {len(reference['events'])} events: "
+              f"median of {args.repeat} verifications {seconds * 1000:.1f} ms")
+    else:
+        print("data/course/report.json is not there yet: run the reference run to measure it")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,133 @@
+"""Execute: carry out one action through an adapter, and write down every step.
+
+Until now a run has only talked: observations, proposals, choices. Executing
+is where it touches the world, so every step passes the door, in this order:
+
+1. the **action** itself. The door applies the policy (and, from lesson 8,
+   the gate). A refused action ends here: the adapter is never called, so
+   nothing the door turned away ever leaves the process.
+2. an **unresolved outcome**, written before the adapter is asked. If the
+   process died mid-request, the ledger would still say that an act was
+   started and never finished.
+3. the **capture** of the response, in the one text form ``render_response``
+   writes, content-addressed by the door.
+4. the **settled outcome**, ``succeeded``, citing the capture. Any response
+   counts, a 404 included: the request was carried out, and what it found
+   is in the capture. A settled outcome never changes; the door refuses
+   any later outcome for that action.
+
+An adapter that raises (a refused connection, a timeout, a malformed
+response) does not stop the run. Its error becomes a second unresolved
+outcome whose detail names it, and the caller goes on with the next action.
+
+The adapter is anything with a ``fetch(url)`` method returning an
+``AdapterResult``. The lab's HTTP adapter plugs in from outside ``core``
+(see plugins.py). The host process and its adapters are trusted: the door
+sees what an adapter reports, not what it really did, and the executor does
+not time an adapter itself; an adapter reports its own timeout by raising.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+from urllib.parse import urlencode
+
+from core.run.observe import render_response
+from core.run.recorder import Recorder
+from core.run.records import shown
+
+PROBE_ARGUMENTS = ["marker", "parameter"]  # sorted: the only arguments a request can carry
+
+
+@dataclass(frozen=True)
+class AdapterResult:
+    """One response as an adapter reports it: status, (name, value) header pairs and body text."""
+
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: str
+
+
+class Adapter(Protocol):
+    """The whole adapter protocol: fetch one URL and report what came back."""
+
+    def fetch(self, url: str) -> AdapterResult: ...
+
+
+@dataclass(frozen=True)
+class ExecutionResult:
+    """How one execution ended, and every answer the door gave on the way, in ledger order.
+
+    ``status`` is ``refused`` (the action never passed the door; ``detail``
+    is the door's reason), ``unresolved`` (it passed but nothing was
+    settled; ``detail`` says why) or ``succeeded`` (``capture_id`` names
+    what came back, and ``detail`` is empty).
+    """
+
+    action_id: str  # "" when the door refused the action
+    status: str
+    capture_id: str
+    detail: str
+    answers: tuple[dict, ...]
+
+
+def request_url(action: dict) -> str:
+    """The URL an action fetches: its destination, plus one query pair for a probe.
+
+    A probe names the query ``parameter`` to send and the ``marker`` to send
+    in it; both are URL-encoded here. An action with no arguments fetches its
+    destination as it is. Any other arguments are refused rather than
+    guessed at: the executor must not send what it does not understand.
+    """
+    arguments = action["arguments"]
+    if not arguments:
+        return action["destination"]
+    if sorted(arguments) != PROBE_ARGUMENTS or not all(isinstance(value, str) for value in arguments.values()):
+        raise ValueError(f"arguments {shown(arguments)} are not a probe's parameter and marker")
+    separator = "&" if "?" in action["destination"] else "?"
+    return action["destination"] + separator + urlencode({arguments["parameter"]: arguments["marker"]})
+
+
+def execute(recorder: Recorder, action_payload: dict, adapter: Adapter) -> ExecutionResult:
+    """Record the action, ask the adapter, record the capture and settle the outcome."""
+    answers = [recorder.record("action", action_payload)]
+    if not answers[0]["recorded"]:
+        return ExecutionResult("", "refused", "", answers[0]["reason"], tuple(answers))
+    action_id = answers[0]["id"]
+    action = next(record for record in recorder.records("action") if record["action_id"] == action_id)
+
+    def ended(status: str, capture_id: str, detail: str) -> ExecutionResult:
+        return ExecutionResult(action_id, status, capture_id, detail, tuple(answers))
+
+    def outcome(status: str, capture_id: str, detail: str) -> dict:
+        payload = {"run_id": recorder.run.run_id, "action_id": action_id, "status": status,
+                   "capture_id": capture_id, "detail": detail}
+        answers.append(recorder.record("outcome", payload))
+        return answers[-1]
+
+    def stays_unresolved(detail: str) -> ExecutionResult:
+        outcome("unresolved", "", detail)
+        return ended("unresolved", "", detail)
+
+    started = outcome("unresolved", "", "handed to the adapter")
+    if not started["recorded"]:  # without a written start the act is never attempted
+        return ended("unresolved", "", f"outcome refused: {started['reason']}")
+    try:
+        url = request_url(action)
+    except ValueError as error:
+        return stays_unresolved(f"cannot send: {error}")
+    try:
+        response = adapter.fetch(url)
+        body = render_response(response.status, response.headers, response.body)
+    except Exception as error:  # the adapter is outside the door: its failure is recorded, not raised
+        return stays_unresolved(f"adapter error: {error!r}")
+    capture = {"run_id": recorder.run.run_id, "action_id": action_id, "status": response.status, "body": body}
+    answers.append(recorder.record("capture", capture))
+    if not answers[-1]["recorded"]:
+        return stays_unresolved(f"capture refused: {answers[-1]['reason']}")
+    capture_id = answers[-1]["id"]
+    settled = outcome("succeeded", capture_id, "")
+    if not settled["recorded"]:
+        return ended("unresolved", capture_id, f"outcome refused: {settled['reason']}")
+    return ended("succeeded", capture_id, "")

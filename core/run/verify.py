@@ -1,0 +1,242 @@
+"""Verify: a quote proves that a page said something, not that the claim is true.
+
+The door already makes a finding quote its capture verbatim (lesson 2). That
+ties the claim to evidence; it says nothing about exploitability. robots.txt
+may name a path that does not exist; a page may echo a word without echoing
+markup. So a finding is tested, the way an experiment is:
+
+* a **confirming action**, distinct from the act the finding quotes, that
+  should show the expected evidence if the claim is true;
+* a **negative control**, a look-alike where the weakness should be absent,
+  that must *not* show it. Without a control, a check that fires on every
+  page would confirm every claim.
+
+Both are ordinary actions: they pass the same policy, door, gate and budgets
+as anything a model proposed. Then a ``verdict`` is recorded, and the door
+decides it from the two captures itself (``judge``), so a caller can bring
+evidence but cannot pick the verdict:
+
+* ``refuted``: the confirming capture lacks the evidence;
+* ``confirmed``: the confirming capture shows it and the control does not;
+* ``inconclusive``: a capture is missing, or the control shows the evidence
+  too, so the check cannot tell a weak page from a sound one.
+
+A refuted finding is not removed. It stays in the ledger with its verdict:
+what the run once believed, and why it stopped believing it, are both part
+of the record.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.run.canon import digest
+from core.run.execute import ExecutionResult
+from core.run.recorder import Refusal
+from core.run.records import Capture, RecordError, shown
+from core.run.select import SelectionRecorder, admitted_seqs
+
+VERDICT_KIND = "verdict"
+VERDICTS = ("confirmed", "refuted", "inconclusive")
+CHECK_FIELDS = ("claim", "evidence", "confirm", "control", "expect")
+ACTION_FIELDS = ("tool", "destination", "arguments")
+
+Act = Callable[[dict], ExecutionResult]  # runs one action payload through the door (execute.execute)
+
+
+class CheckError(ValueError):
+    """A verification plan in the operator's configuration breaks its shape; the message says where."""
+
+
+# --- the new record ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What verification concluded about one finding, with the two captures it rests on."""
+
+    run_id: str
+    finding_id: str
+    verdict: str
+    confirming_capture_id: str  # "" when no confirming capture was made
+    control_capture_id: str  # "" when no control capture was made
+    reason: str
+    verdict_id: str = dataclasses.field(init=False)  # the digest of the other six
+
+    def __post_init__(self) -> None:
+        for name in ("run_id", "finding_id", "reason"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
+                raise RecordError(f"{name} must be a non-empty string, got {shown(getattr(self, name))}")
+        if self.verdict not in VERDICTS:
+            raise RecordError(f"verdict must be one of {', '.join(VERDICTS)}, got {shown(self.verdict)}")
+        for name in ("confirming_capture_id", "control_capture_id"):
+            if not isinstance(getattr(self, name), str):
+                raise RecordError(f"{name} must be a string, got {shown(getattr(self, name))}")
+        object.__setattr__(self, "verdict_id", digest(self.content()))
+
+    def content(self) -> dict:
+        return {
+            "run_id": self.run_id,
+            "finding_id": self.finding_id,
+            "verdict": self.verdict,
+            "confirming_capture_id": self.confirming_capture_id,
+            "control_capture_id": self.control_capture_id,
+            "reason": self.reason,
+        }
+
+    def to_dict(self) -> dict:
+        return {**self.content(), "verdict_id": self.verdict_id}
+
+
+def judge(expect: str, confirming: Capture | None, control: Capture | None) -> tuple[str, str]:
+    """The verdict two captures support for the evidence ``expect``, and the reason, in a fixed order."""
+    wanted = shown(expect)
+    if confirming is None:
+        return "inconclusive", "no confirming capture was made, so the claim was never tested"
+    if expect not in confirming.body:
+        return "refuted", f"the confirming capture (HTTP {confirming.status}) does not show {wanted}"
+    if control is None:
+        return "inconclusive", f"the confirming capture shows {wanted}, but no negative control was captured"
+    if expect in control.body:
+        return "inconclusive", (f"the negative control shows {wanted} too, so the check cannot tell "
+                                "the weakness from its absence")
+    return "confirmed", (f"the confirming capture (HTTP {confirming.status}) shows {wanted} and the "
+                         f"negative control (HTTP {control.status}) does not")
+
+
+# --- the door, with the new kind -----------------------------------------------------
+
+
+class VerificationRecorder(SelectionRecorder):
+    """The door of lesson 5, extended with verdicts."""
+
+    record_kinds = SelectionRecorder.record_kinds + (VERDICT_KIND,)
+    payload_fields = {
+        **SelectionRecorder.payload_fields,
+        VERDICT_KIND: ("run_id", "finding_id", "expect", "confirming_capture_id", "control_capture_id"),
+    }
+    store_names = {**SelectionRecorder.store_names, VERDICT_KIND: "verdicts"}
+    id_fields = {**SelectionRecorder.id_fields, VERDICT_KIND: "verdict_id"}
+
+    def _build(self, kind: str, payload: dict) -> object:
+        if kind == VERDICT_KIND:
+            return self._build_verdict(payload)
+        return super()._build(kind, payload)
+
+    def _build_verdict(self, payload: dict) -> Verdict:
+        """One verdict per finding, judged here from evidence gathered after the finding by other acts."""
+        finding_id = payload["finding_id"]
+        if not self._holds("finding", finding_id):
+            raise Refusal(f"verdict names finding {shown(finding_id)} that this run does not hold")
+        if any(verdict.finding_id == finding_id for verdict in self._stores[VERDICT_KIND].values()):
+            raise Refusal(f"finding {shown(finding_id)} already has a verdict")
+        expect = payload["expect"]
+        if not isinstance(expect, str) or not expect:
+            raise Refusal(f"expect must be the text the evidence should show, got {shown(expect)}")
+        finding = self._stores["finding"][finding_id]
+        quoted_action = self._stores["capture"][finding.capture_id].action_id
+        taken = {quoted_action: "the act the finding quotes"}
+        confirming = self._evidence("confirming", payload.get("confirming_capture_id", ""), finding_id, taken)
+        if confirming is not None:
+            taken[confirming.action_id] = "the confirming act"
+        control = self._evidence("control", payload.get("control_capture_id", ""), finding_id, taken)
+        verdict, reason = judge(expect, confirming, control)
+        return Verdict(self.run.run_id, finding_id, verdict, _id_of(confirming), _id_of(control), reason)
+
+    def _evidence(self, role: str, capture_id: object, finding_id: str, taken: dict[str, str]) -> Capture | None:
+        """The capture cited as ``role`` evidence, or None for ""; refuse evidence that tests nothing new."""
+        if capture_id == "":
+            return None
+        if not self._holds("capture", capture_id):
+            raise Refusal(f"verdict cites {role} capture {shown(capture_id)} that this run does not hold")
+        capture = self._stores["capture"][capture_id]
+        if capture.action_id in taken:
+            raise Refusal(f"the {role} capture comes from {taken[capture.action_id]}; it must come from a distinct act")
+        seqs = admitted_seqs(self)
+        if seqs[("capture", capture_id)] < seqs[("finding", finding_id)]:
+            raise Refusal(f"the {role} capture was made before the finding, so it was not planned to test it")
+        return capture
+
+
+def _id_of(capture: Capture | None) -> str:
+    return "" if capture is None else capture.capture_id
+
+
+# --- planning and running a check ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Check:
+    """How one claim is asserted and tested, as the operator wrote it.
+
+    ``evidence`` names the action whose capture the finding quotes and the
+    quote; ``confirm`` and ``control`` are the two planned actions (tool,
+    destination, arguments); ``expect`` is the text the confirming capture
+    should show and the control must not.
+    """
+
+    claim: str
+    evidence_action: str
+    quote: str
+    confirm: dict
+    control: dict
+    expect: str
+
+    @classmethod
+    def from_dict(cls, data: object, where: str = "check") -> Check:
+        _require_keys(where, data, CHECK_FIELDS)
+        evidence = data["evidence"]
+        _require_keys(f"{where} evidence", evidence, ("action", "quote"))
+        for name in ("confirm", "control"):
+            _require_keys(f"{where} {name}", data[name], ACTION_FIELDS)
+            if not isinstance(data[name]["arguments"], dict):
+                raise CheckError(f"{where} {name} arguments must be an object")
+        for label, value in (("claim", data["claim"]), ("evidence action", evidence["action"]),
+                             ("evidence quote", evidence["quote"]), ("expect", data["expect"]),
+                             ("confirm tool", data["confirm"]["tool"]), ("control tool", data["control"]["tool"]),
+                             ("confirm destination", data["confirm"]["destination"]),
+                             ("control destination", data["control"]["destination"])):
+            if not isinstance(value, str) or not value.strip():
+                raise CheckError(f"{where} {label} must be non-empty text")
+        return cls(data["claim"], evidence["action"], evidence["quote"], dict(data["confirm"]), dict(data["control"]),
+                   data["expect"])
+
+
+def _require_keys(where: str, data: object, keys: tuple[str, ...]) -> None:
+    if not isinstance(data, dict) or sorted(data) != sorted(keys):
+        raise CheckError(f"{where} must be an object with exactly the keys {', '.join(keys)}")
+
+
+def capture_of(recorder: VerificationRecorder, action_id: str) -> str | None:
+    """The id of the latest capture the action ``action_id`` brought back, or None."""
+    captures = [c["capture_id"] for c in recorder.records("capture") if c["action_id"] == action_id]
+    return captures[-1] if captures else None
+
+
+def record_finding(recorder: VerificationRecorder, check: Check) -> dict:
+    """Assert the check's claim as a finding quoting the capture of its evidence action."""
+    capture_id = capture_of(recorder, check.evidence_action)
+    if capture_id is None:
+        return recorder.refuse("finding", f"no capture of {shown(check.evidence_action)} is held to quote")
+    payload = {"run_id": recorder.run.run_id, "capture_id": capture_id, "quote": check.quote, "claim": check.claim}
+    return recorder.record("finding", payload)
+
+
+def verify_finding(recorder: VerificationRecorder, finding_id: str, check: Check, act: Act) -> dict:
+    """Run the confirming action, then the control, through ``act``; record the verdict the door judges."""
+    run_id = recorder.run.run_id
+    confirming = act({"run_id": run_id, **check.confirm})
+    control = act({"run_id": run_id, **check.control})
+    payload = {"run_id": run_id, "finding_id": finding_id, "expect": check.expect,
+               "confirming_capture_id": confirming.capture_id, "control_capture_id": control.capture_id}
+    return recorder.record(VERDICT_KIND, payload)
+
+
+def verify(recorder: VerificationRecorder, check: Check, act: Act) -> list[dict]:
+    """Record the check's finding and, if it is admitted, verify it; the door's answers in order."""
+    finding = record_finding(recorder, check)
+    if not finding["recorded"]:
+        return [finding]
+    return [finding, verify_finding(recorder, finding["id"], check, act)]

@@ -1,0 +1,77 @@
+"""The lab's side of the plug-in seam: what a reference run configuration names.
+
+``core`` never imports the lab. The run configuration
+(``data/policy/training-authorization-0001.json``) names these functions by
+text, and ``core.run.plugins.load_plugin`` imports them when the run starts:
+
+- ``make_adapter``: the HTTP adapter, shaped to core's adapter protocol;
+- ``make_model``: the scripted model as a plain function from prompt to reply;
+- ``describe_world``: digests of every fixture file and of the model script,
+  so that editing any of them changes the run identifier;
+- ``serving``: the lab on a real loopback server, for the ``http`` transport.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from core.run.execute import AdapterResult
+from lab import DEFAULT_LAB_DIR, server
+from lab.adapter import HttpAdapter
+from lab.model import SCRIPT_FILE, ScriptedModel
+
+__all__ = ["LabAdapter", "describe_world", "make_adapter", "make_model", "serving"]
+
+WORLD_FOLDERS = ("sites", "model")  # what the lab serves and what its model says; README.md is not the world
+
+
+class LabAdapter:
+    """The lab's HttpAdapter behind core's protocol: ``fetch(url) -> AdapterResult``."""
+
+    def __init__(self, http: HttpAdapter):
+        self._http = http
+
+    def fetch(self, url: str) -> AdapterResult:
+        response = self._http.fetch(url)
+        return AdapterResult(response.status, response.headers, response.body)
+
+    def close(self) -> None:
+        self._http.close()
+
+
+def make_adapter(transport: str, lab_dir: str | Path | None = None, port: int | None = None) -> LabAdapter:
+    """An adapter for ``transport``: in process over ``lab_dir``, or over HTTP to a lab served on ``port``.
+
+    Over HTTP the server has already been told which folder to serve, so the
+    adapter needs only the port.
+    """
+    if transport == "inprocess":
+        return LabAdapter(HttpAdapter("inprocess", lab_dir))
+    return LabAdapter(HttpAdapter(transport, None, port))
+
+
+def make_model(lab_dir: str | Path | None = None) -> Callable[[str], str]:
+    """The scripted model of ``lab_dir`` as a function from prompt text to reply text."""
+    return ScriptedModel(lab_dir).reply
+
+
+def describe_world(lab_dir: str | Path | None = None) -> dict:
+    """The SHA-256 of every fixture file and of the model script, keyed by path relative to ``lab_dir``."""
+    root = Path(DEFAULT_LAB_DIR if lab_dir is None else lab_dir)
+    files = sorted(path for folder in WORLD_FOLDERS for path in (root / folder).rglob("*") if path.is_file())
+    if not (root / SCRIPT_FILE).is_file() or not any(path.name == "site.json" for path in files):
+        raise ValueError(f"lab folder {root.name!r} has no model script or no site")
+    return {
+        "lab_files": {path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+                      for path in files},
+    }
+
+
+@contextmanager
+def serving(lab_dir: str | Path | None = None) -> Iterator[int]:
+    """The lab served over real loopback HTTP for the block's duration; yields the port."""
+    with server.running(lab_dir) as port:
+        yield port

@@ -1,0 +1,169 @@
+"""Lesson 6 completion suite: execution through adapters.
+
+Every test here is one completion sentence of the lesson page (its docstring,
+word for word). Helper tests live in tests/test_run_lessons_6_8_edges.py.
+"""
+
+from __future__ import annotations
+
+from core.run.execute import AdapterResult, execute
+from core.run.observe import render_response
+from lab.fixtures import fixture_paths
+from lab import DEFAULT_LAB_DIR
+from lab.plugin import make_adapter
+from lab.server import running
+
+from .lab_run import go_to, lab_run
+
+PAGE = AdapterResult(200, (("Server", "fixture/1.0"), ("Content-Type", "text/html")), "<p>hello</p>\n")
+
+
+class FakeAdapter:
+    """An adapter that answers every URL with ``PAGE`` (or raises ``errors[url]``) and remembers each call."""
+
+    def __init__(self, errors: dict | None = None):
+        self.calls: list[str] = []
+        self.errors = errors or {}
+
+    def fetch(self, url: str) -> AdapterResult:
+        self.calls.append(url)
+        if url in self.errors:
+            raise self.errors[url]
+        return PAGE
+
+
+def executing(**changes):
+    """A lesson 5 door in the execute stage, with room for a dozen actions."""
+    recorder = lab_run(world="lesson-6", **{"max_actions": 12, **changes})
+    go_to(recorder, "execute")
+    return recorder
+
+
+def payload(recorder, destination: str, tool: str = "inspect_headers", arguments: dict | None = None) -> dict:
+    return {"run_id": recorder.run.run_id, "tool": tool, "destination": destination, "arguments": arguments or {}}
+
+
+def test_action_capture_and_outcome_each_pass_the_door_in_order():
+    """Executing an action records, through the door and in this order, the action, an unresolved outcome, the capture, and a succeeded outcome that cites the capture."""
+    recorder = executing()
+    start = len(recorder.events)
+    result = execute(recorder, payload(recorder, "https://lab.example/about"), FakeAdapter())
+    events = recorder.events[start:]
+    assert [(e["kind"], e["status"]) for e in events] == [
+        ("action", "admitted"), ("outcome", "admitted"), ("capture", "admitted"), ("outcome", "admitted")]
+    first, settled = recorder.records("outcome")
+    assert (first["status"], first["capture_id"]) == ("unresolved", "")
+    assert (settled["status"], settled["capture_id"]) == ("succeeded", result.capture_id)
+    assert result.status == "succeeded" and result.action_id == "inspect_headers -> https://lab.example:443/about"
+    assert [answer["recorded"] for answer in result.answers] == [True, True, True, True]
+
+
+def test_a_refused_action_never_reaches_the_adapter():
+    """The executor never calls the adapter for an action the door refused, and the refusal is the only thing recorded."""
+    recorder = executing()
+    adapter = FakeAdapter()
+    attempts = {
+        "https://other.example/": "destination https://other.example:443 is outside the explicit authorized origins",
+        "https://lab.example@other.example/": "destination 'https://lab.example@other.example/' is not a valid origin: userinfo",
+    }
+    for destination, reason in attempts.items():
+        before = {key: value for key, value in recorder.snapshot().items() if key not in ("events", "counts")}
+        result = execute(recorder, payload(recorder, destination), adapter)
+        assert (result.status, result.detail, result.capture_id, result.action_id) == ("refused", reason, "", "")
+        assert recorder.events[-1]["status"] == "refused" and recorder.events[-1]["reason"] == reason
+        assert {key: value for key, value in recorder.snapshot().items() if key not in ("events", "counts")} == before
+    unknown_tool = execute(recorder, payload(recorder, "https://lab.example/", tool="shell"), adapter)
+    assert unknown_tool.status == "refused"
+    assert adapter.calls == []
+
+
+def test_an_adapter_error_is_a_recorded_unresolved_outcome_and_the_run_goes_on():
+    """An adapter that raises, or times out, leaves an unresolved outcome whose detail names the error, and the next action still runs."""
+    recorder = executing()
+    adapter = FakeAdapter({"https://lab.example:443/slow": TimeoutError("timed out"),
+                           "https://lab.example:443/down": ConnectionRefusedError(111, "Connection refused")})
+    slow = execute(recorder, payload(recorder, "https://lab.example/slow"), adapter)
+    down = execute(recorder, payload(recorder, "https://lab.example/down"), adapter)
+    fine = execute(recorder, payload(recorder, "https://lab.example/"), adapter)
+    assert (slow.status, slow.detail) == ("unresolved", "adapter error: TimeoutError('timed out')")
+    assert (down.status, down.detail) == ("unresolved", "adapter error: ConnectionRefusedError(111, 'Connection refused')")
+    assert fine.status == "succeeded"
+    outcomes = [(o["action_id"], o["status"], o["detail"]) for o in recorder.records("outcome")]
+    assert outcomes[:2] == [("inspect_headers -> https://lab.example:443/slow", "unresolved", "handed to the adapter"),
+                            ("inspect_headers -> https://lab.example:443/slow", "unresolved",
+                             "adapter error: TimeoutError('timed out')")]
+    assert not any(o["status"] == "succeeded" for o in recorder.records("outcome") if "/slow" in o["action_id"])
+    assert [c["action_id"] for c in recorder.records("capture")] == ["inspect_headers -> https://lab.example:443/"]
+
+
+def test_a_settled_outcome_never_changes():
+    """Once an action's outcome is settled, the door refuses every later outcome for that action, and the settled outcome stays as it was."""
+    recorder = executing()
+    result = execute(recorder, payload(recorder, "https://lab.example/"), FakeAdapter())
+    settled = recorder.records("outcome")[-1]
+    for status in ("failed", "unresolved", "succeeded"):
+        attempt = {"run_id": recorder.run.run_id, "action_id": result.action_id, "status": status,
+                   "capture_id": "", "detail": f"changed to {status}"}
+        answer = recorder.record("outcome", attempt)
+        assert answer == {"recorded": False,
+                          "reason": "outcome for 'inspect_headers -> https://lab.example:443/' is already settled"}
+    assert recorder.records("outcome")[-1] == settled and len(recorder.records("outcome")) == 2
+
+
+def test_the_capture_is_the_rendered_response():
+    """A capture's body is the adapter's response rendered by observe.render_response, so the same response gives the same capture whatever order its headers came in."""
+    recorder = executing()
+    result = execute(recorder, payload(recorder, "https://lab.example/"), FakeAdapter())
+    capture = recorder.records("capture")[-1]
+    assert capture["body"] == render_response(PAGE.status, PAGE.headers, PAGE.body)
+    assert capture["body"].startswith("HTTP/1.1 200 OK\nContent-Type: text/html\nServer: fixture/1.0\n\n<p>hello</p>")
+    twin = executing()
+    reordered = AdapterResult(200, tuple(reversed(PAGE.headers)), PAGE.body)
+
+    class Reordered(FakeAdapter):
+        def fetch(self, url: str) -> AdapterResult:
+            return reordered
+
+    assert execute(twin, payload(twin, "https://lab.example/"), Reordered()).capture_id == result.capture_id
+
+
+def test_a_probe_sends_its_marker_as_one_query_pair():
+    """A probe's parameter and marker arguments reach the adapter as one URL-encoded query pair, and arguments the executor does not understand leave the outcome unresolved without a call."""
+    recorder = executing()
+    adapter = FakeAdapter()
+    probe = payload(recorder, "https://lab.example/debug", "probe_reflection", {"parameter": "q", "marker": "a <b>&c"})
+    assert execute(recorder, probe, adapter).status == "succeeded"
+    assert adapter.calls == ["https://lab.example:443/debug?q=a+%3Cb%3E%26c"]
+    odd = payload(recorder, "https://lab.example/search", "probe_reflection", {"command": "rm -rf /"})
+    result = execute(recorder, odd, adapter)
+    assert result.status == "unresolved"
+    assert result.detail == "cannot send: arguments {'command': 'rm -rf /'} are not a probe's parameter and marker"
+    assert len(adapter.calls) == 1
+
+
+def test_in_process_and_loopback_http_give_byte_identical_captures():
+    """The lab's adapter gives byte-identical captures in process and over real loopback HTTP against the lab served by a real server."""
+    paths = [path for host, path in fixture_paths(DEFAULT_LAB_DIR) if host == "lab.example"] + ["/staging/"]
+    assert len(paths) >= 10
+
+    def captures(recorder, adapter) -> list[dict]:
+        for path in paths:
+            assert execute(recorder, payload(recorder, f"https://lab.example{path}"), adapter).status == "succeeded"
+        probe = payload(recorder, "https://lab.example/debug", "probe_reflection", {"parameter": "q", "marker": "<i>7</i>"})
+        assert execute(recorder, probe, adapter).status == "succeeded"
+        return recorder.records("capture")
+
+    in_process_adapter = make_adapter("inprocess", DEFAULT_LAB_DIR)
+    in_process = captures(executing(max_actions=len(paths) + 2), in_process_adapter)
+    in_process_adapter.close()
+    over_http_recorder = executing(max_actions=len(paths) + 2)
+    with running() as port:
+        http_adapter = make_adapter("http", None, port)
+        over_http = captures(over_http_recorder, http_adapter)
+    assert over_http == in_process
+    assert [c["status"] for c in in_process][-2:] == [404, 200]
+    assert "You asked for: <i>7</i>" in in_process[-1]["body"]
+    # The http adapter really went over the wire: with the server stopped, its next fetch fails.
+    after = execute(over_http_recorder, payload(over_http_recorder, "https://lab.example/after-stop"), http_adapter)
+    http_adapter.close()
+    assert after.status == "unresolved" and after.detail.startswith("adapter error: ConnectError(")

@@ -1,0 +1,213 @@
+"""Lesson 9 completion suite: finish or abort closes a run, and the sealed report holds its ledger in a hash chain.
+
+Every test here is one completion sentence of the lesson page (its docstring,
+word for word). Edge cases, and the tamper test over every event of a
+report, live in tests/test_seal_edges.py. The report builders below are
+shared with those suites and with tests/test_audit_replay.py.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from core.run.canon import digest, write_artifact
+from core.run.report import build_report, render_markdown
+from core.run.seal import abort, finish, seal, verify
+from core.safety import SafetyCheck, SafetyContext, load_safety_pack
+
+from .lab_run import go_to, lab_loop, lab_run
+
+ROOT = Path(__file__).resolve().parent.parent
+GATING = {"caps": {}, "fail_open_classes": [], "taxonomy_version": 2}
+FINISHED = "the loop ran out of proposals worth trying"
+
+
+# --- report builders (shared with the other seal and replay suites) ----------------------
+
+
+def safety_of(recorder) -> dict:
+    """The safety verdict of a run, as a report carries it."""
+    tools = {tool.tool_id: tool.activity for tool in recorder.policy.tools}
+    context = SafetyContext.from_snapshot(recorder.snapshot(), tools)
+    return SafetyCheck().check(context, load_safety_pack()).to_dict()
+
+
+def sealed_from(recorder, gating: dict = GATING) -> dict:
+    """The sealed report of a closed run."""
+    return seal(build_report(recorder, gating=gating, safety=safety_of(recorder)))
+
+
+def finished_lab_run():
+    """The lab loop of lessons 3 to 5, then a finding quoting a capture, then finished."""
+    recorder = lab_loop()
+    go_to(recorder, "verify")
+    capture = recorder.records("capture")[0]
+    finding = {"run_id": recorder.run.run_id, "capture_id": capture["capture_id"],
+               "quote": capture["body"].splitlines()[0], "claim": "the lab answers over HTTP/1.1"}
+    assert recorder.record("finding", finding)["recorded"]
+    assert finish(recorder, FINISHED)["recorded"]
+    return recorder
+
+
+@functools.cache
+def _lab_report() -> dict:
+    return sealed_from(finished_lab_run())
+
+
+def lab_report() -> dict:
+    """A realistic sealed report: admitted and refused events of every lesson so far (a fresh copy each call)."""
+    return copy.deepcopy(_lab_report())
+
+
+def stage_walk_report(world: str) -> dict:
+    """A small sealed run of stage moves only; two worlds give two runs whose events differ only in their chain."""
+    recorder = lab_run(world=world)
+    go_to(recorder, "execute")
+    go_to(recorder, "observe")
+    go_to(recorder, "report")
+    assert finish(recorder, "only walked the stages")["recorded"]
+    return sealed_from(recorder)
+
+
+def unchained(event: dict) -> dict:
+    return {key: value for key, value in event.items() if key != "chain"}
+
+
+def run_command(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+# --- the completion sentences ------------------------------------------------------------
+
+
+def test_finish_refuses_every_later_record_and_stage_move():
+    """Once a run is finished, every later record and stage move is refused with the reason the run was closed, and no store changes."""
+    recorder = lab_run(world="finish")
+    go_to(recorder, "observe")
+    run_id = recorder.run.run_id
+    assert recorder.record("observation", {"run_id": run_id, "field": "lab_online", "value": True})["recorded"]
+    assert finish(recorder, "nothing more to do") == {"recorded": True, "kind": "close", "id": "finished"}
+    before = recorder.snapshot()
+    closed = "run is closed (finished): nothing more to do"
+    assert recorder.record("observation", {"run_id": run_id, "field": "late", "value": 1}) == {
+        "recorded": False, "reason": closed}
+    assert recorder.advance("propose") == {"recorded": False, "reason": closed}
+    assert abort(recorder, "changed my mind") == {"recorded": False, "reason": closed}
+    after = recorder.snapshot()
+    assert after["closed"] == {"how": "finished", "reason": "nothing more to do", "seq": len(before["events"])}
+    assert after["stage"] == "observe" and after["observations"] == before["observations"]
+    assert [(e["status"], e["reason"]) for e in recorder.events[len(before["events"]):]] == [("refused", closed)] * 3
+
+
+def test_abort_keeps_what_was_admitted_and_its_reason():
+    """An aborted run keeps every record it admitted before the abort, and its sealed report says it was aborted and why."""
+    recorder = lab_loop(rounds=2)
+    before = recorder.snapshot()
+    assert abort(recorder, "the operator withdrew the authorization")["recorded"]
+    after = recorder.snapshot()
+    stores = [key for key, value in before.items() if isinstance(value, list) and key != "events"]
+    assert all(after[key] == before[key] for key in stores) and before["actions"]
+    assert after["events"][:-1] == before["events"]
+    assert after["events"][-1] == {"seq": len(after["events"]), "kind": "close", "status": "admitted", "id": "aborted",
+                                   "reason": "the operator withdrew the authorization",
+                                   "payload": {"how": "aborted", "reason": "the operator withdrew the authorization"}}
+    sealed = sealed_from(recorder)
+    assert sealed["closed"] == {"how": "aborted", "reason": "the operator withdrew the authorization",
+                                "seq": len(after["events"])}
+    assert "- Outcome: aborted: `the operator withdrew the authorization`" in render_markdown(sealed)
+
+
+def test_sealed_report_chains_every_event_from_the_run_identifier():
+    """A sealed report carries a chain hash on every event, starting from a hash of the run identifier, and a seal holding the event count, the chain's head and a digest of the rest of the report."""
+    sealed = lab_report()
+    link = digest({"run_id": sealed["run"]["run_id"]})
+    for event in sealed["events"]:
+        link = digest({"prev": link, "event": {key: value for key, value in event.items() if key != "chain"}})
+        assert event["chain"] == link
+    body = {key: value for key, value in sealed.items() if key != "seal"}
+    body["events"] = [{key: value for key, value in event.items() if key != "chain"} for event in sealed["events"]]
+    assert sealed["seal"] == {"algorithm": "sha256-jcs-chain/1", "events": len(sealed["events"]), "head": link,
+                              "body": digest(body)}
+    assert verify(sealed).ok and verify(sealed).message == f"intact: {len(sealed['events'])} events, head {link[:12]}"
+
+
+def test_verify_names_the_first_altered_event_for_each_kind_of_tamper():
+    """Verification names the first altered event when a byte of an event is flipped, events are reordered, the ledger is cut short, events are spliced in from another run, or an event is inserted."""
+    sealed, other = stage_walk_report("splice-a"), stage_walk_report("splice-b")
+    events = sealed["events"]
+    assert [unchained(e) for e in events] == [unchained(e) for e in other["events"]]  # only the chains differ
+    flipped = copy.deepcopy(events)
+    kind = flipped[4]["kind"]
+    flipped[4]["kind"] = kind[0].swapcase() + kind[1:]  # one bit of one byte: 't' becomes 'T'
+    inserted = copy.deepcopy(events)
+    inserted.insert(3, {**copy.deepcopy(events[1]), "seq": 4})
+    tampered = {
+        "flipped": (flipped, 5, "its chain hash does not follow"),
+        "reordered": (events[:2] + [events[3], events[2]] + events[4:], 3, "sequence number 4 where 3 belongs"),
+        "truncated": (events[:-2], len(events) - 1, "missing: the ledger ends after event"),
+        "spliced": (events[:6] + other["events"][6:], 7, "its chain hash does not follow"),
+        "inserted": (inserted, 4, "its chain hash does not follow"),
+    }
+    for name, (altered_events, seq, what) in tampered.items():
+        verification = verify({**sealed, "events": altered_events})
+        assert (verification.ok, verification.seq) == (False, seq), name
+        assert verification.message.startswith(f"altered: event {seq}: {what}"), (name, verification.message)
+
+
+def test_a_change_outside_the_ledger_is_reported_as_such():
+    """A change outside the ledger, such as a finding's verdict, the policy or the way the run closed, is reported as the report body altered outside the ledger."""
+    edits = {
+        "verdict": lambda report: report["findings"][0].update(verdict="confirmed"),
+        "policy": lambda report: report["policy"].update(max_actions=99),
+        "closed": lambda report: report["closed"].update(how="aborted", reason="stopped early"),
+    }
+    for name, edit in edits.items():
+        altered = lab_report()
+        edit(altered)
+        verification = verify(altered)
+        assert (verification.ok, verification.seq, verification.message) == (
+            False, None, "altered: report body altered outside the ledger"), name
+
+
+def test_markdown_is_rendered_from_the_sealed_json_alone(tmp_path):
+    """The Markdown report is rendered from the sealed JSON alone: a copy read back from disk in a new process, with no recorder, gives the same text, which opens with the run, its outcome and each finding with its verdict."""
+    sealed = lab_report()
+    path = write_artifact(tmp_path / "report.json", sealed)
+    rendered = run_command("core.run.report", "render", str(path))
+    assert (rendered.returncode, rendered.stderr) == (0, "")
+    assert rendered.stdout == render_markdown(json.loads(path.read_text(encoding="utf-8")))
+    top = rendered.stdout.split("## Counts")[0]
+    assert f"- Run: {sealed['run']['run_id']}" in top
+    assert f"- Outcome: finished: `{FINISHED}`" in top
+    assert "- unverified: `the lab answers over HTTP/1.1`" in top
+    assert f"- Seal: intact: {len(sealed['events'])} events, head {sealed['seal']['head'][:12]}" in top
+
+
+def test_seal_verify_command_answers_in_one_line(tmp_path):
+    """`python3 -m core.run.seal verify PATH` prints one line: intact with exit 0, the first altered event with exit 1, and what is wrong with exit 2 for a missing file, a file that is not JSON or JSON that is not a sealed report."""
+    sealed = lab_report()
+    intact = write_artifact(tmp_path / "intact.json", sealed)
+    sealed["events"][9]["reason"] = "nothing was refused here"
+    altered = write_artifact(tmp_path / "altered.json", sealed)
+    (tmp_path / "text.json").write_text("not json", encoding="utf-8")
+    (tmp_path / "list.json").write_text("[1, 2]", encoding="utf-8")
+    (tmp_path / "unsealed.json").write_text('{"run": {"run_id": "x"}, "events": []}', encoding="utf-8")
+    expected = {
+        intact: (0, f"intact: {len(sealed['events'])} events, head {sealed['seal']['head'][:12]}\n", ""),
+        altered: (1, "altered: event 10: its chain hash does not follow from the events before it "
+                     "(the event was altered, or it belongs to another run)\n", ""),
+        tmp_path / "missing.json": (2, "", f"seal: {tmp_path / 'missing.json'}: no such file\n"),
+        tmp_path / "text.json": (2, "", f"seal: {tmp_path / 'text.json'}: not JSON (Expecting value at line 1 column 1)\n"),
+        tmp_path / "list.json": (2, "", f"seal: {tmp_path / 'list.json'}: not a report (a report is a JSON object)\n"),
+        tmp_path / "unsealed.json": (2, "", "seal: the report has no seal with the fields algorithm, events, head, body\n"),
+    }
+    for path, (code, out, err) in expected.items():
+        done = run_command("core.run.seal", "verify", str(path))
+        assert (done.returncode, done.stdout, done.stderr) == (code, out, err), path
+    usage = run_command("core.run.seal", "check", str(intact))
+    assert usage.returncode == 2 and usage.stdout == "" and usage.stderr.count("\n") == 1

@@ -1,0 +1,424 @@
+"""Edge cases of closing, sealing, verifying, reporting and replaying; not completion sentences.
+
+The table-driven tamper test runs over every event of the committed reference
+report (data/course/report.json) when it exists, and over the realistic lab
+report of tests/test_run_seal.py until then.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.audit.replay import Decision, ReplayError, harness_door, replay
+from core.run.canon import artifact_text, write_artifact
+from core.run.propose import propose
+from core.run.recorder import Recorder
+from core.run.report import ReportError, build_report, render_markdown, with_verdicts
+from core.run.seal import SealError, abort, finish, load_report, seal, verify
+from core.run.select import SelectionRecorder
+
+from .lab_run import go_to, lab_run
+from .test_audit_replay import gated_report, resealed, selection_door
+from .test_run_seal import GATING, ROOT, lab_report, run_command, sealed_from, stage_walk_report
+
+REFERENCE = ROOT / "data" / "course" / "report.json"
+
+
+def tamper_source() -> dict:
+    """The reference report if it is committed, else the realistic lab report."""
+    return load_report(REFERENCE) if REFERENCE.exists() else lab_report()
+
+
+SOURCE = tamper_source()
+SOURCE_EVENTS = len(SOURCE["events"])
+
+
+# --- tampering with every event -----------------------------------------------------------
+
+
+def _flip_kind(events, index):
+    kind = events[index]["kind"]
+    events[index]["kind"] = kind[0].swapcase() + kind[1:]  # one bit of the first byte
+
+
+def _flip_chain(events, index):
+    chain = events[index]["chain"]
+    events[index]["chain"] = chain[:-1] + ("0" if chain[-1] != "0" else "1")
+
+
+def _edit_payload(events, index):
+    payload = events[index]["payload"]
+    events[index]["payload"] = {**payload, "extra": 1} if isinstance(payload, dict) else {"extra": 1}
+
+
+def _drop(events, index):
+    del events[index]
+
+
+def _duplicate(events, index):
+    events.insert(index + 1, copy.deepcopy(events[index]))
+
+
+def _swap_with_next(events, index):
+    events[index], events[index + 1] = events[index + 1], events[index]
+
+
+# name -> (edit, which event verification must name, given the 1-based seq of the edited event)
+TAMPERS = {
+    "kind byte flipped": (_flip_kind, lambda seq: seq),
+    "chain byte flipped": (_flip_chain, lambda seq: seq),
+    "payload edited": (_edit_payload, lambda seq: seq),
+    "dropped": (_drop, lambda seq: seq),
+    "duplicated": (_duplicate, lambda seq: seq + 1),
+    "swapped with the next": (_swap_with_next, lambda seq: seq),
+}
+
+
+def test_tamper_source_is_intact():
+    """The report the tamper table works on verifies before it is touched."""
+    assert verify(SOURCE).ok
+
+
+@pytest.mark.parametrize("index", range(SOURCE_EVENTS), ids=lambda index: f"event-{index + 1}")
+def test_every_tamper_of_every_event_is_named(index):
+    """Each way of altering event K is caught, and the first altered event is the one named."""
+    for name, (edit, named) in TAMPERS.items():
+        if name == "swapped with the next" and index == SOURCE_EVENTS - 1:
+            continue
+        events = copy.deepcopy(SOURCE["events"])
+        edit(events, index)
+        verification = verify({**SOURCE, "events": events})
+        assert (verification.ok, verification.seq) == (False, named(index + 1)), (name, verification)
+        assert verification.message.startswith(f"altered: event {named(index + 1)}: "), name
+
+
+@pytest.mark.parametrize("key", sorted(key for key in SOURCE if key not in ("events", "seal")))
+def test_every_part_outside_the_ledger_is_covered(key):
+    """Replacing any top-level part but the ledger and the seal is caught; the run identity breaks the chain itself."""
+    if key == "run":
+        with pytest.raises(SealError, match="names no run"):
+            verify({**SOURCE, key: "tampered"})
+        verification = verify({**SOURCE, key: {**SOURCE["run"], "run_id": "0" * 64}})
+        assert (verification.ok, verification.seq) == (False, 1)
+    else:
+        verification = verify({**SOURCE, key: "tampered"})
+        assert (verification.ok, verification.seq, verification.message) == (
+            False, None, "altered: report body altered outside the ledger")
+
+
+def test_seal_fields_are_checked():
+    """An edited head, count or body digest is caught; a missing seal or another algorithm is not a sealed report."""
+    sealed, count = lab_report(), len(lab_report()["events"])
+    head = verify({**sealed, "seal": {**sealed["seal"], "head": "0" * 64}})
+    assert (head.ok, head.seq) == (False, count) and "not the sealed head" in head.message
+    more = verify({**sealed, "seal": {**sealed["seal"], "events": count + 1}})
+    assert (more.seq, more.message) == (count + 1, f"altered: event {count + 1}: missing: the ledger ends after event "
+                                                   f"{count} but the seal covers {count + 1} (events removed from the end)")
+    fewer = verify({**sealed, "seal": {**sealed["seal"], "events": count - 1}})
+    assert fewer.seq == count and "not covered by the seal" in fewer.message
+    body = verify({**sealed, "seal": {**sealed["seal"], "body": "0" * 64}})
+    assert body.message == "altered: report body altered outside the ledger"
+    with pytest.raises(SealError, match="no seal"):
+        verify({key: value for key, value in sealed.items() if key != "seal"})
+    with pytest.raises(SealError, match="algorithm is 'md5'"):
+        verify({**sealed, "seal": {**sealed["seal"], "algorithm": "md5"}})
+    with pytest.raises(SealError, match="event count"):
+        verify({**sealed, "seal": {**sealed["seal"], "events": True}})
+
+
+def test_every_event_removed_is_a_truncation_at_event_one():
+    """A ledger emptied of every event is named at event 1, as missing."""
+    sealed = lab_report()
+    verification = verify({**sealed, "events": []})
+    assert verification.seq == 1 and "missing: the ledger ends after event 0" in verification.message
+
+
+def test_an_event_that_lost_its_canonical_form_is_named():
+    """An event edited to hold a value with no canonical JSON form is named, not raised."""
+    sealed = lab_report()
+    sealed["events"][3]["payload"] = {"value": float("nan")}
+    assert verify(sealed).seq == 4
+    sealed = lab_report()
+    sealed["policy"]["max_actions"] = float("inf")
+    assert verify(sealed).message == "altered: report body altered outside the ledger"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_one_character_edit_of_the_file_is_caught(data):
+    """Changing one character of a sealed report file either leaves the same data, breaks the JSON, or fails verification."""
+    text = artifact_text(_LAB_SEALED)
+    position = data.draw(st.integers(0, len(text) - 1))
+    character = data.draw(st.sampled_from("0aZ\" {}[],:\\1e."))
+    edited = text[:position] + character + text[position + 1:]
+    try:
+        parsed = json.loads(edited)
+    except json.JSONDecodeError:
+        return
+    if parsed == _LAB_SEALED:
+        return
+    try:
+        assert not verify(parsed).ok
+    except SealError:
+        pass  # no longer a sealed report at all: refused just the same
+
+
+_LAB_SEALED = lab_report()
+
+
+# --- sealing ------------------------------------------------------------------------------------
+
+
+def test_sealing_is_pure_and_deterministic(tmp_path):
+    """Sealing leaves its input alone, gives the same bytes every time, and survives a trip through a file."""
+    recorder = lab_run(world="pure")
+    go_to(recorder, "observe")
+    finish(recorder, "done")
+    unsealed = build_report(recorder, gating=GATING, safety={})
+    before = copy.deepcopy(unsealed)
+    first, second = seal(unsealed), seal(unsealed)
+    assert unsealed == before and artifact_text(first) == artifact_text(second)
+    path = write_artifact(tmp_path / "report.json", first)
+    assert verify(load_report(path)).ok
+    with pytest.raises(SealError, match="already sealed"):
+        seal(first)
+    for junk in ([], {"events": []}, {"run": {"run_id": "x"}, "events": [1]}):
+        with pytest.raises(SealError):
+            seal(junk)
+
+
+@pytest.mark.parametrize("text, problem", [
+    ('{"a": 1, "a": 2}', "the key 'a' appears twice in one object"),
+    ('{"a": NaN}', "not JSON (NaN is not a JSON number)"),
+    ("[" * 100000 + "]" * 100000, "nested too deeply"),
+    ("", "not JSON (Expecting value at line 1 column 1)"),
+])
+def test_load_report_refuses_what_json_would_quietly_accept(tmp_path, text, problem):
+    """Repeated keys, NaN, runaway nesting and empty files are refused with one line naming the problem."""
+    path = tmp_path / "report.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SealError) as caught:
+        load_report(path)
+    assert problem in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_load_report_refuses_unreadable_files(tmp_path):
+    """A directory or a file that is not UTF-8 is refused with one line."""
+    (tmp_path / "latin.json").write_bytes(b'{"a": "\xe9"}')
+    with pytest.raises(SealError, match="not UTF-8 text"):
+        load_report(tmp_path / "latin.json")
+    with pytest.raises(SealError, match="cannot be read"):
+        load_report(tmp_path)
+
+
+# --- closing, and what the ledger keeps ---------------------------------------------------------
+
+
+def test_a_bad_close_is_refused_and_the_run_stays_open():
+    """A close with an unknown ending or no reason is a recorded refusal, and the run stays open."""
+    recorder = lab_run(world="bad-close")
+    assert recorder.close("paused", "tea") == {"recorded": False, "reason": "a run closes as finished or aborted, not 'paused'"}
+    assert finish(recorder, "  ") == {"recorded": False, "reason": "closing a run needs a reason"}
+    assert abort(recorder, None) == {"recorded": False, "reason": "closing a run needs a reason"}
+    assert recorder.closed is None and recorder.advance("observe")["recorded"]
+    assert [e["payload"] for e in recorder.ledger[:3]] == [
+        {"how": "paused", "reason": "tea"}, {"how": "finished", "reason": "  "}, {"how": "aborted", "reason": None}]
+
+
+def test_closed_state_and_ledger_are_copies():
+    """Editing the snapshot's closed entry or the ledger's payloads changes nothing in the door."""
+    recorder = lab_run(world="copies")
+    finish(recorder, "done")
+    snapshot = recorder.snapshot()
+    snapshot["closed"]["how"] = "aborted"
+    recorder.ledger[-1]["payload"]["how"] = "aborted"
+    assert recorder.closed["how"] == "finished" and recorder.ledger[-1]["payload"]["how"] == "finished"
+
+
+def test_every_event_keeps_a_json_ready_copy_of_its_payload():
+    """The ledger keeps what the door was asked, as plain JSON data the caller can no longer edit, in admitted and refused events alike."""
+    recorder = Recorder(lab_run(world="payloads").run, lab_run(world="payloads").policy)
+    run_id = recorder.run.run_id
+    value = {"list": (1, 2), "nested": {"a": 1.5}}
+    payload = {"run_id": run_id, "field": "shape", "value": value}
+    assert recorder.record("observation", payload)["recorded"]
+    value["nested"]["a"] = 99
+    recorder.record("observation", {"run_id": run_id, "field": "bad", "value": {1, 2}})
+    recorder.record("action", object())
+    recorder.refuse("proposal", "a reply that does not parse")
+    ledger = recorder.ledger
+    assert ledger[0]["payload"] == {"run_id": run_id, "field": "shape", "value": {"list": [1, 2], "nested": {"a": 1.5}}}
+    assert ledger[1]["payload"] == {"unrepresentable": "dict"}
+    assert ledger[2]["payload"] == {"unrepresentable": "object"}
+    assert ledger[3]["payload"] is None
+    assert all("payload" not in event for event in recorder.events)
+    assert [dict(event, payload=None) for event in recorder.events] == [dict(e, payload=None) for e in ledger]
+
+
+# --- building and rendering reports -------------------------------------------------------------
+
+
+def test_build_report_refuses_an_open_run_and_malformed_parts():
+    """An open run, a gating section without exactly its three fields, or a safety verdict that is not an object is refused."""
+    recorder = lab_run(world="open")
+    with pytest.raises(ReportError, match="still open"):
+        build_report(recorder, gating=GATING, safety={})
+    finish(recorder, "done")
+    for gating in ({}, {**GATING, "extra": 1}, {**GATING, "taxonomy_version": "2"}, {**GATING, "taxonomy_version": 0}):
+        with pytest.raises(ReportError, match="gating"):
+            build_report(recorder, gating=gating, safety={})
+    with pytest.raises(ReportError, match="safety"):
+        build_report(recorder, gating=GATING, safety=[])
+    with pytest.raises(ReportError, match="canonical JSON"):
+        build_report(recorder, gating={**GATING, "caps": {"recon.passive": float("nan")}}, safety={})
+
+
+def test_findings_carry_their_verdicts():
+    """Each finding gets the verdict recorded for it, refuted ones included, and unverified when there is none."""
+    findings = [{"finding_id": name, "claim": name} for name in ("a", "b", "c")]
+    verdicts = [{"finding_id": "a", "verdict": "confirmed", "verdict_id": "v1", "reason": "seen twice"},
+                {"finding_id": "b", "verdict": "refuted", "verdict_id": "v2", "reason": "the control showed it too"}]
+    assert [(f["finding_id"], f["verdict"], f["verdict_id"]) for f in with_verdicts(findings, verdicts)] == [
+        ("a", "confirmed", "v1"), ("b", "refuted", "v2"), ("c", "unverified", "")]
+    assert with_verdicts(findings, [])[0]["verdict_reason"] == "no verdict was recorded"
+
+
+def test_markdown_tells_the_held_and_approved_story_and_the_safety_verdict():
+    """The Markdown shows a held action with its review and admission, each refusal with its reason, and which boundaries were only declared."""
+    sealed = gated_report()
+    text = render_markdown(sealed)
+    held = next(e["seq"] for e in sealed["events"] if e["kind"] == "action" and e["status"] == "refused")
+    admitted = next(e["seq"] for e in sealed["events"] if e["kind"] == "action" and e["seq"] > held
+                    and e["status"] == "admitted")
+    review = sealed["reviews"][0]["review_id"][:12]
+    assert (f"- `probe_reflection -> https://lab.example:443/search?q=lab-probe`: refused at event {held}, then approved "
+            f"by `engagement-lead` in review {review}, then admitted at event {admitted}") in text
+    assert f"- event {held} (`action`): `probe.active_light is consequential" in text
+    assert "- no_model_written_policy: declared only, not judged: " in text
+    assert "- no_out_of_scope_destination: upheld at runtime: " in text
+    assert text.index("## Findings") < text.index("## Counts") < text.index("## Refusals") < text.index("## Seal")
+
+
+def test_text_from_outside_the_harness_stays_inert_in_the_markdown():
+    """A refusal reason with Markdown, HTML, backticks and a line break renders as one code span on one line."""
+    recorder = lab_run(world="inert")
+    recorder.refuse("proposal", "see [here](https://attacker.test) `tick` <b>bold</b>\nsecond line")
+    finish(recorder, "done")
+    lines = render_markdown(sealed_from(recorder)).splitlines()
+    assert "- event 1 (`proposal`): ``see [here](https://attacker.test) `tick` <b>bold</b>\\nsecond line``" in lines
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(key=st.sampled_from(["findings", "reviews", "safety", "counts", "closed", "policy", "stage", "run"]),
+       value=json_values, event_value=json_values)
+def test_rendering_any_sealed_junk_never_raises(key, value, event_value):
+    """A sealed report whose parts hold any JSON at all renders, or is refused as not a report; it never crashes."""
+    sealed = _LAB_SEALED
+    events = copy.deepcopy(sealed["events"])
+    events[2]["payload"], events[3]["id"] = event_value, event_value
+    if key == "run":
+        value = {"run_id": "x", "junk": value}
+    try:
+        text = render_markdown(resealed(sealed, events=events, **{key: value}))
+    except (SealError, ReportError):
+        return
+    assert text.startswith("# Run report: ") and "- Seal: intact" in text
+
+
+def test_markdown_of_an_altered_report_says_so_and_the_command_exits_1(tmp_path):
+    """An altered report still renders, with the seal line saying what was altered, and the render command exits 1."""
+    sealed = lab_report()
+    sealed["counts"]["refusals"] = 0
+    assert "- Seal: altered: report body altered outside the ledger" in render_markdown(sealed)
+    done = run_command("core.run.report", "render", str(write_artifact(tmp_path / "altered.json", sealed)))
+    assert done.returncode == 1 and "- Seal: altered: report body altered outside the ledger" in done.stdout
+
+
+def test_render_command_refuses_what_is_not_a_sealed_harness_report(tmp_path):
+    """A missing file, a sealed report of another format, or an unsealed one exits 2 with one line."""
+    other = resealed(lab_report(), format="something-else/1")
+    unsealed = {key: value for key, value in lab_report().items() if key != "seal"}
+    cases = {
+        tmp_path / "missing.json": "no such file",
+        write_artifact(tmp_path / "other.json", other): "format is something-else/1",
+        write_artifact(tmp_path / "unsealed.json", unsealed): "has no seal",
+    }
+    for path, problem in cases.items():
+        done = run_command("core.run.report", "render", str(path))
+        assert (done.returncode, done.stdout) == (2, "") and done.stderr.count("\n") == 1, path
+        assert done.stderr.startswith("report: ") and problem in done.stderr, done.stderr
+    assert run_command("core.run.report", "show", str(tmp_path / "x")).returncode == 2
+
+
+# --- replay edges -------------------------------------------------------------------------------
+
+
+def test_replay_copies_refusals_it_cannot_ask_again():
+    """A refusal the caller wrote (a model reply that did not parse) is copied, and its run still replays in agreement."""
+    recorder = lab_run(world="garbled")
+    go_to(recorder, "propose")
+    propose(recorder, lambda prompt: "not json at all")
+    recorder.record("observation", {"unhashable": {1, 2}})
+    go_to(recorder, "select")
+    finish(recorder, "the model made no sense")
+    sealed = sealed_from(recorder)
+    assert [e["payload"] for e in sealed["events"] if e["kind"] == "proposal"] == [None]
+    assert replay(sealed, selection_door) == []
+
+
+def test_an_admitted_event_without_its_payload_cannot_be_explained():
+    """An admitted event whose payload is gone shows as a divergence: replay cannot ask its question again."""
+    sealed = stage_walk_report("no-payload")
+    events = copy.deepcopy(sealed["events"])
+    events[0]["payload"] = None
+    divergences = replay(resealed(sealed, events=events), selection_door)
+    assert divergences[0].seq == 1 and divergences[0].sealed == Decision("admitted", "authorize -> observe", "")
+    assert divergences[0].replayed.reason == "replay cannot ask this 'transition' event again: it kept no payload to ask with"
+
+
+def test_replay_refuses_a_report_it_cannot_rebuild():
+    """A run that is not a run, a policy that is not the run's own, or a taxonomy version that is not carried stops replay with a reason."""
+    sealed = lab_report()
+    with pytest.raises(ReplayError, match="exactly the fields"):
+        replay({**sealed, "run": {"run_id": "x"}}, selection_door)
+    with pytest.raises(ReplayError, match="not the one its run identifier was made from"):
+        replay({**sealed, "policy": {**sealed["policy"], "max_actions": 5}}, selection_door)
+    with pytest.raises(ReplayError, match="cannot be rebuilt"):
+        replay({**sealed, "policy": {"reference": "x"}}, selection_door)
+    with pytest.raises(ReplayError, match="no gating section"):
+        replay({**sealed, "gating": None}, selection_door)
+    gated = gated_report()
+    with pytest.raises(ReplayError, match="taxonomy version 7 is not carried"):
+        replay({**gated, "gating": {**gated["gating"], "taxonomy_version": 7}}, harness_door)
+
+
+def test_replay_and_verify_agree_with_the_reference_report():
+    """The committed reference report verifies and replays with every decision agreeing, from the command line."""
+    if not REFERENCE.exists():
+        pytest.skip("data/course/report.json is not committed yet")
+    assert run_command("core.run.seal", "verify", str(REFERENCE)).returncode == 0
+    done = run_command("core.audit.replay", str(REFERENCE))
+    assert (done.returncode, done.stdout) == (0, f"replayed {SOURCE_EVENTS} events: every decision agrees\n")
+
+
+def test_a_selection_door_replays_a_closed_run_that_kept_refusing():
+    """Records refused after the close replay as the same refusals, naming the close."""
+    recorder = SelectionRecorder(lab_run(world="late").run, lab_run(world="late").policy)
+    finish(recorder, "closed at once")
+    recorder.record("observation", {"run_id": recorder.run.run_id, "field": "late", "value": 1})
+    recorder.advance("observe")
+    sealed = sealed_from(recorder)
+    assert [e["reason"] for e in sealed["events"][1:]] == ["run is closed (finished): closed at once"] * 2
+    assert replay(sealed, selection_door) == []

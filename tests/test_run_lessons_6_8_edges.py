@@ -154,7 +154,7 @@ def test_judge_follows_its_rule_in_order(confirming, control, verdict):
 def test_a_verdict_record_checks_its_fields():
     with pytest.raises(RecordError, match="verdict must be one of confirmed, refuted, inconclusive"):
         Verdict("r" * 64, "f" * 64, "probably", "", "", "a reason")
-    with pytest.raises(RecordError, match="reason must be a non-empty string"):
+    with pytest.raises(RecordError, match="reason must not be empty"):
         Verdict("r" * 64, "f" * 64, "refuted", "", "", " ")
     assert Verdict("r" * 64, "f" * 64, "refuted", "", "", "why").verdict_id == \
         Verdict("r" * 64, "f" * 64, "refuted", "", "", "why").verdict_id

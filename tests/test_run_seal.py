@@ -201,9 +201,9 @@ def test_seal_verify_command_answers_in_one_line(tmp_path):
         intact: (0, f"intact: {len(sealed['events'])} events, head {sealed['seal']['head'][:12]}\n", ""),
         altered: (1, "altered: event 10: its chain hash does not follow from the events before it "
                      "(the event was altered, or it belongs to another run)\n", ""),
-        tmp_path / "missing.json": (2, "", f"seal: {tmp_path / 'missing.json'}: no such file\n"),
-        tmp_path / "text.json": (2, "", f"seal: {tmp_path / 'text.json'}: not JSON (Expecting value at line 1 column 1)\n"),
-        tmp_path / "list.json": (2, "", f"seal: {tmp_path / 'list.json'}: not a report (a report is a JSON object)\n"),
+        tmp_path / "missing.json": (2, "", "seal: missing.json: no such file\n"),
+        tmp_path / "text.json": (2, "", "seal: text.json: not JSON (Expecting value at line 1 column 1)\n"),
+        tmp_path / "list.json": (2, "", "seal: list.json: not a report (a report is a JSON object)\n"),
         tmp_path / "unsealed.json": (2, "", "seal: the report has no seal with the fields algorithm, events, head, body\n"),
     }
     for path, (code, out, err) in expected.items():

@@ -106,7 +106,7 @@ def test_a_missing_pack_stops_startup_with_a_runtime_error(tmp_path):
         except ValueError:
             return "carried on as if it were bad input"
 
-    with pytest.raises(SafetyPackError, match=rf"^safety pack {PACK_FILE} is missing$"):
+    with pytest.raises(SafetyPackError, match=rf"^{PACK_FILE}: no such safety pack$"):
         start_harness()
 
 
@@ -117,7 +117,7 @@ def test_a_malformed_or_empty_pack_stops_startup_even_with_the_override(packs, m
     original = (packs / PACK_FILE).read_text(encoding="utf-8")
     document = read(packs / PACK_FILE)
     broken = {
-        "is not valid JSON": original[:-20],
+        "not JSON (": original[:-20],
         "lacks the field(s) boundaries": json.dumps({k: v for k, v in document.items() if k != "boundaries"}),
         "declares no boundaries": json.dumps({**document, "boundaries": {}}),
     }
@@ -134,7 +134,7 @@ def test_an_unratified_pack_stops_startup(packs):
         "the pack has changed since it was ratified":
             lambda: edit_pack(packs, lambda d: d["boundaries"].update(no_fabricated_quote="Quotes may be loose.")),
         "it has never been ratified": lambda: edit_pack(packs, lambda d: d.update(ratification_digest="")),
-        f"ratification report {REPORT_FILE} is missing": lambda: (packs / REPORT_FILE).unlink(),
+        f"{REPORT_FILE}: no such ratification report": lambda: (packs / REPORT_FILE).unlink(),
         f"the seal of {REPORT_FILE} does not match its content":
             lambda: write(packs / REPORT_FILE, {**report, "statement": "Nobody read these."}),
     }
@@ -187,7 +187,7 @@ def test_ratify_answers_bad_input_in_one_line(packs, tmp_path):
     before = {name: (packs / name).read_bytes() for name in (PACK_FILE, REPORT_FILE)}
     cases = [
         (["--pack-dir", str(packs)], 1, "declares no boundaries"),
-        (["--pack-dir", str(tmp_path / "nowhere")], 1, f"safety pack {PACK_FILE} is missing"),
+        (["--pack-dir", str(tmp_path / "nowhere")], 1, f"{PACK_FILE}: no such safety pack"),
         (["--pack-dir", str(packs), "../secrets"], 1, "is not a plain name"),
         (["--no-such-option"], 2, "unrecognized arguments"),
     ]

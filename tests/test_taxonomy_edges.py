@@ -171,8 +171,8 @@ def test_missing_key_message_names_row_and_key():
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("", "not valid JSON"),
-    ("{not json", "not valid JSON"),
+    ("", "not JSON (Expecting value at line 1 column 1)"),
+    ("{not json", "not JSON (Expecting property name"),
     ('{"about": "a", "about": "b"}', "the key 'about' appears twice"),
     ("[]", "must be a JSON object"),
 ])

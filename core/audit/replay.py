@@ -27,12 +27,12 @@ cannot be explained, and shows as a divergence.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.run.canon import CanonError, digest
+from core.run.commandline import OneLineParser
 from core.run.policy import Policy, PolicyError
 from core.run.recorder import CLOSE_KIND, UNREPRESENTABLE, Recorder
 from core.run.records import RecordError, Run, shown
@@ -171,17 +171,10 @@ def harness_door(run: Run, policy: Policy, gating: dict) -> Recorder:
     return make_recorder(run, policy, Gating.from_dict(gating))
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    """argparse prints a usage block on error; a command line here answers in one line."""
-
-    def error(self, message: str) -> None:
-        self.exit(2, f"replay: {message} (see --help)\n")
-
-
 def main(argv: list[str] | None = None) -> int:
     """Verify the seal, then replay: exit 0 when every decision agrees, 1 when not, 2 on bad input."""
-    parser = _OneLineParser(prog="python3 -m core.audit.replay",
-                            description="Re-decide every event of a sealed report and list the divergences.")
+    parser = OneLineParser("replay", prog="python3 -m core.audit.replay",
+                           description="Re-decide every event of a sealed report and list the divergences.")
     parser.add_argument("path", metavar="PATH", help="the sealed report (JSON)")
     args = parser.parse_args(argv)
     try:

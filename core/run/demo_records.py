@@ -11,10 +11,10 @@ artifact is byte-identical on every machine.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from core.run.canon import write_artifact
+from core.run.commandline import OneLineParser
 from core.run.policy import Policy
 from core.run.recorder import ID_FIELDS, STORE_NAMES, Recorder
 from core.run.records import make_run
@@ -151,7 +151,8 @@ def _admitted_chain(report: dict) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
+        "demo_records",
         prog="python3 -m core.run.demo_records",
         description="Write lesson 2's demo artifact: an admitted chain and five recorded refusals.",
     )

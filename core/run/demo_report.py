@@ -19,8 +19,6 @@ report is the same, byte for byte.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -28,7 +26,9 @@ from pathlib import Path
 
 from core.run import report, seal
 from core.run.canon import write_artifact
+from core.run.commandline import OneLineParser
 from core.run.harness import Gating, GatedRecorder, GatingError, HarnessError, load_reviews, make_recorder, run_through
+from core.run.jsonfile import read_json, shown_path
 from core.run.plugins import PluginError, load_plugin
 from core.run.policy import Policy, PolicyError
 from core.run.records import make_run
@@ -62,26 +62,17 @@ class Configuration:
 
 def load_configuration(path: str | Path) -> Configuration:
     """The configuration in the file at ``path``, or ConfigError naming what is wrong with it."""
-    path = Path(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_refuse_repeated_keys)
-    except _RepeatedKey as exc:
-        raise ConfigError(f"{path.name}: the key {exc} appears twice in one object") from None
-    except FileNotFoundError:
-        raise ConfigError(f"{path.name}: no such configuration file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path.name}: cannot be read ({exc.__class__.__name__})") from None
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{path.name}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    where = shown_path(path)
+    raw = read_json(path, error=ConfigError, what="configuration file")
     if not isinstance(raw, dict) or sorted(raw) != sorted(CONFIG_FIELDS):
-        raise ConfigError(f"{path.name}: a configuration has exactly the keys {', '.join(CONFIG_FIELDS)}")
+        raise ConfigError(f"{where}: a configuration has exactly the keys {', '.join(CONFIG_FIELDS)}")
     if not isinstance(raw["about"], str) or not raw["about"].strip():
-        raise ConfigError(f"{path.name}: about must say in words what the configuration is for")
+        raise ConfigError(f"{where}: about must say in words what the configuration is for")
     plugins = raw["plugins"]
     if not isinstance(plugins, dict) or sorted(plugins) != sorted(PLUGIN_FIELDS):
-        raise ConfigError(f"{path.name}: plugins has exactly the keys {', '.join(PLUGIN_FIELDS)}")
+        raise ConfigError(f"{where}: plugins has exactly the keys {', '.join(PLUGIN_FIELDS)}")
     if not isinstance(raw["verification"], list):
-        raise ConfigError(f"{path.name}: verification must be a list of checks")
+        raise ConfigError(f"{where}: verification must be a list of checks")
     try:
         policy = Policy.from_dict(raw["policy"])
         gating = Gating.from_dict(raw["gating"])
@@ -89,20 +80,8 @@ def load_configuration(path: str | Path) -> Configuration:
         checks = tuple(Check.from_dict(entry, f"verification[{index}]")
                        for index, entry in enumerate(raw["verification"]))
     except (PolicyError, GatingError, CheckError) as exc:
-        raise ConfigError(f"{path.name}: {exc}") from None
+        raise ConfigError(f"{where}: {exc}") from None
     return Configuration(raw, policy, gating, reviews, checks, dict(plugins))
-
-
-class _RepeatedKey(Exception):
-    """json keeps the last of two equal keys silently; in an operator's file that hides an edit."""
-
-
-def _refuse_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
-    keys = [key for key, _ in pairs]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise _RepeatedKey(repr(key))
-    return dict(pairs)
 
 
 def world_of(config: Configuration, lab_world: dict) -> dict:
@@ -147,16 +126,9 @@ def sealed_report(config: Configuration, lab_dir: Path, transport: str) -> dict:
     return seal.seal(report.build_report(recorder, gating=config.gating.snapshot(), safety=safety.to_dict()))
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    """argparse prints a usage block on error; a command line here answers in one line."""
-
-    def error(self, message: str) -> None:
-        self.exit(2, f"demo_report: {message} (see --help)\n")
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = _OneLineParser(prog="python3 -m core.run.demo_report",
-                            description="Run the reference configuration against the lab and write the sealed report.")
+    parser = OneLineParser("demo_report", prog="python3 -m core.run.demo_report",
+                           description="Run the reference configuration against the lab and write the sealed report.")
     parser.add_argument("--out", required=True, metavar="PATH", help="where to write the sealed report (JSON)")
     parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG, metavar="PATH",
                         help="the run configuration (default data/policy/training-authorization-0001.json)")

@@ -29,14 +29,13 @@ from dataclasses import dataclass
 
 from core.run.canon import canonical_bytes, digest
 from core.run.recorder import Refusal
-from core.run.records import Action, RecordError, make_action, shown
+from core.run.records import Action, RecordError, make_action, require_digest, require_text, shown
 from core.run.stages import StagedRecorder
 
 MODEL_CALL_KIND = "model_call"
 PROPOSAL_KIND = "proposal"
 PROPOSAL_KEYS = ("arguments", "destination", "tool", "why")  # exactly these, sorted
 EXCERPT_LIMIT = 2000  # characters of each capture the prompt shows
-HEX_DIGITS = frozenset("0123456789abcdef")
 
 Model = Callable[[str], str]
 
@@ -59,15 +58,14 @@ class ModelCall:
     model_call_id: str = dataclasses.field(init=False)  # the digest of the other four
 
     def __post_init__(self) -> None:
-        if not isinstance(self.run_id, str) or not self.run_id.strip():
-            raise RecordError(f"run_id must be a non-empty string, got {shown(self.run_id)}")
+        require_text("run_id", self.run_id)
         if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < 1:
             raise RecordError(f"number must be a positive integer, got {shown(self.number)}")
-        _require_digest("prompt_digest", self.prompt_digest)
+        require_digest("prompt_digest", self.prompt_digest)
         if not isinstance(self.capture_ids, (list, tuple)):
             raise RecordError(f"capture_ids must be a list, got {type(self.capture_ids).__name__}")
         for capture_id in self.capture_ids:
-            _require_digest("capture_ids entry", capture_id)
+            require_digest("capture_ids entry", capture_id)
         object.__setattr__(self, "capture_ids", tuple(self.capture_ids))
         object.__setattr__(self, "model_call_id", digest(self.content()))
 
@@ -102,9 +100,8 @@ class Proposal:
     def __post_init__(self) -> None:
         # A proposal is an action nobody has chosen yet, so an action's checks apply to it.
         Action(self.run_id, self.tool, self.destination, self.arguments, self.action_id)
-        _require_digest("model_call_id", self.model_call_id)
-        if not isinstance(self.why, str):
-            raise RecordError(f"why must be a string, got {type(self.why).__name__}")
+        require_digest("model_call_id", self.model_call_id)
+        require_text("why", self.why, may_be_empty=True)
         object.__setattr__(self, "arguments", copy.deepcopy(self.arguments))
 
     def to_dict(self) -> dict:
@@ -123,11 +120,6 @@ def make_proposal(run_id: str, model_call_id: str, tool: str, destination: str, 
     """A proposal with its destination canonicalized and its action identity computed."""
     action = make_action(run_id, tool, destination, arguments)
     return Proposal(run_id, model_call_id, action.tool, action.destination, action.arguments, why, action.action_id)
-
-
-def _require_digest(field: str, value: object) -> None:
-    if not isinstance(value, str) or len(value) != 64 or not set(value) <= HEX_DIGITS:
-        raise RecordError(f"{field} must be a sha256 hex digest, got {shown(value)}")
 
 
 # --- the door, with the two new kinds ------------------------------------------------

@@ -43,18 +43,20 @@ def shown(value: object) -> str:
 
 
 # --- field checks shared by every record -------------------------------------------
+# Later lessons' records (model calls, selections, verdicts) check their fields with these too.
 
 
-def _require_text(field: str, value: object, *, may_be_empty: bool = False) -> None:
+def require_text(field: str, value: object, *, may_be_empty: bool = False) -> None:
+    """A string, and unless ``may_be_empty``, one with more than whitespace in it."""
     if not isinstance(value, str):
         raise RecordError(f"{field} must be a string, got {type(value).__name__}")
     if not may_be_empty and not value.strip():
         raise RecordError(f"{field} must not be empty")
 
 
-def _require_digest(field: str, value: object) -> None:
+def require_digest(field: str, value: object) -> None:
     """A SHA-256 hex digest: 64 lower-case hexadecimal characters."""
-    _require_text(field, value)
+    require_text(field, value)
     if len(value) != 64 or not set(value) <= set("0123456789abcdef"):
         raise RecordError(f"{field} must be a sha256 hex digest, got {shown(value)}")
 
@@ -92,9 +94,9 @@ class Run:
     world_digest: str
 
     def __post_init__(self) -> None:
-        _require_digest("run_id", self.run_id)
-        _require_digest("policy_digest", self.policy_digest)
-        _require_digest("world_digest", self.world_digest)
+        require_digest("run_id", self.run_id)
+        require_digest("policy_digest", self.policy_digest)
+        require_digest("world_digest", self.world_digest)
 
     def to_dict(self) -> dict:
         return {"run_id": self.run_id, "policy_digest": self.policy_digest, "world_digest": self.world_digest}
@@ -116,10 +118,10 @@ def action_identity(tool: str, destination: str) -> str:
     an empty or unreadable part is a loud error here rather than an empty key
     quietly earning credit later.
     """
-    _require_text("tool", tool)
+    require_text("tool", tool)
     if any(char.isspace() for char in tool):
         raise RecordError(f"tool must be one word, got {shown(tool)}")
-    _require_text("destination", destination)
+    require_text("destination", destination)
     try:
         return f"{tool} -> {canonical_destination(destination)}"
     except OriginError as exc:
@@ -137,7 +139,7 @@ class Action:
     action_id: str
 
     def __post_init__(self) -> None:
-        _require_text("run_id", self.run_id)
+        require_text("run_id", self.run_id)
         identity = action_identity(self.tool, self.destination)
         if canonical_destination(self.destination) != self.destination:
             raise RecordError(f"destination {shown(self.destination)} is not in canonical form")
@@ -180,11 +182,11 @@ class Capture:
     capture_id: str
 
     def __post_init__(self) -> None:
-        _require_text("run_id", self.run_id)
-        _require_text("action_id", self.action_id)
+        require_text("run_id", self.run_id)
+        require_text("action_id", self.action_id)
         if isinstance(self.status, bool) or not isinstance(self.status, int) or not 100 <= self.status <= 599:
             raise RecordError(f"status must be an HTTP status code 100..599, got {shown(self.status)}")
-        _require_text("body", self.body, may_be_empty=True)
+        require_text("body", self.body, may_be_empty=True)
         _require_own_digest("capture_id", self.capture_id, self.content())
 
     def content(self) -> dict:
@@ -217,9 +219,9 @@ class Observation:
     observation_id: str = dataclasses.field(init=False)  # the digest of the other four
 
     def __post_init__(self) -> None:
-        _require_text("run_id", self.run_id)
-        _require_text("field", self.field)
-        _require_text("capture_id", self.capture_id, may_be_empty=True)
+        require_text("run_id", self.run_id)
+        require_text("field", self.field)
+        require_text("capture_id", self.capture_id, may_be_empty=True)
         _require_json("value", self.value)
         object.__setattr__(self, "value", copy.deepcopy(self.value))
         object.__setattr__(self, "observation_id", _digest_of("observation_id", self.content()))
@@ -251,12 +253,12 @@ class Outcome:
     outcome_id: str = dataclasses.field(init=False)  # the digest of the other five
 
     def __post_init__(self) -> None:
-        _require_text("run_id", self.run_id)
-        _require_text("action_id", self.action_id)
+        require_text("run_id", self.run_id)
+        require_text("action_id", self.action_id)
         if self.status not in OUTCOME_STATUSES:
             raise RecordError(f"status must be one of {', '.join(OUTCOME_STATUSES)}, got {shown(self.status)}")
-        _require_text("capture_id", self.capture_id, may_be_empty=True)
-        _require_text("detail", self.detail, may_be_empty=True)
+        require_text("capture_id", self.capture_id, may_be_empty=True)
+        require_text("detail", self.detail, may_be_empty=True)
         object.__setattr__(self, "outcome_id", _digest_of("outcome_id", self.content()))
 
     @property
@@ -295,10 +297,10 @@ class Finding:
     finding_id: str
 
     def __post_init__(self) -> None:
-        _require_text("run_id", self.run_id)
-        _require_text("capture_id", self.capture_id)
-        _require_text("quote", self.quote)
-        _require_text("claim", self.claim)
+        require_text("run_id", self.run_id)
+        require_text("capture_id", self.capture_id)
+        require_text("quote", self.quote)
+        require_text("claim", self.claim)
         _require_own_digest("finding_id", self.finding_id, self.content())
 
     def content(self) -> dict:
@@ -325,12 +327,12 @@ class ReviewDecision:
     review_id: str
 
     def __post_init__(self) -> None:
-        _require_text("run_id", self.run_id)
-        _require_text("subject_id", self.subject_id)
+        require_text("run_id", self.run_id)
+        require_text("subject_id", self.subject_id)
         if self.decision not in REVIEW_DECISIONS:
             raise RecordError(f"decision must be one of {', '.join(REVIEW_DECISIONS)}, got {shown(self.decision)}")
-        _require_text("reviewer", self.reviewer)
-        _require_text("reason", self.reason)
+        require_text("reviewer", self.reviewer)
+        require_text("reason", self.reason)
         _require_own_digest("review_id", self.review_id, self.content())
 
     def content(self) -> dict:

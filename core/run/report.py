@@ -23,12 +23,12 @@ reads it as markup (a page's ``<b>`` stays text, a model's link stays inert).
 
 from __future__ import annotations
 
-import argparse
 import copy
 import re
 import sys
 
 from core.run.canon import CanonError, canonical_bytes
+from core.run.commandline import OneLineParser
 from core.run.recorder import Recorder
 from core.run.records import RecordError, action_identity, shown
 from core.run.seal import SealError, load_report, verify
@@ -248,16 +248,10 @@ def _code(value: object) -> str:
 # --- the command line --------------------------------------------------------------------
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    """argparse prints a usage block on error; a command line here answers in one line."""
-
-    def error(self, message: str) -> None:
-        self.exit(2, f"report: {message} (see --help)\n")
-
-
 def main(argv: list[str] | None = None) -> int:
     """Print the Markdown report; exit 1 when its seal does not hold, 2 when it is not a report."""
-    parser = _OneLineParser(prog="python3 -m core.run.report", description="Render a sealed report as Markdown.")
+    parser = OneLineParser("report", prog="python3 -m core.run.report",
+                           description="Render a sealed report as Markdown.")
     parser.add_argument("command", choices=["render"], help="render: print the report as Markdown")
     parser.add_argument("path", metavar="PATH", help="the sealed report (JSON)")
     args = parser.parse_args(argv)

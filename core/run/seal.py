@@ -30,14 +30,14 @@ report prints it) and compare.
 
 from __future__ import annotations
 
-import argparse
 import copy
-import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from core.run.canon import CanonError, digest
+from core.run.commandline import OneLineParser
+from core.run.jsonfile import read_json, shown_path
 from core.run.recorder import Recorder
 from core.run.records import shown
 
@@ -207,63 +207,20 @@ def _require_sealed(report: object) -> None:
 # --- reading a report from disk --------------------------------------------------------
 
 
-class _RepeatedKey(Exception):
-    """json keeps the last of two equal keys silently; in a sealed report that would hide an edit."""
-
-
-class _NotJsonNumber(Exception):
-    """NaN and Infinity are not JSON, though Python's json module reads them."""
-
-
-def _refuse_constant(name: str) -> float:
-    raise _NotJsonNumber(name)
-
-
-def _refuse_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
-    keys = [key for key, _ in pairs]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise _RepeatedKey(repr(key))
-    return dict(pairs)
-
-
 def load_report(path: str | Path) -> dict:
     """The JSON object in the file at ``path``; SealError with one line saying what is wrong otherwise."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SealError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise SealError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise SealError(f"{path}: cannot be read ({exc.strerror or exc.__class__.__name__})") from None
-    try:
-        report = json.loads(text, object_pairs_hook=_refuse_repeated_keys, parse_constant=_refuse_constant)
-    except json.JSONDecodeError as exc:
-        raise SealError(f"{path}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-    except _RepeatedKey as exc:
-        raise SealError(f"{path}: the key {exc} appears twice in one object") from None
-    except _NotJsonNumber as exc:
-        raise SealError(f"{path}: not JSON ({exc} is not a JSON number)") from None
-    except RecursionError:
-        raise SealError(f"{path}: not JSON that can be read (nested too deeply)") from None
+    report = read_json(path, error=SealError)
     if not isinstance(report, dict):
-        raise SealError(f"{path}: not a report (a report is a JSON object)")
+        raise SealError(f"{shown_path(path)}: not a report (a report is a JSON object)")
     return report
 
 
 # --- the command line ------------------------------------------------------------------
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    """argparse prints a usage block on error; a command line here answers in one line."""
-
-    def error(self, message: str) -> None:
-        self.exit(2, f"seal: {message} (see --help)\n")
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = _OneLineParser(prog="python3 -m core.run.seal", description="Verify the hash chain of a sealed report.")
+    parser = OneLineParser("seal", prog="python3 -m core.run.seal",
+                           description="Verify the hash chain of a sealed report.")
     parser.add_argument("command", choices=["verify"], help="verify: check the chain and the seal")
     parser.add_argument("path", metavar="PATH", help="the sealed report (JSON)")
     args = parser.parse_args(argv)

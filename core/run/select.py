@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from core.run.canon import digest
 from core.run.propose import PROPOSAL_KIND, ProposalRecorder
 from core.run.recorder import Recorder, Refusal
-from core.run.records import RecordError, shown
+from core.run.records import RecordError, require_text, shown
 
 SELECTION_KIND = "selection"
 FEEDBACK_KIND = "feedback"
@@ -54,7 +54,7 @@ class Feedback:
 
     def __post_init__(self) -> None:
         for name in ("run_id", "outcome_id", "action_id", "family"):
-            _require_text(name, getattr(self, name))
+            require_text(name, getattr(self, name))
         _require_number("credit", self.credit)
         object.__setattr__(self, "feedback_id", digest(self.content()))
 
@@ -84,7 +84,7 @@ class Selection:
 
     def __post_init__(self) -> None:
         for name in ("run_id", "action_id", "reason"):
-            _require_text(name, getattr(self, name))
+            require_text(name, getattr(self, name))
         _require_number("score", self.score)
         if not all(isinstance(seq, int) and not isinstance(seq, bool) and seq > 0 for seq in self.cites):
             raise RecordError(f"cites must be ledger sequence numbers, got {shown(self.cites)}")
@@ -102,11 +102,6 @@ class Selection:
 
     def to_dict(self) -> dict:
         return {**self.content(), "selection_id": self.selection_id}
-
-
-def _require_text(field: str, value: object) -> None:
-    if not isinstance(value, str) or not value.strip():
-        raise RecordError(f"{field} must be a non-empty string, got {shown(value)}")
 
 
 def _require_number(field: str, value: object) -> None:

@@ -29,13 +29,13 @@ review by the class's approver role) or deny, always with the reason.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
 from core.run.canon import CanonError, digest
+from core.run.jsonfile import read_json, shown_path
 
 REPO = Path(__file__).resolve().parents[2]
 TAXONOMY_DIR = REPO / "data" / "taxonomy"
@@ -192,43 +192,10 @@ def _names(source: str, where: str, value: object) -> tuple[str, ...]:
     return tuple(value)
 
 
-class _RepeatedKey(Exception):
-    """json keeps the last of two equal keys silently; for a policy table that is a hidden edit."""
-
-
-def _refuse_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
-    keys = [key for key, _ in pairs]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise _RepeatedKey(repr(key))
-    return dict(pairs)
-
-
 def load_table(path: str | Path) -> TaxonomyTable:
     """The validated table in the file at ``path``."""
-    path = Path(path)
-    source = _shown(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TaxonomyError(f"{source}: no such taxonomy file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TaxonomyError(f"{source}: cannot be read: {exc.__class__.__name__}") from None
-    try:
-        raw = json.loads(text, object_pairs_hook=_refuse_repeated_keys)
-    except json.JSONDecodeError as exc:
-        raise TaxonomyError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
-    except _RepeatedKey as exc:
-        raise TaxonomyError(f"{source}: the key {exc} appears twice in one object") from None
-    return parse_table(raw, source)
-
-
-def _shown(path: Path) -> str:
-    """A path as a message shows it: relative to the repository, never absolute."""
-    try:
-        return path.resolve().relative_to(REPO).as_posix()
-    except ValueError:
-        return path.name
+    raw = read_json(path, error=TaxonomyError, what="taxonomy file")
+    return parse_table(raw, shown_path(path))
 
 
 def current_table(taxonomy_dir: str | Path | None = None) -> TaxonomyTable:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from core.run.canon import digest
 from core.run.execute import ExecutionResult
 from core.run.recorder import Refusal
-from core.run.records import Capture, RecordError, shown
+from core.run.records import Capture, RecordError, require_text, shown
 from core.run.select import SelectionRecorder, admitted_seqs
 
 VERDICT_KIND = "verdict"
@@ -67,13 +67,11 @@ class Verdict:
 
     def __post_init__(self) -> None:
         for name in ("run_id", "finding_id", "reason"):
-            if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
-                raise RecordError(f"{name} must be a non-empty string, got {shown(getattr(self, name))}")
+            require_text(name, getattr(self, name))
         if self.verdict not in VERDICTS:
             raise RecordError(f"verdict must be one of {', '.join(VERDICTS)}, got {shown(self.verdict)}")
         for name in ("confirming_capture_id", "control_capture_id"):
-            if not isinstance(getattr(self, name), str):
-                raise RecordError(f"{name} must be a string, got {shown(getattr(self, name))}")
+            require_text(name, getattr(self, name), may_be_empty=True)
         object.__setattr__(self, "verdict_id", digest(self.content()))
 
     def content(self) -> dict:

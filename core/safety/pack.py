@@ -29,7 +29,6 @@ start-up.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping
@@ -38,6 +37,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from core.run.canon import CanonError, digest
+from core.run.jsonfile import read_json, shown_path
 
 REPO = Path(__file__).resolve().parents[2]
 PACK_DIR = REPO / "data" / "packs" / "safety"
@@ -114,8 +114,8 @@ def read_pack(pack_dir: Path, pack_id: str) -> dict:
     if not isinstance(pack_id, str) or not PACK_ID.fullmatch(pack_id):
         raise SafetyPackError(f"safety pack id {pack_id!r} is not a plain name (a-z, 0-9, '_' and '-')")
     path = pack_path(pack_dir, pack_id)
-    document = _read_json(path, "safety pack")
-    where = f"safety pack {_shown(path)}"
+    document = read_json(path, error=SafetyPackError, what="safety pack")
+    where = f"safety pack {shown_path(path)}"
     _require_fields(where, document, PACK_FIELDS)
     if document["pack_id"] != pack_id:
         raise SafetyPackError(f"{where} names itself {document['pack_id']!r}, not {pack_id!r}")
@@ -150,8 +150,8 @@ def ratification_problem(pack_dir: Path, pack_id: str, document: dict) -> str:
         return "it has never been ratified (its ratification_digest is empty)"
     path = report_path(pack_dir, pack_id)
     try:
-        report = _read_json(path, "ratification report")
-        where = f"ratification report {_shown(path)}"
+        report = read_json(path, error=SafetyPackError, what="ratification report")
+        where = f"ratification report {shown_path(path)}"
         _require_fields(where, report, REPORT_FIELDS)
         _require_canonical(where, report)
     except SafetyPackError as exc:
@@ -185,34 +185,3 @@ def _require_canonical(where: str, data: object) -> None:
         digest(data)
     except CanonError as exc:
         raise SafetyPackError(f"{where} has no canonical JSON form: {exc}") from None
-
-
-def _read_json(path: Path, what: str) -> object:
-    where = f"{what} {_shown(path)}"
-
-    def refuse_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
-        # json keeps the last of two equal keys without a word: a hidden edit.
-        keys = [key for key, _ in pairs]
-        repeated = sorted({key for key in keys if keys.count(key) > 1})
-        if repeated:
-            raise SafetyPackError(f"{where} repeats the key {repeated[0]!r} in one object")
-        return dict(pairs)
-
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SafetyPackError(f"{where} is missing") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SafetyPackError(f"{where} cannot be read: {exc.__class__.__name__}") from None
-    try:
-        return json.loads(text, object_pairs_hook=refuse_repeated_keys)
-    except json.JSONDecodeError as exc:
-        raise SafetyPackError(f"{where} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
-
-
-def _shown(path: Path) -> str:
-    """A path as a message shows it: relative to the repository, never absolute."""
-    try:
-        return path.resolve().relative_to(REPO).as_posix()
-    except ValueError:
-        return path.name

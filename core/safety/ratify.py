@@ -15,11 +15,11 @@ the committed files are what ratifying the committed boundaries gives.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 from core.run.canon import digest, write_artifact
+from core.run.commandline import OneLineParser
 from core.safety.pack import (
     DEFAULT_SAFETY_PACK,
     PACK_DIR,
@@ -58,15 +58,9 @@ def ratify(pack_dir: Path, pack_id: str) -> str:
     return report_digest
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    """argparse prints a usage block on error; a command line here answers in one line."""
-
-    def error(self, message: str) -> None:
-        self.exit(2, f"ratify: {message} (see --help)\n")
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = _OneLineParser(
+    parser = OneLineParser(
+        "ratify",
         prog="python3 -m core.safety.ratify",
         description="Seal the safety pack's ratification report and embed its digest in the pack.",
     )

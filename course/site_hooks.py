@@ -54,7 +54,8 @@ def on_files(files: Files, config) -> Files:
         files.append(File(lesson.notebook, str(ROOT), config["site_dir"], config["use_directory_urls"]))
     for path in source_files():
         text = (ROOT / path).read_text(encoding="utf-8")
-        content = f"# `{path}`\n\n```python linenums=\"1\"\n{text}```\n"
+        # Source pages are where code references lead; search finds the lessons, not every line of code.
+        content = f"---\nsearch:\n  exclude: true\n---\n\n# `{path}`\n\n```python linenums=\"1\"\n{text}```\n"
         files.append(File.generated(config, source_page(path), content=content))
     return files
 

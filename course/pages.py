@@ -28,16 +28,21 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(?P<word>\w+)['\"]?")
 
 
+def in_code(lines: list[str]) -> list[bool]:
+    """For each line, whether it is a fence or inside a fenced code block."""
+    flags, inside = [], False
+    for line in lines:
+        fence = bool(_FENCE.match(line))
+        if fence:
+            inside = not inside
+        flags.append(fence or inside)
+    return flags
+
+
 def prose_lines(text: str) -> list[str]:
     """The page's lines with fenced code blocks blanked out (kept as empty lines)."""
-    lines, inside = [], False
-    for line in text.splitlines():
-        if _FENCE.match(line):
-            inside = not inside
-            lines.append("")
-        else:
-            lines.append("" if inside else line)
-    return lines
+    lines = text.splitlines()
+    return ["" if code else line for line, code in zip(lines, in_code(lines))]
 
 
 def headings(text: str) -> list[str]:

@@ -85,15 +85,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 
     if page.file.src_uri.startswith("source/"):
         return markdown
-    return "\n".join(_outside_fences(markdown.split("\n"), lambda line: pages.CODE_REFERENCE.sub(link, line)))
+    lines = markdown.split("\n")
+    return "\n".join(line if code else pages.CODE_REFERENCE.sub(link, line)
+                     for line, code in zip(lines, pages.in_code(lines)))
 
-
-def _outside_fences(lines: list[str], change) -> list[str]:
-    out, inside = [], False
-    for line in lines:
-        if line.lstrip().startswith(("```", "~~~")):
-            inside = not inside
-            out.append(line)
-        else:
-            out.append(line if inside else change(line))
-    return out

@@ -1,7 +1,8 @@
 """Shared helpers for the lesson 3 to 5 suites: a lab policy, staged runs, and lab pages captured through the door.
 
-Lesson 6's executor will do what ``capture_page`` does here (action, capture,
-outcome through the door); until then the tests drive those steps by hand.
+``capture_page`` drives action, capture and outcome through the door by hand, as
+lessons 3 to 5 can: their tests must not lean on lesson 6's executor
+(core/run/execute.py), which also records an unresolved outcome first.
 """
 
 from __future__ import annotations
@@ -89,7 +90,6 @@ def capture_page(recorder, adapter, path: str, tool: str = "inspect_headers") ->
 def last_outcome_id(recorder, action_id: str) -> str:
     """The id of the latest outcome recorded for ``action_id``."""
     return [o for o in recorder.records("outcome") if o["action_id"] == action_id][-1]["outcome_id"]
-
 
 
 def lab_loop(rounds: int = 4) -> SelectionRecorder:

@@ -1,0 +1,283 @@
+"""Pictures for the docs site, drawn at build time from the code's own data.
+
+Each function takes plain data (a table from ``core/``, a committed artifact)
+and returns one self-contained SVG element as text: no library, no font or
+script from another host, so the site works offline. Every mark carries the
+datum it was drawn from in ``data-*`` attributes, so a test can read the
+picture back and compare it with the data, and a ``<title>`` a reader sees on
+hover.
+
+A page asks for a picture with an HTML comment on a line of its own,
+``<!-- picture: NAME -->``; the site hook replaces it with ``draw(NAME)``.
+Later lessons add their pictures as rows of ``PICTURES``.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Callable
+from html import escape
+from pathlib import Path
+
+from course.manifest import course_root
+
+FONT = "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace"
+ADMITTED, REFUSED, INK, MUTED, PAPER = "#2e7d32", "#c62828", "#263238", "#78909c", "#f5f7f8"
+STAGE_COLOURS = ("#e3f2fd", "#e8f5e9", "#fff8e1", "#f3e5f5", "#e0f7fa", "#fbe9e7", "#f1f8e9", "#ede7f6")
+
+
+class PictureError(Exception):
+    """A picture's data is missing or not the shape it is drawn from; the message says which."""
+
+
+def _a(value: object) -> str:
+    """An attribute value, escaped."""
+    return escape(str(value), quote=True)
+
+
+def _svg(name: str, width: int, height: int, body: list[str], label: str) -> str:
+    return (f'<svg id="picture-{name}" class="course-picture" xmlns="http://www.w3.org/2000/svg" '
+            f'viewBox="0 0 {width} {height}" width="{width}" role="img" aria-label="{_a(label)}" '
+            f'font-family="{FONT}" font-size="12">'
+            f'<title>{escape(label)}</title>'
+            '<defs><marker id="arrow-' + name + '" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+            f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{INK}"/></marker></defs>'
+            + "".join(body) + "</svg>")
+
+
+# --- the stage machine (lesson 3's STAGES and TRANSITIONS) ---------------------------------
+
+def stage_machine(stages: tuple[str, ...] | list[str], transitions: tuple | list) -> str:
+    """Stages in a row in their declared order; a move forward by one is a straight arrow,
+    a longer move forward arcs above the row, a move back arcs below it."""
+    stages = list(stages)
+    if not stages or len(set(stages)) != len(stages):
+        raise PictureError("the stage machine needs a list of distinct stage names")
+    box_w, box_h, gap = 96, 34, 28
+    lift = lambda i, j: 26 + 14 * abs(j - i)  # noqa: E731  how far an arc bows out of the row
+    for origin, target in transitions:
+        if origin not in stages or target not in stages:
+            raise PictureError(f"transition {origin} -> {target} names a stage that is not in STAGES")
+    spans = [(stages.index(o), stages.index(t)) for o, t in transitions]
+    above = max([lift(i, j) for i, j in spans if j > i + 1] or [0])
+    below = max([lift(i, j) for i, j in spans if j <= i] or [0])
+    top = 16 + 0.75 * above
+    width = len(stages) * box_w + (len(stages) - 1) * gap + 20
+    x_of = {stage: 10 + i * (box_w + gap) for i, stage in enumerate(stages)}
+    body: list[str] = []
+    for index, (origin, target) in enumerate(transitions):
+        i, j = stages.index(origin), stages.index(target)
+        if j == i + 1:
+            x1, x2, y = x_of[origin] + box_w, x_of[target] - 2, top + box_h / 2
+            d = f"M{x1},{y} L{x2},{y}"
+        else:
+            forward = j > i
+            x1 = x_of[origin] + box_w * (0.65 if forward else 0.35)
+            x2 = x_of[target] + box_w * (0.35 if forward else 0.65)
+            y = top if forward else top + box_h
+            cy = y - lift(i, j) if forward else y + lift(i, j)
+            d = f"M{x1},{y} C{x1},{cy} {x2},{cy} {x2},{y + (-2 if forward else 2)}"
+        body.append(f'<path class="transition" data-from="{_a(origin)}" data-to="{_a(target)}" d="{d}" '
+                    f'fill="none" stroke="{INK}" stroke-width="1.4" marker-end="url(#arrow-stage-machine)">'
+                    f'<title>{escape(origin)} -&gt; {escape(target)}</title></path>')
+    for i, stage in enumerate(stages):
+        x = x_of[stage]
+        start = ' stroke-width="2.5"' if i == 0 else ' stroke-width="1.2"'
+        body.append(f'<g class="stage" data-stage="{_a(stage)}"><rect x="{x}" y="{top}" width="{box_w}" '
+                    f'height="{box_h}" rx="8" fill="{STAGE_COLOURS[i % len(STAGE_COLOURS)]}" stroke="{INK}"{start}/>'
+                    f'<text x="{x + box_w / 2}" y="{top + box_h / 2 + 4}" text-anchor="middle" fill="{INK}">'
+                    f'{escape(stage)}</text></g>')
+    bottom = top + box_h + 0.75 * below + 30
+    body.append(f'<text x="10" y="{bottom}" fill="{MUTED}">The run starts in {escape(stages[0])} '
+                '(thick border). Arrows are the only moves the machine admits; any other move is a '
+                'recorded refusal.</text>')
+    return _svg("stage-machine", width, bottom + 10, body,
+                f"Stage machine: {len(stages)} stages, {len(transitions)} allowed transitions")
+
+
+# --- lesson 2: the admitted chain and the ledger ---------------------------------------------
+
+def _short(identifier: str, size: int = 12) -> str:
+    return identifier if " -> " in identifier else identifier[:size]
+
+
+def records_chain(demo: dict) -> str:
+    """The demo's admitted records left to right, an arrow from each record to the one it binds
+    to (found in the data: a field whose value is another admitted record's id), and below it
+    the ledger, one row per event, refusals in red between the admitted writes."""
+    try:
+        admitted = [(str(e["kind"]), str(e["id"]), dict(e["record"])) for e in demo["admitted"]]
+        events = list(demo["report"]["events"])
+    except (KeyError, TypeError) as exc:
+        raise PictureError(f"records-demo.json lacks {exc}: it is not lesson 2's demo artifact") from None
+    box_w, box_h, gap, top = 150, 46, 20, 40
+    width = max(len(admitted) * (box_w + gap) - gap + 20, 980)
+    x_of: dict[str, float] = {}
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">The admitted chain: each record binds '
+            'to the one before it</text>']
+    for i, (kind, identifier, _record) in enumerate(admitted):
+        x = 10 + i * (box_w + gap)
+        x_of[identifier] = x
+        label = _short(identifier, 12)
+        if len(label) > 19:
+            label = label[:18] + "…"
+        body.append(f'<g class="chain-record" data-kind="{_a(kind)}" data-id="{_a(identifier)}">'
+                    f'<title>{escape(kind)} {escape(identifier)}</title>'
+                    f'<rect x="{x}" y="{top}" width="{box_w}" height="{box_h}" rx="6" fill="{PAPER}" '
+                    f'stroke="{ADMITTED}" stroke-width="1.5"/>'
+                    f'<text x="{x + 8}" y="{top + 18}" font-weight="bold" fill="{INK}">{escape(kind)}</text>'
+                    f'<text x="{x + 8}" y="{top + 36}" fill="{MUTED}">{escape(label)}</text></g>')
+    index_of = {identifier: i for i, (_kind, identifier, _record) in enumerate(admitted)}
+    deepest, labels = 0.0, []
+    for i, (kind, identifier, record) in enumerate(admitted):
+        bindings = [(f, v) for f, v in sorted(record.items())
+                    if f.endswith("_id") and isinstance(v, str) and v in x_of and v != identifier]
+        for k, (field, value) in enumerate(bindings):
+            x1 = x_of[identifier] + box_w * (0.3 + 0.4 * k / max(len(bindings) - 1, 1))
+            x2 = x_of[value] + box_w * 0.6
+            low, depth = top + box_h, 16 + 24 * abs(i - index_of[value])
+            deepest = max(deepest, depth)
+            body.append(f'<path class="binding" data-from="{_a(identifier)}" data-field="{_a(field)}" '
+                        f'data-to="{_a(value)}" d="M{x1},{low} C{x1},{low + depth} {x2},{low + depth} '
+                        f'{x2},{low + 2}" fill="none" stroke="{INK}" stroke-width="1.2" '
+                        f'marker-end="url(#arrow-records-chain)"><title>{escape(kind)}.{escape(field)} '
+                        f'names {escape(value)}</title></path>')
+            labels.append(f'<text x="{(x1 + x2) / 2}" y="{low + 0.75 * depth + 13}" text-anchor="middle" '
+                          f'font-size="11" fill="{MUTED}" stroke="#ffffff" stroke-width="4" '
+                          f'paint-order="stroke">{escape(field)}</text>')
+    body += labels  # on top of every arc, so no arc crosses a label
+    y = top + box_h + 0.75 * deepest + 50
+    body.append(f'<text x="10" y="{y}" font-weight="bold" fill="{INK}">The ledger: one ordered list of '
+                'every admitted write and every refusal</text>')
+    y += 10
+    chars = (width - 230) // 7
+    for event in events:
+        try:
+            seq, status, kind = int(event["seq"]), str(event["status"]), str(event["kind"])
+            text = str(event.get("reason") or _short(str(event.get("id", "")), 24))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PictureError(f"a ledger event lacks {exc}") from None
+        lines = textwrap.wrap(text, chars) or [""]
+        colour = REFUSED if status == "refused" else ADMITTED
+        height = 16 * len(lines) + 6
+        body.append(f'<g class="ledger-event" data-seq="{seq}" data-status="{_a(status)}" data-kind="{_a(kind)}">'
+                    f'<title>{seq} {escape(status)} {escape(kind)}: {escape(text)}</title>'
+                    f'<rect x="10" y="{y}" width="{width - 20}" height="{height}" fill="{PAPER if seq % 2 else "#ffffff"}"/>'
+                    f'<rect x="10" y="{y}" width="5" height="{height}" fill="{colour}"/>'
+                    f'<text x="22" y="{y + 15}" fill="{INK}">{seq:>2}</text>'
+                    f'<text x="50" y="{y + 15}" fill="{colour}" font-weight="bold">{escape(status)}</text>'
+                    f'<text x="125" y="{y + 15}" fill="{INK}">{escape(kind)}</text>'
+                    + "".join(f'<text x="220" y="{y + 15 + 16 * k}" fill="{INK}">{escape(line)}</text>'
+                              for k, line in enumerate(lines)) + "</g>")
+        y += height
+    return _svg("records-chain", width, y + 10, body,
+                f"Lesson 2's demo: {len(admitted)} admitted records and a ledger of {len(events)} events")
+
+
+# --- the reference run's timeline (data/course/report.json) --------------------------------
+
+def run_timeline(report: dict) -> str:
+    """One column per ledger event, in order: the stage the run was in (from its transition
+    events) as a coloured band, one lane per record kind, admitted events as dots, refusals as
+    red crosses, reviews as diamonds, and the close at the end."""
+    try:
+        events = sorted(report["events"], key=lambda e: int(e["seq"]))
+        kinds = list(dict.fromkeys(str(e["kind"]) for e in events))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise PictureError(f"the report's events lack {exc}") from None
+    if not events:
+        raise PictureError("the report has no events to draw")
+    left, step, lane, top = 110, 7, 18, 58
+    width = left + step * len(events) + 30
+    bottom = top + lane * len(kinds)
+    body = [f'<text x="10" y="18" font-weight="bold" fill="{INK}">The reference run, event by event: '
+            f'{len(events)} events, '
+            f'{sum(e.get("status") == "refused" for e in events)} refused</text>']
+    # The stage band: the stage a run is in changes at each admitted transition "<from> -> <to>".
+    stage, start, bands = "", 0, []
+    for index, event in enumerate(events):
+        if event.get("kind") == "transition" and event.get("status") == "admitted" and " -> " in str(event.get("id")):
+            origin, _, target = str(event["id"]).partition(" -> ")
+            bands.append((stage or origin, start, index))
+            stage, start = target, index
+    bands.append((stage, start, len(events)))
+    colours: dict[str, str] = {}
+    for name, first, last in bands:
+        if last <= first or not name:
+            continue
+        colour = colours.setdefault(name, STAGE_COLOURS[len(colours) % len(STAGE_COLOURS)])
+        x = left + first * step
+        body.append(f'<g class="stage-band" data-stage="{_a(name)}" data-first="{first + 1}" data-last="{last}">'
+                    f'<title>{escape(name)}: events {first + 1} to {last}</title>'
+                    f'<rect x="{x}" y="{top - 24}" width="{(last - first) * step}" height="{bottom - top + 24}" '
+                    f'fill="{colour}"/>'
+                    + (f'<text x="{x + 2}" y="{top - 10}" font-size="10" fill="{INK}">{escape(name)}</text>'
+                       if (last - first) * step >= 7 * len(name) else "") + "</g>")
+    for row, kind in enumerate(kinds):
+        y = top + row * lane + lane / 2
+        body.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end" fill="{INK}">{escape(kind)}</text>'
+                    f'<line x1="{left}" y1="{y}" x2="{width - 20}" y2="{y}" stroke="#cfd8dc" stroke-width="0.6"/>')
+    for index, event in enumerate(events):
+        kind, status = str(event["kind"]), str(event.get("status"))
+        x, y = left + index * step + step / 2, top + kinds.index(kind) * lane + lane / 2
+        said = str(event.get("reason") or event.get("id") or "")
+        tip = f'<title>{_a(event["seq"])} {escape(status)} {escape(kind)}: {escape(said)}</title>'
+        data = f'data-seq="{_a(event["seq"])}" data-status="{_a(status)}" data-kind="{_a(kind)}"'
+        if status == "refused":
+            mark = (f'<path d="M{x - 3.5},{y - 3.5} L{x + 3.5},{y + 3.5} M{x - 3.5},{y + 3.5} L{x + 3.5},{y - 3.5}" '
+                    f'stroke="{REFUSED}" stroke-width="2"/>')
+        elif kind == "review":
+            mark = f'<path d="M{x},{y - 6} L{x + 5},{y} L{x},{y + 6} L{x - 5},{y} z" fill="#ef6c00"/>'
+        else:
+            mark = f'<circle cx="{x}" cy="{y}" r="2.8" fill="{ADMITTED}"/>'
+        body.append(f'<g class="timeline-event" {data}>{tip}{mark}</g>')
+    closed = report.get("closed") if isinstance(report.get("closed"), dict) else None
+    legend_y = bottom + 24
+    body.append(f'<circle cx="16" cy="{legend_y - 4}" r="3" fill="{ADMITTED}"/>'
+                f'<text x="24" y="{legend_y}" fill="{INK}">admitted</text>'
+                f'<path d="M96,{legend_y - 8} L103,{legend_y - 1} M96,{legend_y - 1} L103,{legend_y - 8}" '
+                f'stroke="{REFUSED}" stroke-width="2"/><text x="110" y="{legend_y}" fill="{INK}">refused</text>'
+                f'<path d="M178,{legend_y - 10} L183,{legend_y - 4} L178,{legend_y + 2} L173,{legend_y - 4} z" '
+                f'fill="#ef6c00"/><text x="190" y="{legend_y}" fill="{INK}">review (a person\'s decision)</text>'
+                + (f'<text class="closed" x="420" y="{legend_y}" fill="{INK}" data-how="{_a(closed.get("how"))}">'
+                   f'closed: {escape(str(closed.get("how")))} at event {escape(str(closed.get("seq")))}</text>'
+                   if closed else ""))
+    return _svg("run-timeline", width, legend_y + 12, body,
+                f"The reference run's timeline: {len(events)} events in {len(kinds)} kinds")
+
+
+# --- which picture a page asks for ------------------------------------------------------------
+
+def _stage_tables() -> tuple:
+    from core.run import stages  # read, never changed: the two tables lesson 3 defines
+    return stages.STAGES, stages.TRANSITIONS
+
+
+def _json(relative: str) -> dict:
+    path = course_root() / relative
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise PictureError(f"{relative} cannot be read as JSON: {exc}") from None
+
+
+PICTURES: dict[str, tuple[str, Callable[[], str]]] = {
+    # name: (where its data comes from, how to draw it)
+    "stage-machine": ("core/run/stages.py", lambda: stage_machine(*_stage_tables())),
+    "records-chain": ("data/course/records-demo.json", lambda: records_chain(_json("data/course/records-demo.json"))),
+    "run-timeline": ("data/course/report.json", lambda: run_timeline(_json("data/course/report.json"))),
+}
+
+
+def draw(name: str) -> str:
+    """The named picture as SVG text, or a PictureError naming what is wrong."""
+    if name not in PICTURES:
+        raise PictureError(f"there is no picture {name!r}; the pictures are {', '.join(PICTURES)}")
+    source, make = PICTURES[name]
+    return (f'<figure class="course-figure" data-source="{_a(source)}">{make()}'
+            f'<figcaption>Drawn when the site was built, from <code>{escape(source)}</code>.</figcaption></figure>')
+
+
+def source_of(name: str) -> Path:
+    return course_root() / PICTURES[name][0]

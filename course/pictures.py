@@ -208,8 +208,9 @@ def run_timeline(report: dict) -> str:
             continue
         colour = colours.setdefault(name, STAGE_COLOURS[len(colours) % len(STAGE_COLOURS)])
         x = left + first * step
-        body.append(f'<g class="stage-band" data-stage="{_a(name)}" data-first="{first + 1}" data-last="{last}">'
-                    f'<title>{escape(name)}: events {first + 1} to {last}</title>'
+        first_seq, last_seq = events[first]["seq"], events[last - 1]["seq"]
+        body.append(f'<g class="stage-band" data-stage="{_a(name)}" data-first="{_a(first_seq)}" '
+                    f'data-last="{_a(last_seq)}"><title>{escape(name)}: events {_a(first_seq)} to {_a(last_seq)}</title>'
                     f'<rect x="{x}" y="{top - 24}" width="{(last - first) * step}" height="{bottom - top + 24}" '
                     f'fill="{colour}"/>'
                     + (f'<text x="{x + 2}" y="{top - 10}" font-size="10" fill="{INK}">{escape(name)}</text>'

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from course import lint, manifest
+from course import hints, lint, manifest
 from course.starters import direction_problems
 
-from .conftest import FIXTURE_SENTENCE, run_course
+from .conftest import FIXTURE_SENTENCE, REPO, run_course
 
 
 def problems(root: Path) -> list[str]:
@@ -109,7 +112,7 @@ def test_check_shows_each_failure_with_its_message_then_passes_on_the_solution(f
     assert "FAILED" in failing.stdout and "write greet" in failing.stdout
     passing = run_course(fixture_course, "check", "1", COURSE_TARGET="solution")
     assert passing.returncode == 0, passing.stdout
-    assert "1 of 1 checks pass." in passing.stdout
+    assert "All 1 checks pass: lesson 1 is complete." in passing.stdout
 
 
 def test_starter_switch_holds_on_the_fixture(fixture_course):
@@ -147,3 +150,208 @@ def test_a_broken_manifest_gets_one_line_and_exit_2(fixture_course):
     (fixture_course / "course/manifest.toml").write_text("[[lesson]]\nnumber = 1\n")
     done = run_course(fixture_course, "status")
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "lacks or mistypes" in done.stderr
+
+
+# --- course check: one line for a starter that cannot be checked, a next step after a pass -----
+
+LESSON2 = "starter/lesson02.py"
+
+
+def broken_copy(tmp_path: Path, old: str, new: str) -> Path:
+    """A copy of lesson 2's starter with one edit, as a student might make it."""
+    text = (REPO / LESSON2).read_text(encoding="utf-8")
+    assert old in text, f"the starter has no {old!r}"
+    path = tmp_path / "lesson02.py"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def one_line(done) -> str:
+    assert "Traceback" not in done.stdout + done.stderr
+    lines = (done.stdout + done.stderr).splitlines()
+    assert len(lines) == 1, done.stdout + done.stderr
+    return lines[0]
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_check_on_a_starter_that_does_not_import_gets_one_line(tmp_path):
+    path = broken_copy(tmp_path, "return Policy.from_dict(", "return Policy.from_dict((")
+    done = run_course(REPO, "check", "2", COURSE_TARGET=str(path))
+    assert done.returncode == 1
+    assert one_line(done) == f"{path}, line {line_of(path, 'from_dict((')}: SyntaxError: '(' was never closed"
+
+
+def test_check_on_a_starter_whose_function_raises_gets_one_line(tmp_path):
+    path = broken_copy(tmp_path, "return Policy.from_dict(", "return Polcy.from_dict(")
+    done = run_course(REPO, "check", "2", COURSE_TARGET=str(path))
+    assert done.returncode == 1
+    assert one_line(done) == f"{path}, line {line_of(path, 'Polcy')}: NameError: name 'Polcy' is not defined"
+
+
+def test_check_on_a_starter_that_lacks_its_function_names_the_near_miss(tmp_path):
+    path = broken_copy(tmp_path, "def build_my_policy", "def build_my_polcy")
+    done = run_course(REPO, "check", "2", COURSE_TARGET=str(path))
+    assert done.returncode == 1
+    assert one_line(done) == (f"{path}, line {line_of(path, 'def build_my_polcy')}: AttributeError: "
+                              "the file defines 'build_my_polcy', not 'build_my_policy'")
+
+
+def test_a_misspelled_key_is_named_with_its_tool(tmp_path):
+    path = broken_copy(tmp_path, '"requires": {},', '"require": {},')
+    done = run_course(REPO, "check", "2", COURSE_TARGET=str(path))
+    assert done.returncode == 1
+    line = line_of(path, '"require": {},')
+    assert one_line(done) == (f"{path}, line {line}: 'inspect_headers' has the key 'require', "
+                              "which it does not know; did you mean 'requires'?")
+
+
+def test_a_bad_course_target_gets_one_line_and_exit_2(tmp_path):
+    done = run_course(REPO, "check", "2", COURSE_TARGET=str(tmp_path / "nowhere.py"))
+    assert done.returncode == 2 and done.stdout == ""
+    assert one_line(done) == f"course: COURSE_TARGET selects {tmp_path / 'nowhere.py'}, which is not a Python file"
+
+
+def test_the_first_check_of_lesson_2_does_not_give_away_the_prediction():
+    """The page asks for a prediction before the second run; the first run must not print its answer."""
+    done = run_course(REPO, "check", "2", COURSE_TARGET="pristine")
+    assert done.returncode == 1 and "FAILED" in done.stdout
+    text = " ".join(done.stdout.replace("│", " ").split())
+    assert "outside the explicit authorized origins" not in text
+    assert "for its destination" not in text and "other.example:443" not in text
+
+
+def test_a_pass_says_what_to_do_next_and_a_solution_run_saves_no_progress():
+    done = run_course(REPO, "check", "2", COURSE_TARGET="solution")
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.splitlines()[0] == "All 10 checks pass: lesson 2 is complete."
+    assert done.stdout.splitlines()[-1].startswith("Next: lesson 3, Stages")
+    assert "Saved in" not in done.stdout
+
+
+def test_a_pass_is_saved_as_progress_and_shown_by_status(fixture_course):
+    (fixture_course / "starter/lesson01.py").write_text("def greet(name):\n    return 'hello ' + name\n")
+    done = run_course(fixture_course, "check", "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Saved in .course/progress.json" in done.stdout
+    assert "Next: that was the last lesson" in done.stdout
+    assert json.loads((fixture_course / ".course/progress.json").read_text())["passed"] == [1]
+    status = run_course(fixture_course, "status")
+    assert "Your progress: 1 of 1 ready lesson(s) passed (1)" in status.stdout, status.stdout
+
+
+def test_the_progress_file_is_ignored_by_git():
+    ignored = subprocess.run(["git", "check-ignore", "-q", ".course/progress.json"], cwd=REPO)
+    assert ignored.returncode == 0
+
+
+def test_an_unreadable_progress_file_gets_one_line(fixture_course):
+    (fixture_course / ".course").mkdir()
+    (fixture_course / ".course/progress.json").write_text("{not json")
+    done = run_course(fixture_course, "status")
+    assert done.returncode == 2
+    assert one_line(done) == ("course: .course/progress.json is not a progress file the course can read; "
+                              "delete it to start afresh")
+
+
+# --- course reset ----------------------------------------------------------------------------
+
+def answering(root: Path, answer: str, *args: str) -> subprocess.CompletedProcess:
+    """`course ARGS` with ``answer`` typed at its prompt."""
+    environment = {k: v for k, v in os.environ.items() if k != "COURSE_TARGET"}
+    environment.update({"COURSE_ROOT": str(root), "COLUMNS": "200"})
+    return subprocess.run([sys.executable, "-m", "course", *args], cwd=REPO, env=environment, input=answer,
+                          capture_output=True, text=True)
+
+
+def committed(root: Path) -> Path:
+    git = lambda *args: subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)  # noqa: E731
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "fixture")
+    return root
+
+
+def test_reset_asks_first_and_changes_nothing_on_no(fixture_course):
+    root = committed(fixture_course)
+    (root / "starter/lesson01.py").write_text("# my attempt\n")
+    done = answering(root, "n\n", "reset", "1")
+    assert done.returncode == 1 and "Replace starter/lesson01.py" in done.stdout and "Nothing changed." in done.stdout
+    assert (root / "starter/lesson01.py").read_text() == "# my attempt\n"
+    assert not (root / ".course/backups").exists()
+
+
+def test_reset_restores_the_committed_starter_and_keeps_a_backup(fixture_course):
+    root = committed(fixture_course)
+    original = (root / "starter/lesson01.py").read_text()
+    for attempt, args in (("# first attempt\n", ["reset", "1"]), ("# second attempt\n", ["reset", "1", "--yes"])):
+        (root / "starter/lesson01.py").write_text(attempt)
+        done = answering(root, "y\n" if "--yes" not in args else "", *args)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert (root / "starter/lesson01.py").read_text() == original
+    assert (root / ".course/backups/lesson01.py.1").read_text() == "# first attempt\n"
+    assert (root / ".course/backups/lesson01.py.2").read_text() == "# second attempt\n"
+    assert "your file is kept as .course/backups/lesson01.py.2" in done.stdout
+    again = run_course(root, "reset", "1", "--yes")
+    assert again.returncode == 0 and "already as committed; nothing to do" in again.stdout
+
+
+def test_reset_without_git_gets_one_line_and_exit_2(fixture_course):
+    done = run_course(fixture_course, "reset", "1", "--yes")
+    assert done.returncode == 2
+    assert one_line(done).startswith("course: cannot read the committed starter/lesson01.py from git")
+
+
+# --- course watch ----------------------------------------------------------------------------
+
+def test_watch_checks_again_when_the_starter_changes(fixture_course):
+    environment = {k: v for k, v in os.environ.items() if k != "COURSE_TARGET"}
+    environment.update({"COURSE_ROOT": str(fixture_course), "COLUMNS": "200"})
+    watcher = subprocess.Popen([sys.executable, "-m", "course", "watch", "1", "--interval", "0.1", "--times", "2"],
+                               cwd=REPO, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first: list[str] = []
+    while not first or not (first[-1].startswith("Fix the first FAILED row") or first[-1] == "" or len(first) > 50):
+        first.append(watcher.stdout.readline())  # the first check's report, up to its last line
+    assert first[0].startswith("Watching starter/lesson01.py") and "write greet" in "".join(first), first
+    (fixture_course / "starter/lesson01.py").write_text("def greet(name):\n    return 'hello ' + name\n")
+    rest, errors = watcher.communicate(timeout=120)
+    assert watcher.returncode == 0, errors
+    assert rest.startswith("starter/lesson01.py changed: checking again.\nAll 1 checks pass: lesson 1 is complete.")
+
+
+def test_watch_of_a_lesson_that_is_not_built_gets_one_line():
+    done = run_course(REPO, "watch", "9")
+    assert done.returncode == 2 and one_line(done).startswith("course: lesson 9 is not built yet")
+
+
+# --- course hint -----------------------------------------------------------------------------
+
+HINTS = '??? tip "Hint 1: look here"\n    First nudge.\n\n??? tip "Hint 2: nearly there"\n    Second nudge.\n\n'
+
+
+def test_hints_come_one_at_a_time_from_the_page(fixture_course):
+    edit(fixture_course, "lessons/01-fixture.md", "## Check completion", HINTS + "## Check completion")
+    first = run_course(fixture_course, "hint", "1")
+    assert first.returncode == 0 and "Hint 1: look here (1 of 2)" in first.stdout and "First nudge." in first.stdout
+    assert "Second nudge." not in first.stdout and "`course hint 1` again shows hint 2" in first.stdout
+    second = run_course(fixture_course, "hint", "1")
+    assert "Second nudge." in second.stdout and "That was the last hint" in second.stdout
+    third = run_course(fixture_course, "hint", "1")
+    assert "You have seen all 2 hints" in third.stdout and "solutions/lesson01.py" in third.stdout
+    again = run_course(fixture_course, "hint", "1", "1")
+    assert "First nudge." in again.stdout
+    beyond = run_course(fixture_course, "hint", "1", "3")
+    assert beyond.returncode == 2 and one_line(beyond) == "course: lesson 1 has hints 1 to 2, not 3"
+
+
+def test_a_page_without_hints_gets_one_line(fixture_course):
+    done = run_course(fixture_course, "hint", "1")
+    assert done.returncode == 2 and one_line(done) == "course: lessons/01-fixture.md has no hints"
+
+
+@pytest.mark.parametrize("lesson", [l for l in manifest.load(REPO) if l.ready], ids=lambda l: f"lesson{l.label}")
+def test_every_ready_lesson_has_at_least_two_hints_for_course_hint(lesson):
+    found = hints.hints((REPO / lesson.page).read_text(encoding="utf-8"))
+    assert len(found) >= 2 and all(h.body for h in found), [h.title for h in found]

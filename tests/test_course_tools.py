@@ -355,3 +355,69 @@ def test_a_page_without_hints_gets_one_line(fixture_course):
 def test_every_ready_lesson_has_at_least_two_hints_for_course_hint(lesson):
     found = hints.hints((REPO / lesson.page).read_text(encoding="utf-8"))
     assert len(found) >= 2 and all(h.body for h in found), [h.title for h in found]
+
+
+# --- make run: the report for a terminal, its checks, and make lab as root or not ----------------
+
+def run_report(path: Path, columns: str = "200") -> subprocess.CompletedProcess:
+    environment = {**os.environ, "COLUMNS": columns, "NO_COLOR": "1", "TERM": "dumb"}
+    return subprocess.run([sys.executable, "-m", "course.run_report", str(path)], cwd=REPO, env=environment,
+                          capture_output=True, text=True)
+
+
+def test_the_run_report_fits_80_columns_and_says_what_the_checks_proved():
+    done = run_report(REPO / "data/course/report.json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert not [line for line in lines if line.startswith(("#", "- `")) or "`" in line]  # no raw Markdown
+    text = "\n".join(lines)
+    seal = json.loads((REPO / "data/course/report.json").read_text())["seal"]
+    assert f"seal verify  intact: {seal['events']} events, head {seal['head'][:12]}\n             proves: " in text
+    assert "replay       replayed" in text and "every decision agrees\n             proves: " in text
+    assert "sha256-jcs-chain/1" in text and "'Declared only' means" in text
+    assert "Scripted: 3 decision(s) above were written before the run in" in " ".join(text.split())
+    assert lines[-2].startswith("Next: lesson 1, Read a finished report")
+
+
+def test_the_run_report_narrows_with_the_terminal():
+    done = run_report(REPO / "data/course/report.json", columns="60")
+    assert done.returncode == 0 and max(len(line) for line in done.stdout.splitlines()) <= 60
+
+
+def test_the_run_report_fails_when_the_seal_does_not_hold(tmp_path):
+    report = json.loads((REPO / "data/course/report.json").read_text())
+    refused = next(e for e in report["events"] if e["status"] == "refused")
+    refused["reason"] = "nothing to see here"
+    (tmp_path / "report.json").write_text(json.dumps(report))
+    done = run_report(tmp_path / "report.json")
+    assert done.returncode == 1
+    assert "seal verify  FAILED" in done.stdout and "replay       FAILED" in done.stdout
+
+
+def test_the_run_report_reads_a_report_missing_its_sections(tmp_path):
+    (tmp_path / "report.json").write_text(json.dumps({"events": [], "stage": "", "closed": None, "seal": {}}))
+    done = run_report(tmp_path / "report.json")
+    assert "Traceback" not in done.stderr and "No findings." in done.stdout
+    assert done.returncode == 1  # an unsealed report cannot pass seal verify
+
+
+@pytest.mark.parametrize("content, says", [("{not json", "cannot read"), ("[1, 2]", "is not a report")])
+def test_a_report_that_is_not_one_gets_one_line(tmp_path, content, says):
+    (tmp_path / "report.json").write_text(content)
+    done = run_report(tmp_path / "report.json")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and says in done.stderr
+
+
+@pytest.mark.parametrize("uid, flag", [("0", True), ("1000", False)])
+def test_make_lab_allows_root_only_when_run_as_root(tmp_path, uid, flag):
+    fake = tmp_path / "id"
+    fake.write_text(f"#!/bin/sh\necho {uid}\n")
+    fake.chmod(0o755)
+    environment = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["make", "-n", "lab"], cwd=REPO, env=environment,
+                          capture_output=True, text=True)
+    command = [line for line in done.stdout.splitlines() if "jupyter lab" in line]
+    assert command, done.stdout + done.stderr
+    assert ("--allow-root" in command[0]) == flag

@@ -183,3 +183,20 @@ def test_the_site_works_from_a_folder_opened_with_no_server(page, site, lesson):
     results.first.wait_for(timeout=60000)
     assert lesson.title in " ".join(results.all_inner_texts())
     assert [url for url in requests if not url.startswith(("file://", "data:", "about:", "blob:"))] == []
+
+
+@needs_lesson
+def test_the_task_list_can_be_ticked_and_keeps_its_ticks(page, site_url):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(lesson_url(site_url))
+    boxes = page.locator("article .task-list-item input[type=checkbox]")
+    assert boxes.count() >= 3
+    assert not boxes.nth(1).is_checked()
+    item = page.locator("article li.task-list-item").nth(1)
+    item.scroll_into_view_if_needed()
+    box = item.bounding_box()
+    page.mouse.click(box["x"] - 10, box["y"] + box["height"] / 2)  # where the drawn checkbox sits
+    assert boxes.nth(1).is_checked()
+    page.reload()
+    boxes = page.locator("article .task-list-item input[type=checkbox]")
+    assert boxes.nth(1).is_checked() and not boxes.nth(0).is_checked()

@@ -293,3 +293,11 @@ def test_the_notebook_never_loads_the_worked_solution(lesson):
     assert "load_lesson" not in code or "COURSE_TARGET" not in code, "the notebook switches what load_lesson loads"
     for forbidden in ('"solution"', "'solution'", "solutions/", "solutions.", Path(lesson.solution).stem + ".py"):
         assert forbidden not in code.replace(Path(lesson.starter).as_posix(), ""), f"the notebook names {forbidden}"
+
+
+@pytest.mark.parametrize("lesson", READY, ids=lambda lesson: f"lesson{lesson.label}")
+def test_every_notebook_code_line_fits_in_88_columns(lesson):
+    notebook = json.loads((REPO / lesson.notebook).read_text(encoding="utf-8"))
+    lines = [line for cell in notebook["cells"] if cell["cell_type"] == "code"
+             for line in "".join(cell["source"]).splitlines()]
+    assert [line for line in lines if len(line) > 88] == []

@@ -102,7 +102,8 @@ def _load_problem(lesson: Lesson) -> str:
     if done.returncode == 2:
         raise CourseError(done.stdout.strip() or done.stderr.strip())
     if done.returncode != 0:
-        return (done.stdout.strip() or done.stderr.strip().splitlines()[-1]).splitlines()[0]
+        said = (done.stdout.strip() or done.stderr.strip() or "the file could not be loaded").splitlines()
+        return said[-1]  # the diagnosis is the last line, after anything the student's file printed
     return ""
 
 

@@ -121,8 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as exc:
         print(str(exc))
         return 2
-    except Exception as exc:  # noqa: BLE001  the student's code may raise anything
-        print(describe(exc, target_path(number)))
+    except (Exception, SystemExit) as exc:  # noqa: BLE001  the student's code may raise anything, or exit
+        print(f"\n{describe(exc, target_path(number))}")  # the last line, after anything the file printed
         return 1
     return 0
 

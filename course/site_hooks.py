@@ -155,7 +155,7 @@ def _index_markdown(paths: list[str], cited: dict[str, list[manifest.Lesson]]) -
     for folder, members in groups.items():
         out += [f"## `{folder}/`", "", "| File | What it is | Cited by |", "|---|---|---|"]
         for path in members:
-            lessons = ", ".join(f"[{l.number}]({_back(INDEX, l.page.removeprefix('lessons/'))})"
+            lessons = ", ".join(f"[Lesson {l.number}]({_back(INDEX, l.page.removeprefix('lessons/'))})"
                                 for l in cited.get(path, []))
             out.append(f"| [`{path}`]({_back(INDEX, source_page(path))}) | {_summary(path)} | {lessons} |")
         out.append("")

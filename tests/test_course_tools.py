@@ -191,6 +191,14 @@ def test_check_on_a_starter_whose_function_raises_gets_one_line(tmp_path):
     assert one_line(done) == f"{path}, line {line_of(path, 'Polcy')}: NameError: name 'Polcy' is not defined"
 
 
+def test_check_on_a_starter_that_prints_then_exits_gets_one_line(tmp_path):
+    path = broken_copy(tmp_path, "from core.run.policy import Policy\n",
+                       "from core.run.policy import Policy\nprint('hello')\nraise SystemExit(2)\n")
+    done = run_course(REPO, "check", "2", COURSE_TARGET=str(path))
+    assert done.returncode == 1
+    assert one_line(done) == f"{path}, line {line_of(path, 'SystemExit(2)')}: SystemExit: 2"
+
+
 def test_check_on_a_starter_that_lacks_its_function_names_the_near_miss(tmp_path):
     path = broken_copy(tmp_path, "def build_my_policy", "def build_my_polcy")
     done = run_course(REPO, "check", "2", COURSE_TARGET=str(path))

@@ -127,6 +127,16 @@ class Recorder:
         guards = ", ".join(guard.__name__ for guard in self.guards)
         return f"<door of run {self.run.run_id[:12]}: kinds {kinds}; guards {guards}>"
 
+    def __str__(self) -> str:
+        """The door as a reader checks it: each kind with its store and stages, then each guard in order."""
+        lines = [f"door of run {self.run.run_id[:12]}", "kinds:"]
+        for row in self.kinds.values():
+            where = f" in {', '.join(row.stages)}" if row.stages else ""
+            lines.append(f"  {row.name:<12} -> {row.store or '(an event only)'}{where}")
+        lines.append("guards, in order:")
+        lines += [f"  {number}. {guard.__name__}" for number, guard in enumerate(self.guards, start=1)]
+        return "\n".join(lines)
+
     # --- the door ----------------------------------------------------------------
 
     def record(self, kind: str, payload: dict) -> dict:

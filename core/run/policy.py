@@ -130,7 +130,7 @@ class Tool:
             wanted = ARGUMENT_TYPES[self.arguments[name]]
             if isinstance(value, bool) is not (wanted is bool) or not isinstance(value, wanted):
                 return f"tool {shown(self.tool_id)} argument {shown(name)} must be a {self.arguments[name]}"
-        if not self.arguments and isinstance(destination, str) and "?" in destination.partition("#")[0]:
+        if not self.arguments and _has_query(destination):
             return f"tool {shown(self.tool_id)} declares no arguments, so its destination may carry no query"
         return ""
 
@@ -276,6 +276,14 @@ def _catalogue(tools: object) -> tuple[Tool, ...]:
     if duplicates:
         raise PolicyError(f"tools declares {', '.join(duplicates)} more than once")
     return tuple(sorted(tools, key=lambda tool: tool.tool_id))
+
+
+def _has_query(destination: object) -> bool:
+    """Whether the canonical form of ``destination`` sends a query (an empty ``?`` sends none)."""
+    try:
+        return "?" in canonical_destination(destination)
+    except OriginError:
+        return False  # not a destination at all: the origin check has already said so
 
 
 def _same_value(observed: object, required: object) -> bool:

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 
 import httpx
 import pytest
@@ -215,3 +216,96 @@ def test_serve_lab_serves_another_folder_and_never_caches(tmp_path):
         assert get(port, "/about").status_code == 410
     finally:
         assert stop(process, signal.SIGTERM)[0] == 0
+
+
+# --- issue 10: requests waitress would hold open, misread or serve by the wrong name -------
+
+DEADLINE = 2.0  # seconds within which a bad request must be answered or its connection closed
+
+
+def answer_within(port, request: bytes, seconds: float = DEADLINE, pieces: tuple[bytes, ...] = ()) -> bytes:
+    """Send ``request`` (then each of ``pieces``) and read until the server closes.
+
+    Fails if the connection is still open, unanswered, after ``seconds``: the
+    loop is bounded by that deadline, never by the server's good will.
+    """
+    deadline = time.monotonic() + seconds
+    with socket.create_connection(("127.0.0.1", port), timeout=seconds) as connection:
+        connection.sendall(request)
+        for piece in pieces:
+            time.sleep(0.05)
+            connection.sendall(piece)
+        answer = b""
+        while (left := deadline - time.monotonic()) > 0:
+            connection.settimeout(left)
+            try:
+                chunk = connection.recv(65536)
+            except TimeoutError:
+                break
+            if not chunk:
+                return answer
+            answer += chunk
+    pytest.fail(f"the connection was still open after {seconds} s; it had answered {answer[:60]!r}")
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET / HTTP/1.1\nHost: lab.example\n\n",
+        b"GET / HTTP/1.1\r\nHost: lab.example\n\r\n",
+        b"GET / HTTP/1.1\rHost: lab.example\r\r",
+        b"GET / HTTP/1.1\r\nHost: lab.ex\x00ample\r\n",
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",  # a TLS ClientHello sent to the plain port
+        b"GET /\r\n\r\n",  # no HTTP version at all
+    ],
+    ids=["bare LF everywhere", "one bare LF", "bare CR", "NUL in a header", "TLS handshake", "no version"],
+)
+def test_a_malformed_request_is_answered_400_within_two_seconds(port, request_bytes):
+    """A request with bare LF or CR line endings, a control character, a first byte no method starts with, or no HTTP version gets 400 within two seconds, and the server keeps serving."""
+    started = time.monotonic()
+    answer = answer_within(port, request_bytes)
+    assert status_of(answer) == 400, answer[:80]
+    assert time.monotonic() - started < DEADLINE
+    assert get(port).status_code == 200
+
+
+def test_a_crlf_split_across_two_packets_is_not_a_bare_cr(port):
+    """A CR LF whose two bytes arrive in separate packets is a line ending, not a bare CR: the request is served."""
+    answer = answer_within(port, b"GET / HTTP/1.1\r", pieces=(b"\nHost: lab.example\r", b"\nConnection: close\r\n\r\n"))
+    assert status_of(answer) == 200
+
+
+@pytest.mark.parametrize("version", [b"9.9", b"2.0", b"0.9", b"1.2", b"3.0"])
+def test_an_unknown_http_version_gets_505(port, version):
+    """A request line naming any HTTP version but 1.0 or 1.1 gets 505 within two seconds."""
+    answer = answer_within(port, b"GET / HTTP/" + version + b"\r\nHost: lab.example\r\n\r\n")
+    assert status_of(answer) == 505
+
+
+@pytest.mark.parametrize("version", [b"1.0", b"1.1"])
+def test_http_1_0_and_1_1_are_still_served(port, version):
+    """HTTP/1.0 and HTTP/1.1 requests are served as before."""
+    answer = answer_within(port, b"GET / HTTP/" + version + b"\r\nHost: lab.example\r\nConnection: close\r\n\r\n")
+    assert status_of(answer) == 200 and b"Lab Example Garden Supplies" in answer
+
+
+@pytest.mark.parametrize(
+    ("target", "host", "status"),
+    [
+        (b"http://other.example/", b"lab.example", 400),
+        (b"http://attacker.test/about", b"lab.example", 400),
+        (b"http://lab.example:8080/", b"lab.example", 400),
+        (b"http://lab.example/", b"other.example", 400),
+        (b"http://lab.example@other.example/", b"lab.example", 400),
+        (b"ftp://lab.example/", b"lab.example", 400),
+        (b"http://lab.example/", None, 400),
+        (b"http://lab.example/about", b"lab.example", 200),
+        (b"http://LAB.Example./about", b"lab.example", 200),
+        (b"https://lab.example:443/", b"lab.example:443", 200),
+    ],
+)
+def test_an_absolute_form_target_must_name_the_host_header_origin(port, target, host, status):
+    """An absolute-form request target whose origin differs from the Host header's gets 400; one naming the same origin is served."""
+    host_line = b"" if host is None else b"Host: " + host + b"\r\n"
+    answer = answer_within(port, b"GET " + target + b" HTTP/1.1\r\n" + host_line + b"Connection: close\r\n\r\n")
+    assert status_of(answer) == status, answer[:80]

@@ -11,8 +11,9 @@ waitress reports every unknown version as HTTP/1.0, and passes only the Host
 header on):
 
 - header bytes that cannot become a request (a bare LF or CR, another control
-  character, a first byte that cannot start a method) get 400 at once;
-  waitress would wait for a CRLF CRLF that never comes, for two minutes;
+  character, a first byte that cannot start a method) get 400 at once,
+  where waitress would wait for a CRLF CRLF that never comes until its idle
+  timeout, two minutes or more;
 - an HTTP version other than 1.0 and 1.1 gets 505, a missing one 400;
 - an absolute-form target (``GET http://host/ HTTP/1.1``) whose origin is not
   the Host header's gets 400, so that no request is served by one name while
@@ -32,7 +33,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import waitress
-
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.utilities import BadRequest, Error
@@ -51,7 +51,8 @@ SUPPORTED_VERSIONS = ("1.0", "1.1")
 # RFC 9110 token characters: the only bytes a method, so a request, can start with.
 TOKEN_BYTES = frozenset(b"!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 # In a request head only CR LF pairs and tabs may appear among the control bytes.
-CONTROL_BYTES = frozenset(range(32)) - {9, 10, 13} | {127}
+CR, LF = 13, 10
+CONTROL_BYTES = frozenset(range(32)) - {9, CR, LF} | {127}
 
 
 class HTTPVersionNotSupported(Error):
@@ -66,12 +67,13 @@ class LabRequestParser(HTTPRequestParser):
 
     def received(self, data: bytes) -> int:
         if not self.headers_finished and not self.completed:
-            problem = head_problem(self.header_plus + data)
+            # Bytes before the last one already passed; a slow sender costs no rescans.
+            problem = head_problem(self.header_plus + data, since=max(len(self.header_plus) - 1, 0))
             if problem is not None:
                 self._refuse(BadRequest(problem))
                 return len(data)
         consumed = super().received(data)
-        if self.headers_finished and self.error is None and not self.checked:
+        if self.headers_finished and self.error is None and not self.empty and not self.checked:
             self.checked = True
             error = self._request_line_error()
             if error is not None:
@@ -99,22 +101,30 @@ class LabChannel(HTTPChannel):
     parser_class = LabRequestParser
 
 
-def head_problem(received: bytes) -> str | None:
+def head_problem(received: bytes, since: int = 0) -> str | None:
     """Why the bytes of a request head so far can never become a request, or None.
 
     Only the head is judged: the bytes after the first CRLF CRLF are a body.
+    The earliest offending byte is the one named, so the answer does not
+    depend on how the bytes were cut into packets. A CR as the last byte may
+    still be followed by its LF, so it waits for the next byte. Bytes before
+    ``since`` are known to be clean and are not looked at again.
     """
     end = received.find(b"\r\n\r\n")
     head = received if end == -1 else received[: end + 4]
-    start = head.lstrip(b"\r\n")  # blank lines before a request are allowed (RFC 9112 2.2)
-    if start and start[0] not in TOKEN_BYTES:
-        return "the request does not start with a method"
-    if any(byte in CONTROL_BYTES for byte in head):
-        return "a control character in the request head"
-    if head.replace(b"\r\n", b"").count(b"\n"):
-        return "a bare LF in the request head"
-    if head.rstrip(b"\r").replace(b"\r\n", b"").count(b"\r"):
-        return "a bare CR in the request head"
+    first = 0
+    while head.startswith(b"\r\n", first):  # blank lines before a request are allowed (RFC 9112 2.2)
+        first += 2
+    for index in range(since, len(head)):
+        byte = head[index]
+        if byte == LF and (index == 0 or head[index - 1] != CR):
+            return "a bare LF in the request head"
+        if byte == CR and index + 1 < len(head) and head[index + 1] != LF:
+            return "a bare CR in the request head"
+        if byte in CONTROL_BYTES:
+            return "a control character in the request head"
+        if index == first and byte not in TOKEN_BYTES and byte != CR:
+            return "the request does not start with a method"
     return None
 
 

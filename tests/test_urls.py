@@ -30,7 +30,10 @@ import lab.origins
 from core.run import origins
 from core.run.records import RecordError, action_identity
 from lab import DEFAULT_LAB_DIR
+from lab.adapter import HttpAdapter
 from lab.app import respond
+from lab.fixtures import TRANSPORT_HEADERS
+from lab.server import running
 
 TOOL = "inspect_headers"
 # Paths the fixtures serve, each with its own answer, and one path they do not (a 404).
@@ -40,7 +43,7 @@ REFLECTING = ("/debug", "/search")  # pages that show the query's q parameter
 PATH_LITERAL = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@")
 QUERY_SPECIAL = frozenset("&=+#%")  # characters a query value cannot hold literally
 ADAPTER_BASE = "http://127.0.0.1:8000"  # the adapter's base URL; the port never matters here
-EXAMPLES = {"alias pairs": 2000, "canonical fetch": 1000, "any text": 3000, "hidden dots": 200}
+EXAMPLES = {"alias pairs": 2000, "canonical fetch": 1000, "any text": 3000, "hidden dots": 200, "real server": 100}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -248,3 +251,20 @@ def test_a_destination_without_an_origin_has_no_identity(text):
     """A destination whose origin is refused, a lone surrogate anywhere included, gets no action identity."""
     with pytest.raises(RecordError):
         action_identity(TOOL, text)
+
+
+@pytest.fixture(scope="module")
+def over_http():
+    """The HTTP adapter, talking to the lab served by a real waitress on loopback."""
+    with running() as port, HttpAdapter(transport="http", port=port) as adapter:
+        yield adapter
+
+
+@settings(max_examples=EXAMPLES["real server"], deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(url=REQUESTS.flatmap(spelling))
+def test_the_real_server_answers_every_spelling_as_the_in_process_oracle_says(over_http, url):
+    """Over real loopback HTTP, the lab answers each spelling exactly as the in-process oracle of these tests says it does."""
+    status, headers, body = served(url)
+    fetched = over_http.fetch(url)
+    expected_headers = sorted((name.lower(), value) for name, value in headers if name.lower() not in TRANSPORT_HEADERS)
+    assert (fetched.status, list(fetched.headers), fetched.body) == (status, expected_headers, body.decode("utf-8", "replace"))

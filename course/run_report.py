@@ -16,6 +16,7 @@ and ``core/`` is the standard library only.
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 import subprocess
@@ -69,7 +70,7 @@ def scripted_reviews(report: dict, root: Path) -> dict[str, str]:
             continue
         if _get(config, "policy", "reference") != reference:
             continue
-        written = {(_get(r, "subject"), _get(r, "reviewer"), _get(r, "decision")) for r in _list(_get(config, "reviewers"))}
+        written = _configured(_list(_get(config, "reviewers")))
         for review in _list(_get(report, "reviews")):
             if (_get(review, "subject_id"), _get(review, "reviewer"), _get(review, "decision")) in written:
                 found[str(_get(review, "review_id"))] = path.relative_to(root).as_posix()
@@ -81,6 +82,24 @@ def _boundary_verdict(result: object) -> str:
         return "declared only"
     upheld = _get(result, "upheld")
     return "upheld" if upheld is True else "VIOLATED" if upheld is False else "not judged"
+
+
+def _configured(reviewers: list) -> set[tuple]:
+    """(subject, reviewer, decision) of each scripted review, the subject named as the run names it.
+
+    The harness's own loader (``load_reviews``) turns a configured entry into the subject a
+    review record carries; it is used as it is, not re-implemented here.
+    """
+    for module in ("core.run.drive", "core.run.harness"):
+        try:
+            load = importlib.import_module(module).load_reviews
+        except (ImportError, AttributeError):
+            continue
+        try:
+            return {(subject, _get(r, "reviewer"), _get(r, "decision")) for subject, r in load(reviewers).items()}
+        except Exception:  # noqa: BLE001  a configuration the loader refuses scripts nothing
+            return set()
+    return {(_get(r, "subject"), _get(r, "reviewer"), _get(r, "decision")) for r in reviewers}
 
 
 def run_check(module: str, report_path: Path, root: Path) -> tuple[int, str]:
@@ -155,10 +174,12 @@ def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
 
     seal = _get(report, "seal")
     out.print(Text("Seal", style="bold"))
-    out.print(f"{_get(seal, 'algorithm')}: each event's hash covers the event and the hash before it "
-              f"(SHA-256 over canonical JSON), so the head, {_short(_get(seal, 'head'), 16)}..., "
-              f"commits to all {_get(seal, 'events')} events in order; the body digest covers the rest "
-              "of the report. Keep the head somewhere the report's owner cannot edit.")
+    others = sorted(k for k in (seal if isinstance(seal, dict) else {}) if k not in ("algorithm", "events", "head"))
+    out.print(f"{_get(seal, 'algorithm')}: a hash chain (SHA-256 over canonical JSON) runs through the "
+              f"events in order, each hash covering its event and the hash before it, so the head, "
+              f"{_short(_get(seal, 'head'), 16)}..., commits to all {_get(seal, 'events')} events; "
+              f"the seal's other digests ({', '.join(others) or 'none'}) cover the rest of the report. "
+              "Keep the head somewhere the report's owner cannot edit.", markup=False)
 
     status = 0
     out.print(Text("Checked just now, by the course's own commands", style="bold"))
@@ -166,14 +187,19 @@ def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
         ("core.run.seal", "seal verify", "events and sections are as sealed; the head names them all."),
         ("core.audit.replay", "replay", "the rules it was sealed under give every decision again."),
     )
+    grid = Table.grid(padding=(0, 1), expand=True)
+    grid.add_column(no_wrap=True, min_width=11)
+    grid.add_column(ratio=1, overflow="fold")
     for module, name, proves in checks:
         code, said = run_check(module, report_path, root)
         first = said.splitlines()[0] if said else "(no output)"
         if code == 0:
-            out.print(f"{name:12} {first}\n{'':12} proves: {proves}", markup=False)
+            grid.add_row(name, Text(first))
+            grid.add_row("", Text(f"proves: {proves}"))
         else:
             status = 1
-            out.print(f"{name:12} FAILED (exit {code}): {said}", markup=False)
+            grid.add_row(name, Text(f"FAILED (exit {code}): {' '.join(said.split())}"))
+    out.print(grid)
 
     lesson = next((l for l in manifest.load(root) if l.number == 1), None)
     if lesson:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -373,34 +374,48 @@ def run_report(path: Path, columns: str = "200") -> subprocess.CompletedProcess:
                           capture_output=True, text=True)
 
 
-def test_the_run_report_fits_80_columns_and_says_what_the_checks_proved():
-    done = run_report(REPO / "data/course/report.json")
+@pytest.fixture(scope="module")
+def fresh_report(tmp_path_factory) -> Path:
+    """The reference run's sealed report, made now by its own command (not the committed copy)."""
+    path = tmp_path_factory.mktemp("run") / "report.json"
+    subprocess.run([sys.executable, "-m", "core.run.demo_report", "--out", str(path)], cwd=REPO, check=True,
+                   capture_output=True)
+    return path
+
+
+def test_the_run_report_fits_80_columns_and_says_what_the_checks_proved(fresh_report):
+    done = run_report(fresh_report)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
     assert not [line for line in lines if line.startswith(("#", "- `")) or "`" in line]  # no raw Markdown
     text = "\n".join(lines)
-    seal = json.loads((REPO / "data/course/report.json").read_text())["seal"]
-    assert f"seal verify  intact: {seal['events']} events, head {seal['head'][:12]}\n             proves: " in text
-    assert "replay       replayed" in text and "every decision agrees\n             proves: " in text
-    assert "sha256-jcs-chain/1" in text and "'Declared only' means" in text
-    assert "Scripted: 3 decision(s) above were written before the run in" in " ".join(text.split())
+    seal = json.loads(fresh_report.read_text())["seal"]
+    scripted = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text())["reviewers"]
+    flat = " ".join(text.split())
+    assert f"seal verify intact: {seal['events']} events, head {seal['head'][:12]} proves: " in flat
+    assert re.search(r"replay replayed \d+ events: every decision agrees[^:]* proves: ", flat), flat[-600:]
+    assert [line for line in lines if line.startswith("seal verify ")] and [l for l in lines if l.startswith("replay ")]
+    assert f"{seal['algorithm']}: a hash chain" in text and "'Declared only' means" in text
+    assert f"Scripted: {len(scripted)} decision(s) above were written before the run in" in " ".join(text.split())
+    assert "not found in any configuration" not in text
     assert lines[-2].startswith("Next: lesson 1, Read a finished report")
 
 
-def test_the_run_report_narrows_with_the_terminal():
-    done = run_report(REPO / "data/course/report.json", columns="60")
+def test_the_run_report_narrows_with_the_terminal(fresh_report):
+    done = run_report(fresh_report, columns="60")
     assert done.returncode == 0 and max(len(line) for line in done.stdout.splitlines()) <= 60
 
 
-def test_the_run_report_fails_when_the_seal_does_not_hold(tmp_path):
-    report = json.loads((REPO / "data/course/report.json").read_text())
+def test_the_run_report_fails_when_the_seal_does_not_hold(tmp_path, fresh_report):
+    report = json.loads(fresh_report.read_text())
     refused = next(e for e in report["events"] if e["status"] == "refused")
     refused["reason"] = "nothing to see here"
     (tmp_path / "report.json").write_text(json.dumps(report))
     done = run_report(tmp_path / "report.json")
     assert done.returncode == 1
-    assert "seal verify  FAILED" in done.stdout and "replay       FAILED" in done.stdout
+    flat = " ".join(done.stdout.split())
+    assert "seal verify FAILED (exit 1)" in flat and "replay FAILED (exit 1)" in flat
 
 
 def test_the_run_report_reads_a_report_missing_its_sections(tmp_path):

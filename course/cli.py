@@ -166,19 +166,20 @@ def watch(number: int, interval: float, times: int | None) -> None:
     click.echo(f"Watching {shown} by looking at it every {interval:g} s (polling works on every file system); "
                "Ctrl-C stops.")
     checks = 0
+    checked = _stamp(path)  # taken before the check, so an edit saved during a check is not missed
     try:
         while True:
             _report(lesson)
             checks += 1
             if times is not None and checks >= times:
                 return
-            before = _stamp(path)
             missing_said = False
-            while (now := _stamp(path)) == before or now is None:
+            while (now := _stamp(path)) == checked or now is None:
                 if now is None and not missing_said:
                     click.echo(f"{shown} cannot be read right now; waiting for it to come back.")
                     missing_said = True
                 time.sleep(interval)
+            checked = now
             click.echo(f"{shown} changed: checking again.")
     except KeyboardInterrupt:
         click.echo("Stopped watching.")

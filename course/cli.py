@@ -267,7 +267,7 @@ def verify() -> None:
         if verdict.status in ("differs", "failed"):
             failures += 1
             if verdict.detail:
-                out.print(verdict.detail.rstrip("\n"), markup=False)
+                click.echo(verdict.detail.rstrip("\n"))  # a diff keeps its own lines: never re-wrapped
             out.print(f"          regenerate with: {a.command.format(out=a.path)}", markup=False)
     if failures:
         out.print(f"{failures} artifact(s) do not reproduce.")

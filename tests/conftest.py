@@ -63,6 +63,9 @@ open(out, "w").write(json.dumps({"greeting": "hello world"}, indent=2) + "\\n")
 def fixture_page() -> str:
     body = {name: "Some prose." for name in pages.SECTIONS}
     body["Implement it"] = "Read `core/greet.py:greet` and `greet.py:Greeter.greet`."
+    body["Build it yourself"] = ('Write greet.\n\n??? tip "Hint 1: a nudge"\n    Return a string.\n\n'
+                                 '??? tip "Hint 2: nearly there"\n    Put "hello " before the name.\n\n'
+                                 '??? success "Worked solution"\n    ```python\n    --8<-- "solutions/lesson01.py"\n    ```')
     body["Check completion"] = f"- {FIXTURE_SENTENCE}"
     return "# Lesson 1: a fixture\n\n" + "".join(f"## {name}\n\n{text}\n\n" for name, text in body.items())
 

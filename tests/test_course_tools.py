@@ -87,6 +87,32 @@ def test_lint_reports_noise_in_artifacts_and_notebook_outputs(fixture_course, no
     assert any("code cell 1: contains " + what in p for p in found), found
 
 
+def test_lint_reports_a_code_line_wider_than_88_columns(fixture_course):
+    edit(fixture_course, "lessons/01-fixture.md", "Write greet.", "Write greet.\n\n```python\nx = '" + "y" * 90 + "'\n```")
+    assert any("a code line is 96 columns wide, more than 88" in p for p in problems(fixture_course))
+
+
+def test_lint_reports_a_long_line_in_an_included_solution(fixture_course):
+    (fixture_course / "solutions/lesson01.py").write_text("def greet(name):\n    return 'hello ' + name" + " " * 80 + "\n")
+    assert any("columns wide, more than 88" in p for p in problems(fixture_course))
+
+
+def test_lint_reports_fewer_than_two_hints_and_a_missing_solution_include(fixture_course):
+    edit(fixture_course, "lessons/01-fixture.md", '??? tip "Hint 2: nearly there"', '??? tip "Not a hint"')
+    edit(fixture_course, "lessons/01-fixture.md", '--8<-- "solutions/lesson01.py"', "def greet(name): ...")
+    found = problems(fixture_course)
+    assert any("has 1 hint(s)" in p for p in found), found
+    assert any('does not include its worked solution with --8<-- "solutions/lesson01.py"' in p for p in found), found
+
+
+def test_lint_reports_a_notebook_that_loads_the_worked_solution(fixture_course):
+    path = fixture_course / "notebooks/lesson01.ipynb"
+    notebook = json.loads(path.read_text())
+    notebook["cells"][1]["source"] = "import os\nos.environ['COURSE_TARGET'] = 'solution'\n"
+    path.write_text(json.dumps(notebook))
+    assert any("loads the worked solution (its code names 'solution')" in p for p in problems(fixture_course))
+
+
 def test_lint_reports_a_starter_without_its_solution(fixture_course):
     (fixture_course / "solutions/lesson01.py").unlink()
     assert problems(fixture_course) == ["lesson 1: solutions/lesson01.py is missing"]
@@ -337,25 +363,23 @@ def test_watch_of_a_lesson_that_is_not_built_gets_one_line():
 
 # --- course hint -----------------------------------------------------------------------------
 
-HINTS = '??? tip "Hint 1: look here"\n    First nudge.\n\n??? tip "Hint 2: nearly there"\n    Second nudge.\n\n'
-
-
 def test_hints_come_one_at_a_time_from_the_page(fixture_course):
-    edit(fixture_course, "lessons/01-fixture.md", "## Check completion", HINTS + "## Check completion")
     first = run_course(fixture_course, "hint", "1")
-    assert first.returncode == 0 and "Hint 1: look here (1 of 2)" in first.stdout and "First nudge." in first.stdout
-    assert "Second nudge." not in first.stdout and "`course hint 1` again shows hint 2" in first.stdout
+    assert first.returncode == 0 and "Hint 1: a nudge (1 of 2)" in first.stdout and "Return a string." in first.stdout
+    assert "before the name" not in first.stdout and "`course hint 1` again shows hint 2" in first.stdout
     second = run_course(fixture_course, "hint", "1")
-    assert "Second nudge." in second.stdout and "That was the last hint" in second.stdout
+    assert 'Put "hello " before the name.' in second.stdout and "That was the last hint" in second.stdout
     third = run_course(fixture_course, "hint", "1")
     assert "You have seen all 2 hints" in third.stdout and "solutions/lesson01.py" in third.stdout
     again = run_course(fixture_course, "hint", "1", "1")
-    assert "First nudge." in again.stdout
+    assert "Return a string." in again.stdout
     beyond = run_course(fixture_course, "hint", "1", "3")
     assert beyond.returncode == 2 and one_line(beyond) == "course: lesson 1 has hints 1 to 2, not 3"
 
 
 def test_a_page_without_hints_gets_one_line(fixture_course):
+    edit(fixture_course, "lessons/01-fixture.md", '??? tip "Hint 1: a nudge"', '??? note "A note"')
+    edit(fixture_course, "lessons/01-fixture.md", '??? tip "Hint 2: nearly there"', '??? note "Another"')
     done = run_course(fixture_course, "hint", "1")
     assert done.returncode == 2 and one_line(done) == "course: lessons/01-fixture.md has no hints"
 

@@ -256,31 +256,10 @@ def test_a_timeline_reads_a_report_with_unknown_kinds_and_no_close():
 
 # --- rule 10: every command and code line on a page fits in 88 columns ----------------------------
 
-def code_lines(text: str) -> list[str]:
-    """Every line a reader types or reads as code: console commands (not their output), the
-    lines of every other fenced block, and the lines of each file a snippet includes."""
-    lines, block, language, inside = [], [], "", False
-    for line in text.splitlines():
-        fence = re.match(r"^\s*(```|~~~)\s*(\w*)", line)
-        if fence and not inside:
-            inside, language, block = True, fence.group(2), []
-        elif fence and inside:
-            inside = False
-            if language == "console":
-                lines += [part for c in pages.console_commands("\n".join(block)) for part in c.command.splitlines()]
-            else:
-                for entry in block:
-                    snippet = re.match(r'^\s*--8<--\s+"([^"]+)"', entry)
-                    lines += (REPO / snippet.group(1)).read_text(encoding="utf-8").splitlines() if snippet else [entry]
-        elif inside:
-            block.append(re.sub(r"^ {4}", "", line) if line.startswith("    ") else line)
-    return lines
-
-
 @pytest.mark.parametrize("lesson", READY, ids=lambda lesson: f"lesson{lesson.label}")
 def test_every_command_and_code_line_fits_in_88_columns(lesson):
     text = (REPO / lesson.page).read_text(encoding="utf-8")
-    found = code_lines(text)
+    found = pages.code_lines(text, REPO)
     assert len(found) > 20, "the page's code was not found"
     too_long = [line for line in found if len(line) > 88]
     assert too_long == [], too_long

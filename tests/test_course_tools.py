@@ -468,3 +468,14 @@ def test_make_lab_allows_root_only_when_run_as_root(tmp_path, uid, flag):
     command = [line for line in done.stdout.splitlines() if "jupyter lab" in line]
     assert command, done.stdout + done.stderr
     assert ("--allow-root" in command[0]) == flag
+
+
+@pytest.mark.parametrize("lesson", [l for l in manifest.load(REPO) if l.ready], ids=lambda l: f"lesson{l.label}")
+def test_every_ready_starter_broken_by_a_typo_gets_one_line(tmp_path, lesson):
+    """Rule 12, for each lesson: a starter that does not import gets one line naming the file and line."""
+    text = (REPO / lesson.starter).read_text(encoding="utf-8")
+    broken = tmp_path / Path(lesson.starter).name
+    broken.write_text(text + "\ndef oops(:\n", encoding="utf-8")
+    done = run_course(REPO, "check", str(lesson.number), COURSE_TARGET=str(broken))
+    assert done.returncode == 1
+    assert one_line(done).startswith(f"{broken}, line {len(text.splitlines()) + 2}: SyntaxError: ")

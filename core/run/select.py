@@ -218,8 +218,9 @@ def _note_feedback(door: Recorder, feedback: Feedback) -> None:
 def is_the_selection(door: Recorder, request: Request) -> str:
     """In the execute stage an action is admitted only if it is the act the current selection chose.
 
-    Whatever drives the run cannot execute an act nobody proposed or chose.
-    The attempt itself is remembered: an identity tried under a selection
+    Whatever drives the run cannot execute an act nobody proposed or chose,
+    nor the chosen act with arguments the proposal did not carry. The
+    attempt itself is remembered: an identity tried under a selection
     is never chosen again, whether the door admits it or turns it away.
     """
     if request.kind != "action" or door.stage != "execute":
@@ -230,6 +231,8 @@ def is_the_selection(door: Recorder, request: Request) -> str:
         chosen = shown(state.current) if state.current else "nothing"
         return f"action {shown(identity)} is not the current selection (the selection chose {chosen})"
     state.tried.add(identity)
+    if request.payload["arguments"] != door.held(PROPOSAL_KIND, identity).arguments:
+        return f"action {shown(identity)} carries other arguments than the proposal the selection chose"
     return ""
 
 

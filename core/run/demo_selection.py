@@ -170,7 +170,8 @@ def work(door: Recorder, model: Model, fetch: Callable[[str], tuple[int, str]] =
         steps.append({"step": "select", "ranking": ranked, "answer": answer})
         if not answer["recorded"]:
             return steps
-        chosen = door.get("proposal", door.get("selection", answer["id"])["action_id"])
+        steps[-1]["selection"] = door.get("selection", answer["id"])
+        chosen = door.get("proposal", steps[-1]["selection"]["action_id"])
         enter(door, "execute")
         arguments = {**chosen["arguments"], **(meddled or {}).get(chosen["action_id"], {})}
         action = door.record("action", {"run_id": run_id, "tool": chosen["tool"],
@@ -198,7 +199,7 @@ def work(door: Recorder, model: Model, fetch: Callable[[str], tuple[int, str]] =
 
 def selections(steps: list[dict]) -> list[str]:
     """The action identities the door selected, in order."""
-    return [step["ranking"][0]["action_id"] for step in steps if step["step"] == "select" and step["answer"]["recorded"]]
+    return [step["selection"]["action_id"] for step in steps if "selection" in step]
 
 
 def run_demo() -> dict:
@@ -223,8 +224,8 @@ def _what_it_shows(door: Recorder, steps: list[dict]) -> dict:
     refused, after = steps[turned], steps[turned + 1]  # the loop goes straight on to the next selection
     return {
         "scores": {"selection": 2, "ranking": picks[1]["ranking"]},
-        "tie": {"arrival_order": arrived, "ranked": tied, "selected": tied[0],
-                "reason": door.get("selection", first["answer"]["id"])["reason"]},
+        "tie": {"arrival_order": arrived, "ranked": tied, "selected": first["selection"]["action_id"],
+                "reason": first["selection"]["reason"]},
         "executed_identity": {"action_id": executed_again, "proposed_again": again,
                               "times_selected": selections(steps).count(executed_again)},
         "turned_away": {"action_id": refused["action_id"], "arguments_sent": refused["arguments"],

@@ -70,12 +70,16 @@ def entry():
     return made
 
 
+def policy_with(entry: dict) -> Policy:
+    """The fixed run's policy: the two reference tools and your entry, four actions at most."""
+    return Policy.from_dict({"reference": "training-authorization-0001", "allowed_origins": [LAB],
+                             "tools": [HEADERS, entry, PROBE], "max_actions": 4, "max_model_calls": 4})
+
+
 @pytest.fixture(scope="module")
 def policy(entry):
     try:
-        return Policy.from_dict({"reference": "training-authorization-0001",
-                                 "allowed_origins": ["https://lab.example:443"],
-                                 "tools": [HEADERS, entry, PROBE], "max_actions": 4, "max_model_calls": 4})
+        return policy_with(entry)
     except PolicyError as exc:
         pytest.fail(f"your inspect_metadata entry is not a catalogue entry the policy accepts: {exc}")
 
@@ -165,3 +169,16 @@ def test_inspect_metadata_beats_the_probe(run):
 def test_the_run_follows_the_plan_and_the_budget_ends_it(run):
     if off_plan(run):
         pytest.fail(off_plan(run))
+
+
+def show(run) -> None:
+    """Print every ranking the door selected from, with each score's arithmetic."""
+    for number, step in enumerate(picks(run), start=1):
+        chosen = step.get("selection", {}).get("action_id")
+        print(f"selection {number}:", short([chosen]) if chosen else step["answer"]["reason"])
+        for candidate in step["ranking"]:
+            print(f"  {short([candidate['action_id']]):26} {candidate['arithmetic']}")
+
+
+if __name__ == "__main__":  # python3 starter/lesson05_test.py: the fixed run with your entry
+    show(plan_run(policy_with(load_lesson(5).my_inspect_metadata())))

@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from core.run.policy import Policy
-
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = importlib.util.spec_from_file_location("lesson05_check", ROOT / "starter" / "lesson05_test.py")
 CHECK = importlib.util.module_from_spec(SPEC)
@@ -24,9 +22,7 @@ SPEC.loader.exec_module(CHECK)
 def plan_with(family: str, weight: float, cost: float) -> list[dict]:
     entry = {"tool_id": "inspect_metadata", "activity": "passive", "requires": {"has_meta": True},
              "family": family, "weight": weight, "cost": cost}
-    policy = Policy.from_dict({"reference": "training-authorization-0001", "allowed_origins": ["https://lab.example"],
-                               "tools": [CHECK.HEADERS, entry, CHECK.PROBE], "max_actions": 4, "max_model_calls": 4})
-    return CHECK.plan_run(policy)
+    return CHECK.plan_run(CHECK.policy_with(entry))
 
 
 @pytest.mark.parametrize("family", ["fam-recon", "fam-probe", "fam-meta"])

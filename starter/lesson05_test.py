@@ -130,16 +130,29 @@ def too_late(run) -> str:
                     f"over {short([METADATA])} with {mine['arithmetic']}; the plan has the metadata read beat the "
                     f"probe, so here its score must be at least {ranking[0]['score']!r} "
                     "(a tie goes to inspect_metadata)")
-    return f"the door never selected {short([METADATA])}; the plan selects it fourth"
+    return refused_early(run) or f"the door never selected {short([METADATA])}; the plan selects it fourth"
+
+
+BUDGET_SPENT = "action budget of 4 actions is spent"
+
+
+def refused_early(run) -> str:
+    """Why the door refused to select before the budget was spent (a score it cannot record), or ""."""
+    for number, step in enumerate(picks(run), start=1):
+        if not step["answer"]["recorded"] and step["answer"]["reason"] != BUDGET_SPENT:
+            return f"the door refused selection {number}: {step['answer']['reason']}"
+    return ""
 
 
 def off_plan(run) -> str:
     """How the run's selections differ from the plan, or ""."""
     chosen = selections(run)
+    if refused_early(run):
+        return refused_early(run)
     if chosen != PLAN:
         return f"the door selected {short(chosen)}; the plan is {short(PLAN)}"
     last = picks(run)[-1]
-    if last["answer"] != {"recorded": False, "reason": "action budget of 4 actions is spent"}:
+    if last["answer"] != {"recorded": False, "reason": BUDGET_SPENT}:
         return f"after the plan's four selections the door must refuse for the budget; it said {last['answer']}"
     return ""
 

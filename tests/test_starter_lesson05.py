@@ -65,3 +65,9 @@ def test_the_starter_docstring_states_the_plan_the_check_holds():
         for proposal in reply:
             path = proposal["destination"].removeprefix("https://lab.example")
             assert f"``{proposal['tool']}`` at {path}" in doc, (proposal["tool"], path)
+
+
+def test_a_score_the_door_cannot_record_is_named_not_mistaken_for_losing():
+    run = plan_with("fam-recon", 1e308, 0.0)  # a finite weight whose score overflows to infinity
+    reason = "the door refused selection 2: malformed payload: RecordError('score must be a finite number, got inf')"
+    assert CHECK.too_late(run) == CHECK.off_plan(run) == reason

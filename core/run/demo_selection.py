@@ -138,6 +138,7 @@ def family_credit(door: Recorder) -> dict[str, float]:
 
 
 def enter(door: Recorder, stage: str) -> None:
+    """Move to ``stage``; the loop follows the stage table, so a refused move is a bug in the demo."""
     answer = advance(door, stage)
     if not answer["recorded"]:
         raise RuntimeError(f"the demo could not enter {stage}: {answer['reason']}")
@@ -219,7 +220,7 @@ def _what_it_shows(door: Recorder, steps: list[dict]) -> dict:
     arrived = [p["action_id"] for p in door.records("proposal") if p["action_id"] in tied]
     again = next(a for step in steps if step["step"] == "propose" for a in step["answers"]
                  if not a["recorded"] and "already recorded" in a["reason"])
-    executed_again = runs[0]["action_id"]
+    executed_again = next(step["action_id"] for step in runs if f"'{step['action_id']}'" in again["reason"])
     turned = next(i for i, step in enumerate(steps) if step["step"] == "execute" and not step["action"]["recorded"])
     refused, after = steps[turned], steps[turned + 1]  # the loop goes straight on to the next selection
     return {

@@ -44,7 +44,7 @@ read out second. Check your work with ``course check 5``; read the worked answer
 
 
 def my_inspect_metadata() -> dict:
-    """Your catalogue entry for inspect_metadata, as a policy's ``tools`` list holds it."""
+    """Your catalogue entry for inspect_metadata, as a policy's ``tools`` list has it."""
     return {
         "tool_id": "inspect_metadata",
         "activity": "passive",

@@ -1,4 +1,4 @@
-"""Lesson 5, worked answer: inspect_metadata waits for the header looks, beats the probe.
+"""Lesson 5, worked answer: inspect_metadata waits for header looks, beats the probe.
 
 In the same family as ``inspect_headers`` (fam-recon) both tools share one
 credit, so whatever the header looks have earned, the two scores keep their
@@ -18,7 +18,7 @@ whose successes raise the score; weight and cost set where it starts.
 
 
 def my_inspect_metadata() -> dict:
-    """Your catalogue entry for inspect_metadata, as a policy's ``tools`` list has it."""
+    """Your catalogue entry for inspect_metadata, as in a policy's ``tools`` list."""
     return {
         "tool_id": "inspect_metadata",
         "activity": "passive",

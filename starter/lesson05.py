@@ -1,4 +1,4 @@
-"""Lesson 5, your edit: score inspect_metadata so the door selects in your operator's order.
+"""Lesson 5, your edit: score inspect_metadata so the door keeps your operator's order.
 
 In lesson 2 you declared the fictional tool ``inspect_metadata``: passive, and it
 ``requires`` the observed field ``has_meta`` to be ``True``. Lesson 4 made it eligible
@@ -44,12 +44,12 @@ read out second. Check your work with ``course check 5``; read the worked answer
 
 
 def my_inspect_metadata() -> dict:
-    """Your catalogue entry for inspect_metadata, as a policy's ``tools`` list has it."""
+    """Your catalogue entry for inspect_metadata, as in a policy's ``tools`` list."""
     return {
         "tool_id": "inspect_metadata",
         "activity": "passive",
         "requires": {"has_meta": True},
-        "family": "fam-recon",  # TODO 1: the family whose successes should raise its score
+        "family": "fam-recon",  # TODO 1: whose successes should raise its score
         "weight": 3.0,  # TODO 2: how much the operator values it
         "cost": 1.0,  # TODO 3: what running it spends
     }

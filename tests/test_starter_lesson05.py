@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from core.run.policy import PolicyError
+
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = importlib.util.spec_from_file_location("lesson05_check", ROOT / "starter" / "lesson05_test.py")
 CHECK = importlib.util.module_from_spec(SPEC)
@@ -67,7 +69,6 @@ def test_the_starter_docstring_states_the_plan_the_check_holds():
             assert f"``{proposal['tool']}`` at {path}" in doc, (proposal["tool"], path)
 
 
-def test_a_score_the_door_cannot_record_is_named_not_mistaken_for_losing():
-    run = plan_with("fam-recon", 1e308, 0.0)  # a finite weight whose score overflows to infinity
-    reason = "the door refused selection 2: malformed payload: RecordError('score must be a finite number, got inf')"
-    assert CHECK.too_late(run) == CHECK.off_plan(run) == reason
+def test_a_weight_whose_score_would_overflow_is_refused_by_the_policy_with_its_reason():
+    with pytest.raises(PolicyError, match="weight must be a number from 0 to 1000000, got 1e"):
+        plan_with("fam-recon", 1e308, 0.0)  # a finite weight whose score would overflow to infinity

@@ -58,7 +58,8 @@ def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None =
     """The door of ``lesson`` for ``run`` under ``policy``; from lesson 8 on it needs the run's ``gating``.
 
     From lesson 3 on, lesson 2's rows carry their stages and the run starts
-    in the first stage; from lesson 8 on, the action and review rows are the
+    in the first stage; from lesson 5 on, each proposal is noted as open for
+    selection; from lesson 8 on, the action and review rows are the
     gate's (gate.gated), and a catalogue the gate cannot judge is refused
     here, before the run starts.
     """
@@ -69,6 +70,8 @@ def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None =
     parts = {}
     if lesson >= 3:
         kinds = stages.staged(kinds)
+    if lesson >= 5:
+        kinds = select.ranked(kinds)
     if lesson >= 8:
         if gating is None:
             raise ValueError(f"the door of lesson {lesson} gates actions, so it needs the run's gating")

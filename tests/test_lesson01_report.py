@@ -173,9 +173,9 @@ def test_a_derived_section_edited_and_resealed_is_named_by_verify(report):
 
 
 def test_the_page_points_each_part_of_the_report_to_the_lesson_that_builds_it():
-    """The page's tour of the report links every later lesson, 2 to 10, by its page."""
+    """The page's tour of the report names every later lesson, 2 to 10, by its page."""
     text = PAGE.read_text(encoding="utf-8")
     tour = pages.section(text, "Inspect it")
     missing = [lesson.number for lesson in manifest.load(REPO) if lesson.number > 1
                and Path(lesson.page).name not in tour]
-    assert missing == [], f"the tour does not link lessons {missing}"
+    assert missing == [], f"the tour does not name the pages of lessons {missing}"

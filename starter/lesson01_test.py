@@ -195,6 +195,12 @@ def test_findings_grouped_by_verdict(reports):
         assert set(answer) == set(expected), (
             f"findings_by_verdict() on {which(name)} has the keys {sorted(answer)}; its keys must be exactly "
             "the verdicts the report's findings received")
+        claims = {finding["claim"] for finding in data["findings"]}
+        strays = [item for items in answer.values() for item in (items if isinstance(items, list) else [items])
+                  if item not in claims]
+        assert not strays, (
+            f"findings_by_verdict() on {which(name)} lists {str(strays[0])[:20]!r}..., which is not the claim of "
+            "any finding: each value must be a list of the findings' claim texts")
         assert answer == expected, (
             f"findings_by_verdict() on {which(name)} puts some claim under the wrong verdict, or not in "
             "report order: each value is the list of claim texts of the findings with that verdict")

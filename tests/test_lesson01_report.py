@@ -1,6 +1,9 @@
-"""Lesson 1: the finished report, reproduced, read section by section, and broken three ways.
+"""Lesson 1: the finished report read section by section, and broken three ways.
 
 Each test's docstring is one completion sentence on lessons/01-read-a-finished-report.md.
+tests/test_reference_run.py, the lesson's other suite, reproduces the report byte for byte
+(hash seeds, timezones, locales, both transports), shows that a lab edit renames the run,
+and checks that every kind of refusal is in it.
 The report's content is checked by what kind of thing it holds (a refusal for an
 undeclared tool, a refuted finding...), not by event numbers, so a regenerated
 report that still tells the whole story still passes.
@@ -10,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +21,6 @@ import pytest
 
 from core.audit.replay import replay
 from core.run import report as report_module
-from core.run.demo_report import DEFAULT_CONFIG, load_configuration, run_reference
 from core.run.drive import subject_of
 from core.run.seal import reseal, verify_chain
 from course import manifest, pages
@@ -28,41 +29,14 @@ REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "data" / "course" / "report.json"
 PAGE = REPO / "lessons" / "01-read-a-finished-report.md"
 
-# Every kind of refusal the reference run must hold: what it is, and words its reason contains.
-REFUSAL_KINDS = {
-    "a requirement not yet observed": "requires observed field",
-    "an undeclared tool": "is not declared in the catalogue",
-    "an argument the tool does not declare": "does not declare the argument",
-    "the injected out-of-scope destination": "is outside the explicit authorized origins",
-    "a reply that is not JSON": "not JSON",
-    "a reply of the wrong shape": "must be a list",
-    "a consequential act held for review": "waits for an approved review of this exact act",
-    "a consequential act its reviewer rejected": "rejected this exact act",
-    "selection with nothing left": "no eligible proposal is left",
-}
-
 
 @pytest.fixture(scope="module")
 def report() -> dict:
     return json.loads(COMMITTED.read_text(encoding="utf-8"))
 
 
-def demo(out: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "core.run.demo_report", "--out", str(out), *args],
-                          cwd=REPO, capture_output=True, text=True, timeout=300)
-
-
 def refused(report: dict, words: str) -> list[dict]:
     return [e for e in report["events"] if e["status"] == "refused" and words in e["reason"]]
-
-
-def test_the_reference_run_reproduces_the_committed_report_in_process_and_over_http(tmp_path):
-    """The reference run reproduces data/course/report.json byte for byte, in process and over loopback HTTP."""
-    for transport in ("inprocess", "http"):
-        out = tmp_path / f"{transport}.json"
-        done = demo(out, "--transport", transport)
-        assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), transport
-        assert out.read_bytes() == COMMITTED.read_bytes(), f"the {transport} run differs from the committed report"
 
 
 def test_the_committed_report_verifies_and_replays_without_a_divergence(report):
@@ -72,30 +46,6 @@ def test_the_committed_report_verifies_and_replays_without_a_divergence(report):
     replayed = replay(report)
     assert replayed.divergences == ()
     assert len(replayed.not_redecided) < len(report["events"])
-
-
-def test_editing_a_lab_fixture_changes_the_world_digest_and_so_the_run_identifier(tmp_path, report):
-    """Editing one lab fixture changes the world digest and so the run identifier, while the policy digest stays the same."""
-    config = load_configuration(DEFAULT_CONFIG)
-    lab = tmp_path / "lab"
-    shutil.copytree(REPO / "data" / "lab", lab)
-    unchanged = run_reference(config, lab, "inprocess").run
-    assert unchanged.run_id == report["run"]["run_id"], "an unedited copy of the lab must give the same run"
-    page = lab / "sites" / "lab.example" / "contact.html"
-    page.write_text(page.read_text(encoding="utf-8").replace("nine to five", "ten to four"), encoding="utf-8")
-    edited = run_reference(config, lab, "inprocess").run
-    assert edited.policy_digest == report["run"]["policy_digest"]
-    assert edited.world_digest != report["run"]["world_digest"]
-    assert edited.run_id != report["run"]["run_id"]
-
-
-def test_the_ledger_holds_every_kind_of_refusal_each_with_its_reason(report):
-    """The ledger holds every kind of refusal the course teaches, each with its reason, and the counts agree with it."""
-    missing = [what for what, words in REFUSAL_KINDS.items() if not refused(report, words)]
-    assert missing == [], f"the report has no refusal for: {missing}"
-    statuses = [event["status"] for event in report["events"]]
-    assert report["counts"] == {"admitted": statuses.count("admitted"), "refusals": statuses.count("refused")}
-    assert all(e["reason"] for e in report["events"] if e["status"] == "refused")
 
 
 def test_a_consequential_act_runs_only_after_an_approved_review_of_that_exact_act(report):

@@ -1,7 +1,7 @@
 """Lesson 1 completion test: your functions, asked about two real sealed reports.
 
-Each check runs twice: on the committed ``data/course/report.json`` and on a
-report made here, with the demo's own command, from a copy of the lab with
+Each check asks about two reports: the committed ``data/course/report.json`` and
+a report made here, with the demo's own command, from a copy of the lab with
 three edits (the injected note removed from the news page, a directory
 listing served at /staging/, and the scripted model no longer proposing to
 probe the search page). The two reports differ in every answer, so only
@@ -38,7 +38,8 @@ def edit_lab(lab: Path) -> None:
     """Three edits to a copy of the lab; each changes what the run finds or does."""
     site = lab / "sites" / "lab.example"
     news = site / "news.html"
-    news.write_text(re.sub(r"\s*<!--.*?-->", "", news.read_text(encoding="utf-8"), flags=re.S), encoding="utf-8")
+    page, hidden = re.subn(r"\s*<!--.*?-->", "", news.read_text(encoding="utf-8"), flags=re.S)
+    news.write_text(page, encoding="utf-8")
     pages = json.loads((site / "site.json").read_text(encoding="utf-8"))
     pages["pages"]["/staging/"] = {"status": 200, "headers": {"Content-Type": "text/html; charset=utf-8"},
                                    "body": "staging.html"}
@@ -47,12 +48,16 @@ def edit_lab(lab: Path) -> None:
     (site / "staging.html").write_text(listing, encoding="utf-8")
     script_file = lab / "model" / "script.json"
     script = json.loads(script_file.read_text(encoding="utf-8"))
+    dropped = 0
     for rule in script["rules"]:
         if rule["name"] == "probe-debug-page":
             reply = json.loads(rule["reply"])
-            reply["proposals"] = [p for p in reply["proposals"]
-                                  if not (p.get("tool") == "probe_reflection" and "/search" in p.get("destination", ""))]
-            rule["reply"] = json.dumps(reply)
+            kept = [p for p in reply["proposals"]
+                    if not (p.get("tool") == "probe_reflection" and "/search" in p.get("destination", ""))]
+            dropped += len(reply["proposals"]) - len(kept)
+            rule["reply"] = json.dumps({**reply, "proposals": kept})
+    if not (hidden and dropped):  # the lab changed under this test: say so rather than test nothing
+        raise RuntimeError("edit_lab found no hidden note in news.html or no search probe in the model's script")
     script_file.write_text(json.dumps(script, indent=2) + "\n", encoding="utf-8")
 
 
@@ -68,7 +73,9 @@ def reports(tmp_path_factory) -> dict[str, dict]:
     if done.returncode != 0:
         pytest.fail(f"the reference run on the edited lab failed: {done.stderr.strip()}", pytrace=False)
     edited = json.loads(out.read_text(encoding="utf-8"))
-    assert edited["run"]["run_id"] != committed["run"]["run_id"]
+    # The second report must differ from the first in every answer, or a typed-in answer could pass.
+    for expected in (expected_reasons, expected_groups, expected_acts, lambda r: expected_first(r, "verify")):
+        assert expected(edited) != expected(committed), f"the edited lab does not change {expected.__name__}"
     return {"committed": committed, "edited-lab": edited}
 
 

@@ -1,4 +1,4 @@
-"""Lesson 1, worked answer: questions about a sealed report, answered from its JSON alone.
+"""Lesson 1, worked answer: questions about a sealed report, from its JSON alone.
 
 Every answer comes from the report itself: the run section, the ledger
 (``events``, in order) and the stores the ledger filled (``findings``,
@@ -16,11 +16,15 @@ def run_id(report: dict) -> str:
 
 def refusal_reasons(report: dict) -> list[str]:
     """The reason of every refused event, in ledger order."""
-    return [event["reason"] for event in report["events"] if event["status"] == "refused"]
+    return [event["reason"] for event in report["events"]
+            if event["status"] == "refused"]
 
 
 def findings_by_verdict(report: dict) -> dict[str, list[str]]:
-    """Each verdict that occurs, mapped to the claims of the findings that received it, in report order."""
+    """Each verdict that occurs -> the claims of the findings that received it.
+
+    Claims keep the order of ``report["findings"]``.
+    """
     grouped: dict[str, list[str]] = {}
     for finding in report["findings"]:
         grouped.setdefault(finding["verdict"], []).append(finding["claim"])
@@ -28,7 +32,7 @@ def findings_by_verdict(report: dict) -> dict[str, list[str]]:
 
 
 def consequential_acts(report: dict) -> list[tuple[str, str, str]]:
-    """(exact act, reviewer, decision) for every act a reviewer decided on, in ledger order.
+    """(exact act, reviewer, decision) for every act a reviewer decided on, in order.
 
     The gate holds a consequential act until a review of that exact act (its
     identity and the digest of its arguments) is recorded, so the reviews
@@ -40,7 +44,7 @@ def consequential_acts(report: dict) -> list[tuple[str, str, str]]:
 
 
 def first_event_in_stage(report: dict, stage: str) -> int | None:
-    """The sequence number of the first event recorded while the run was in ``stage``, or None.
+    """The ``seq`` of the first event recorded while the run was in ``stage``, or None.
 
     The run starts in ``authorize``; an admitted transition ``"<from> -> <to>"``
     is recorded in the stage it leaves and moves the run to ``<to>``.

@@ -22,7 +22,8 @@ lab, so an answer typed in by hand cannot pass.
    ``"transition"`` with the id ``"<from> -> <to>"`` is recorded in the stage
    it leaves, and every event after it is in ``<to>``.
 
-Check your work with ``course check 1`` (or ``python3 -m pytest starter/lesson01_test.py -q``).
+Check your work with ``course check 1``
+(or ``python3 -m pytest starter/lesson01_test.py -q``).
 The worked answer is ``solutions/lesson01.py``: read it after your attempt.
 """
 
@@ -32,7 +33,7 @@ def run_id(report: dict) -> str:
 
 
 def refusal_reasons(report: dict) -> list[str]:
-    raise NotImplementedError("TODO 2: return the reason of every refused event, in ledger order")
+    raise NotImplementedError("TODO 2: list every refusal's reason, in ledger order")
 
 
 def findings_by_verdict(report: dict) -> dict[str, list[str]]:
@@ -40,7 +41,7 @@ def findings_by_verdict(report: dict) -> dict[str, list[str]]:
 
 
 def consequential_acts(report: dict) -> list[tuple[str, str, str]]:
-    raise NotImplementedError("TODO 4: list (act, reviewer, decision) for every reviewed act")
+    raise NotImplementedError("TODO 4: list (act, reviewer, decision) per reviewed act")
 
 
 def first_event_in_stage(report: dict, stage: str) -> int | None:

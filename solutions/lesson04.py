@@ -28,22 +28,23 @@ class _GeneratorTag(HTMLParser):
 
 
 def read_has_meta(capture_text: str) -> bool | None:
-    """True when the captured page's markup carries a generator meta tag; None otherwise."""
-    _headers, page = split_response(capture_text)  # a header is not markup: only the page counts
+    """True when the captured page's markup has a generator meta tag; else None."""
+    _headers, page = split_response(capture_text)  # a header is not markup
     parser = _GeneratorTag()
     parser.feed(page)
     parser.close()
-    return True if parser.found else None  # no tag on one page says nothing about the site
+    return True if parser.found else None  # one page without it says nothing
 
 
 def observe_has_meta(door: Recorder, capture_id: str) -> dict | None:
-    """Record has_meta from the capture ``capture_id`` through the door; None when the page says nothing."""
+    """Record has_meta from capture ``capture_id``; None when the page says nothing."""
     capture = door.get("capture", capture_id)
     value = read_has_meta(capture["body"])
     if value is None:
         return None
-    return door.record("observation", {"run_id": door.run.run_id, "field": "has_meta", "value": value,
-                                       "capture_id": capture_id})
+    observation = {"run_id": door.run.run_id, "field": "has_meta", "value": value,
+                   "capture_id": capture_id}
+    return door.record("observation", observation)
 
 
 def build_policy() -> Policy:
@@ -55,8 +56,9 @@ def build_policy() -> Policy:
             "tools": [
                 {"tool_id": "inspect_headers", "activity": "passive", "requires": {},
                  "family": "fam-recon", "weight": 2.0, "cost": 1.0},
-                {"tool_id": "inspect_metadata", "activity": "passive", "requires": {"has_meta": True},
-                 "family": "fam-recon", "weight": 1.5, "cost": 1.0},
+                {"tool_id": "inspect_metadata", "activity": "passive",
+                 "requires": {"has_meta": True}, "family": "fam-recon",
+                 "weight": 1.5, "cost": 1.0},
             ],
             "max_actions": 4,
             "max_model_calls": 4,

@@ -45,13 +45,13 @@ from core.run.recorder import Recorder
 
 
 def read_has_meta(capture_text: str) -> bool | None:
-    """True when the captured page's markup carries a generator meta tag; None otherwise."""
+    """True when the captured page's markup has a generator meta tag; else None."""
     raise NotImplementedError("TODO 1: read the page's markup for a generator meta tag")
 
 
 def observe_has_meta(door: Recorder, capture_id: str) -> dict | None:
-    """Record has_meta from the capture ``capture_id`` through the door; None when the page says nothing."""
-    raise NotImplementedError("TODO 2: record what read_has_meta finds, citing the capture")
+    """Record has_meta from capture ``capture_id``; None when the page says nothing."""
+    raise NotImplementedError("TODO 2: record what read_has_meta finds, citing it")
 
 
 def build_policy() -> Policy:
@@ -63,8 +63,9 @@ def build_policy() -> Policy:
             "tools": [
                 {"tool_id": "inspect_headers", "activity": "passive", "requires": {},
                  "family": "fam-recon", "weight": 2.0, "cost": 1.0},
-                {"tool_id": "inspect_metadata", "activity": "passive", "requires": {"has_meta": True},
-                 "family": "fam-recon", "weight": 1.5, "cost": 1.0},
+                {"tool_id": "inspect_metadata", "activity": "passive",
+                 "requires": {"has_meta": True}, "family": "fam-recon",
+                 "weight": 1.5, "cost": 1.0},
             ],
             "max_actions": 4,
             "max_model_calls": 4,

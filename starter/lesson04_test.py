@@ -200,8 +200,9 @@ def test_a_generator_tag_counts_in_any_letter_case_or_attribute_order():
     yours = student()
     found = call(yours, "read_has_meta", render_response(200, {}, UPPER_CASE))
     assert found is True, (
-        f"read_has_meta returned {found!r} for {UPPER_CASE!r}: HTML names are not case-sensitive and "
-        "attributes come in any order, so it must return True")
+        f"read_has_meta returned {found!r} for {UPPER_CASE!r}: letter case and attribute order do "
+        "not matter in HTML (the parser lower-cases tag and attribute names, not values), so it "
+        "must return True")
 
 
 def test_a_generator_tag_in_a_header_or_in_page_text_does_not_count():

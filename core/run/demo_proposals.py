@@ -39,12 +39,13 @@ POLICY = {
     "reference": "training-authorization-0001",
     "allowed_origins": ["https://lab.example:443"],
     "tools": [
-        {"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
+        {"tool_id": "inspect_headers", "activity": "recon.passive", "requires": {}, "family": "fam-recon",
          "weight": 2.0, "cost": 1.0},
-        {"tool_id": "inspect_metadata", "activity": "passive", "requires": {"has_meta": True},
+        {"tool_id": "inspect_metadata", "activity": "recon.passive", "requires": {"has_meta": True},
          "family": "fam-recon", "weight": 3.0, "cost": 1.0},
-        {"tool_id": "probe_reflection", "activity": "active", "requires": {}, "family": "fam-probe",
-         "weight": 3.0, "cost": 2.0, "arguments": {"marker": "string", "parameter": "string"}},
+        {"tool_id": "probe_reflection", "activity": "probe.active_light", "requires": {},
+         "family": "fam-probe", "weight": 3.0, "cost": 2.0,
+         "arguments": {"marker": "string", "parameter": "string"}},
     ],
     "max_actions": 8,
     "max_model_calls": 8,
@@ -83,7 +84,11 @@ class DemoError(RuntimeError):
 
 
 def build_policy() -> Policy:
-    """The operator's policy: the lab origin, three tools, and budgets this demo spends to the end."""
+    """The reference run's catalogue (data/policy/), with budgets this demo spends to the end.
+
+    Each ``activity`` names the tool's class in lesson 8's action taxonomy;
+    until the gate joins the door in lesson 8, nothing reads it.
+    """
     return Policy.from_dict(POLICY)
 
 

@@ -180,7 +180,7 @@ def test_the_about_page_has_meta(lab):
         '<meta name="generator" content="ExampleCMS 3.2.1">: it must return True')
 
 
-def test_the_contact_page_says_nothing(lab):
+def test_read_has_meta_on_the_contact_page(lab):
     yours = student()
     found = call(yours, "read_has_meta", capture_text(lab, "/contact"))
     assert found is None, (
@@ -231,7 +231,7 @@ def test_your_observer_records_has_meta_citing_its_capture(lab):
         "value True, capture_id the about page's capture")
 
 
-def test_your_observer_records_nothing_for_the_contact_page(lab):
+def test_your_observer_on_the_contact_page(lab):
     yours = student()
     policy = your_policy(yours)
     door = fresh_door(policy, "lesson04-nothing")
@@ -273,7 +273,7 @@ def test_the_door_stores_the_proposal_it_refused_once_your_observer_read_the_abo
     assert not before["recorded"] and len(refused) == 1, "the first refusal must stay in the ledger"
 
 
-def test_the_proposal_stays_refused_after_your_observer_read_only_the_contact_page(lab):
+def test_the_door_after_your_observer_read_only_the_contact_page(lab):
     yours = student()
     policy = your_policy(yours)
     door = fresh_door(policy, "lesson04-contact")

@@ -24,12 +24,22 @@ a *recon-only* engagement, one that looks and reports but never probes:
 The completion test builds lesson 3's door with your table
 (``door_for(3, run, policy, stage_table=StageTable(STAGES, TRANSITIONS,
 ADMITTED_IN))``) and asks it which moves and which records it admits.
-Check your work with ``course check 3`` (or ``python3 -m pytest starter/lesson03_test.py -q``).
+Check your work with ``course check 3``
+(or ``python3 -m pytest starter/lesson03_test.py -q``).
 The worked answer is ``solutions/lesson03.py``: read it after your attempt.
 """
 
 # Every stage, in order; a run starts in the first.
-STAGES = ("authorize", "observe", "propose", "select", "execute", "verify", "review", "report")  # TODO 1
+STAGES = (
+    "authorize",
+    "observe",
+    "propose",
+    "select",
+    "execute",
+    "verify",  # TODO 1: a recon-only engagement has no verify stage
+    "review",
+    "report",
+)
 
 # Every move the door admits, as (from, to).
 TRANSITIONS = (
@@ -38,7 +48,7 @@ TRANSITIONS = (
     ("propose", "select"),
     ("select", "execute"),
     ("execute", "observe"),
-    ("select", "verify"),  # TODO 1 and 2: no verify stage; the run leaves from select for review
+    ("select", "verify"),  # TODO 1 and 2: leave the loop from select for review
     ("verify", "review"),
     ("review", "report"),
 )
@@ -46,9 +56,9 @@ TRANSITIONS = (
 # The stages each of lesson 2's record kinds is admitted in.
 ADMITTED_IN = {
     "observation": ("authorize", "observe"),
-    "action": ("execute", "verify"),  # TODO 3: actions, captures and outcomes in execute only
+    "action": ("execute", "verify"),  # TODO 3: action, capture, outcome in execute only
     "capture": ("execute", "verify"),
     "outcome": ("execute", "verify"),
     "finding": ("verify",),  # TODO 2: findings go straight to review
-    "review": ("execute", "verify", "review"),  # TODO 3: nothing waits for a review in execute
+    "review": ("execute", "verify", "review"),  # TODO 3: nothing waits in execute
 }

@@ -128,6 +128,10 @@ def finding(door, capture_id: str) -> dict:
                   claim="the about page names its content management system and version")
 
 
+def a(kind: str) -> str:
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+
+
 def refused_here(answer: dict, kind: str, stage: str) -> bool:
     return answer == {"recorded": False, "reason": f"record kind '{kind}' is not admitted in stage '{stage}'"}
 
@@ -202,6 +206,21 @@ def test_the_door_admits_a_review_in_review(door):
     assert answer["recorded"], f"your door refused a review in the review stage: {answer['reason']}"
 
 
+def test_the_door_refuses_actions_captures_and_outcomes_in_review(door):
+    capture_id = execute_once(door)
+    action_id = door.records("action")[0]["action_id"]
+    enter(door, "observe", "propose", "select", "review")
+    attempts = {
+        "action": act(door, "inspect_metadata"),
+        "capture": record(door, "capture", action_id=action_id, status=200, body=BODY),
+        "outcome": record(door, "outcome", action_id=action_id, status="failed", capture_id=capture_id),
+    }
+    for kind, answer in attempts.items():
+        assert refused_here(answer, kind, "review"), (
+            f"in the review stage your door let {a(kind)} past the stage check (it said {answer}); actions, "
+            "captures and outcomes belong in execute only")
+
+
 def test_inspect_metadata_runs_in_execute_once_has_meta_is_observed(door):
     capture_id = execute_once(door)
     enter(door, "observe")
@@ -220,6 +239,6 @@ def test_the_report_stage_admits_nothing(tables, door):
     for kind in tables.admitted_in:
         answer = record(door, kind)
         assert refused_here(answer, kind, "report"), (
-            f"in the report stage your door let a {kind} past the stage check ({answer['reason']!r}); the "
+            f"in the report stage your door let {a(kind)} past the stage check ({answer['reason']!r}); the "
             "report stage admits nothing")
     assert not [pair for pair in tables.transitions if pair[0] == "report"], "no move may leave 'report'"

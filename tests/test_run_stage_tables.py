@@ -145,3 +145,15 @@ def test_the_stages_demo_gives_one_line_for_a_bad_output_path(tmp_path):
                           cwd=REPO, capture_output=True, text=True)
     assert done.returncode != 0 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_a_table_cannot_restrict_a_kind_admitted_in_every_stage():
+    """A table that names the stage move (or any row admitted in every stage) is refused: moves obey TRANSITIONS alone."""
+    recorder = door_for(3, make_run(POLICY.snapshot(), {"world": "restrict"}), POLICY)
+    table = StageTable(("authorize", "report"), (("authorize", "report"),), {"transition": ("report",)})
+    try:
+        door_for(3, recorder.run, recorder.policy, stage_table=table)
+    except StageTableError as refused:
+        assert str(refused) == "record kind 'transition' is admitted in every stage; a stage table cannot restrict it"
+    else:
+        raise AssertionError("a table restricted where the run may move")

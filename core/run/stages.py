@@ -206,15 +206,19 @@ def staged(kinds: Iterable[Kind], table: StageTable = REFERENCE_TABLE) -> list[K
     """The rows with the stages ``table`` gives them; a row the table does not name as it is.
 
     A row the reference admits in every stage (a stage move, lesson 9's
-    close) is admitted in every stage of ``table``.
+    close) is admitted in every stage of ``table``, and a table may not
+    restrict it: moves obey the transitions alone, and a run can always close.
     """
     if not isinstance(table, StageTable):
         raise StageTableError(f"a door's stage table is a StageTable, not {type(table).__name__}")
     kinds = list(kinds)
-    names = {row.name for row in kinds}
+    rows = {row.name: row for row in kinds}
     for kind in table.admitted_in:
-        if kind not in names:  # a misspelt kind would leave the real one admitted nowhere, silently
+        if kind not in rows:  # a misspelt kind would leave the real one admitted nowhere, silently
             raise StageTableError(f"the stage table admits record kind {shown(kind)}, which this door does not have")
+        if rows[kind].stages == STAGES:  # a move, or lesson 9's close: a run must always be able to abort
+            raise StageTableError(f"record kind {shown(kind)} is admitted in every stage; a stage table cannot "
+                                  "restrict it")
 
     def stages_of(row: Kind) -> tuple[str, ...]:
         if row.name in table.admitted_in:

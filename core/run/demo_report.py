@@ -36,7 +36,7 @@ from core.run.policy import Policy, PolicyError
 from core.run.recorder import Recorder
 from core.run.records import make_run, require_keys
 from core.run.verify import Check, CheckError
-from core.safety import SafetyPackError, load_safety_pack, verdict_for
+from core.safety import SafetyPackError, load_safety_pack
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_CONFIG = REPO / "data" / "policy" / "training-authorization-0001.json"
@@ -122,12 +122,7 @@ def sealed_report(config: Configuration, lab_dir: Path, transport: str) -> dict:
     closed = seal.finish(recorder, FINISH_REASON)
     if not closed["recorded"]:
         raise HarnessError(f"the run could not be finished: {closed['reason']}")
-    tool_classes = {tool.tool_id: tool.activity for tool in config.policy.tools}
-    table = config.gating.table
-    safety = verdict_for(recorder.snapshot(), tool_classes, pack, table)
-    setting = {"gating": config.gating.snapshot(), "taxonomy": {"version": table.version, "digest": table.digest},
-               "safety_pack": pack.summary()}
-    return seal.seal(report.build_report(recorder, setting=setting, safety=safety), recorder.event_bytes())
+    return report.seal_run(recorder, pack)
 
 
 def main(argv: list[str] | None = None) -> int:

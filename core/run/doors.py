@@ -60,9 +60,10 @@ def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None =
 
     From lesson 3 on, the rows carry the stages of ``stage_table`` (the
     reference run's unless another is given), the door keeps that table among
-    its parts, and the run starts in its first stage; from lesson 8 on, the action and review rows are the
-    gate's (gate.gated), and a catalogue the gate cannot judge is refused
-    here, before the run starts.
+    its parts, and the run starts in its first stage; from lesson 5 on, each
+    proposal is noted as open for selection; from lesson 8 on, the action
+    and review rows are the gate's (gate.gated), and a catalogue the gate
+    cannot judge is refused here, before the run starts.
     """
     if not 2 <= lesson <= LAST_LESSON:
         raise ValueError(f"lessons 2 to {LAST_LESSON} have doors, not {lesson!r}")
@@ -75,6 +76,8 @@ def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None =
         parts["stage_table"] = table
     elif stage_table is not None:
         raise ValueError(f"the door of lesson {lesson} has no stages, so it takes no stage table")
+    if lesson >= 5:
+        kinds = select.ranked(kinds)
     if lesson >= 8:
         if gating is None:
             raise ValueError(f"the door of lesson {lesson} gates actions, so it needs the run's gating")

@@ -182,8 +182,10 @@ def decide(gating: Gating, declared: object, action_id: str, subject: str, state
     if row.approver_role is None:
         return GateDecision("deny", row.name, trigger,
                             f"{why}; no approver role is declared for it, so it is denied, not held")
-    decision, _, review_id = state.decided.get(subject, ("", "", ""))
     role = row.approver_role
+    decision, reviewer, review_id = state.decided.get(subject, ("", "", ""))
+    if reviewer != role:  # only the class's approver role can release or deny an act
+        decision = ""
     if decision == "rejected":
         return GateDecision("deny", row.name, trigger, f"{why}; {role} rejected this exact act in review {review_id}")
     if decision == "approved":

@@ -28,6 +28,7 @@ from core.run.records import frozen_json, json_text, require_keys, shown, thawed
 POLICY_FIELDS = ("reference", "allowed_origins", "tools", "max_actions", "max_model_calls")
 TOOL_FIELDS = ("tool_id", "activity", "requires", "family", "weight", "cost")
 OPTIONAL_TOOL_FIELDS = ("arguments",)  # a tool that declares none takes no arguments (fail-closed)
+SCORE_LIMIT = 1_000_000  # the most a weight or a cost may be: selection's arithmetic must stay finite
 ARGUMENT_TYPES = {"string": str, "integer": int, "boolean": bool}  # what an argument schema may declare
 
 
@@ -88,8 +89,9 @@ class Tool:
         object.__setattr__(self, "arguments", MappingProxyType(dict(sorted(self.arguments.items()))))
         for name in ("weight", "cost"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-                raise PolicyError(f"{where} {name} must be a non-negative number, got {shown(value)}")
+            if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+                    or not 0 <= value <= SCORE_LIMIT):
+                raise PolicyError(f"{where} {name} must be a number from 0 to {SCORE_LIMIT}, got {shown(value)}")
             object.__setattr__(self, name, float(value))
 
     @classmethod
@@ -130,7 +132,7 @@ class Tool:
             wanted = ARGUMENT_TYPES[self.arguments[name]]
             if isinstance(value, bool) is not (wanted is bool) or not isinstance(value, wanted):
                 return f"tool {shown(self.tool_id)} argument {shown(name)} must be a {self.arguments[name]}"
-        if not self.arguments and isinstance(destination, str) and "?" in destination.partition("#")[0]:
+        if not self.arguments and _has_query(destination):
             return f"tool {shown(self.tool_id)} declares no arguments, so its destination may carry no query"
         return ""
 
@@ -276,6 +278,14 @@ def _catalogue(tools: object) -> tuple[Tool, ...]:
     if duplicates:
         raise PolicyError(f"tools declares {', '.join(duplicates)} more than once")
     return tuple(sorted(tools, key=lambda tool: tool.tool_id))
+
+
+def _has_query(destination: object) -> bool:
+    """Whether the canonical form of ``destination`` sends a query (an empty ``?`` sends none)."""
+    try:
+        return "?" in canonical_destination(destination)
+    except OriginError:
+        return False  # not a destination at all: the origin check has already said so
 
 
 def _same_value(observed: object, required: object) -> bool:

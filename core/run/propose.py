@@ -21,6 +21,7 @@ model plugs in from outside ``core``.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 from collections.abc import Callable
@@ -101,31 +102,39 @@ class Proposal:
 
     run_id: str
     model_call_id: str
-    action: Action  # the act as it would be recorded: tool, canonical destination, arguments, identity
+    tool: str
+    destination: str
+    arguments: dict
     why: str
+    action_id: str
 
     def __post_init__(self) -> None:
+        # A proposal is an action nobody has chosen yet, so an action's checks apply to it.
+        action = Action(self.run_id, self.tool, self.destination, self.arguments, self.action_id)
         require_digest("model_call_id", self.model_call_id)
         require_text("why", self.why, may_be_empty=True)
         try:
             canonical_bytes(self.why)
         except CanonError as error:
             raise RecordError(f"why has no canonical JSON form: {error}") from None
-
-    @property
-    def action_id(self) -> str:
-        return self.action.action_id
+        object.__setattr__(self, "arguments", action.arguments)  # the action's private copy
 
     def to_dict(self) -> dict:
-        act = self.action.to_dict()
-        return {"run_id": self.run_id, "model_call_id": self.model_call_id, "tool": act["tool"],
-                "destination": act["destination"], "arguments": act["arguments"], "why": self.why,
-                "action_id": act["action_id"]}
+        return {
+            "run_id": self.run_id,
+            "model_call_id": self.model_call_id,
+            "tool": self.tool,
+            "destination": self.destination,
+            "arguments": copy.deepcopy(self.arguments),
+            "why": self.why,
+            "action_id": self.action_id,
+        }
 
 
 def make_proposal(run_id: str, model_call_id: str, tool: str, destination: str, arguments: dict, why: str) -> Proposal:
     """A proposal with its destination canonicalized and its action identity computed."""
-    return Proposal(run_id, model_call_id, make_action(run_id, tool, destination, arguments), why)
+    action = make_action(run_id, tool, destination, arguments)
+    return Proposal(run_id, model_call_id, action.tool, action.destination, action.arguments, why, action.action_id)
 
 
 # --- the two rows of the door --------------------------------------------------------

@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from core.run.canon import CanonError, canonical_bytes
+from core.run.canon import MAX_SAFE_INTEGER, CanonError, canonical_bytes
 from core.run.policy import Policy
 from core.run.records import (
     Observation,
@@ -219,7 +219,7 @@ class Recorder:
     @property
     def ledger(self) -> list[dict]:
         """Every event in full, with the payload it was asked with, read back from its canonical bytes."""
-        return [json.loads(event) for event in self._events]
+        return [json.loads(event, parse_int=_json_number) for event in self._events]
 
     def event_bytes(self) -> tuple[bytes, ...]:
         """The canonical JSON of every event, exactly as written: the seal chains these bytes."""
@@ -280,6 +280,16 @@ def _kept(payload: object) -> bytes:
     prefix = data[:PREFIX_LIMIT].decode("utf-8", "ignore")
     return canonical_bytes({BOUNDED: {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data),
                                       "prefix": prefix}})
+
+
+def _json_number(text: str) -> int | float:
+    """An integer read back from canonical JSON, as the double it stands for when it is too large for an int.
+
+    Canonical JSON writes the float 2.0**53 as ``9007199254740992``; read
+    back as an int it would fall outside the exact range canon.py accepts.
+    """
+    value = int(text)
+    return value if abs(value) <= MAX_SAFE_INTEGER else float(value)
 
 
 def bounded_text(text: str) -> str:

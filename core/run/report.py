@@ -31,7 +31,7 @@ from core.run.canon import CanonError, canonical_bytes
 from core.run.commandline import OneLineParser
 from core.run.recorder import Recorder
 from core.run.records import shown
-from core.run.seal import SealError, Verification, load_report, verify_chain
+from core.run.seal import SealError, Verification, load_report, seal, verify_chain
 
 FORMAT = "harness-report/2"
 UNVERIFIED = "unverified"
@@ -72,6 +72,23 @@ def build_report(recorder: Recorder, *, setting: dict, safety: dict) -> dict:
     except CanonError as exc:
         raise ReportError(f"the report has no canonical JSON form: {exc}") from None
     return report
+
+
+def seal_run(recorder: Recorder, pack) -> dict:
+    """A closed run's sealed report: judged against the safety ``pack`` under the taxonomy its gate used.
+
+    The report records what it was made under (the gating, the taxonomy's
+    version and digest, the pack's id, digest and ratification state), so
+    that verify and replay can rebuild its door and judge it by its own rules.
+    """
+    from core.safety import verdict_for  # lesson 10's check; the report carries its verdict
+
+    gating = recorder.parts["gating"]
+    tools = {tool.tool_id: tool.activity for tool in recorder.policy.tools}
+    safety = verdict_for(recorder.snapshot(), tools, pack, gating.table)
+    setting = {"gating": gating.snapshot(), "taxonomy": {"version": gating.table.version, "digest": gating.table.digest},
+               "safety_pack": pack.summary()}
+    return seal(build_report(recorder, setting=setting, safety=safety), recorder.event_bytes())
 
 
 def with_verdicts(findings: list[dict], verdicts: list[dict]) -> list[dict]:

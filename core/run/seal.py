@@ -299,17 +299,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("path", metavar="PATH", help="the report (JSON)")
     parser.add_argument("--out", metavar="OUT", help="with seal: where to write the resealed report")
     args = parser.parse_args(argv)
-    from core.run.report import ReportError, verify_report  # report.py builds on this module
+    # report.py builds on this module; as ``python -m`` this file is __main__, so take the
+    # imported module's names, the ones report.py raises.
+    from core.run import seal as sealing
+    from core.run.report import ReportError, verify_report
 
     try:
-        report = load_report(args.path)
+        report = sealing.load_report(args.path)
         if args.command == "seal":
             if not args.out:
-                raise SealError("seal needs --out OUT")
-            write_artifact(args.out, reseal(report))
+                raise sealing.SealError("seal needs --out OUT")
+            write_artifact(args.out, sealing.reseal(report))
             return 0
         verification = verify_report(report)
-    except (SealError, ReportError) as exc:
+    except (sealing.SealError, ReportError) as exc:
         print(f"seal: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

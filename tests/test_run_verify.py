@@ -69,8 +69,9 @@ def test_a_finding_is_confirmed_by_a_distinct_action_and_a_clean_control():
     assert verdict["verdict"] == "confirmed"
     assert verdict["reason"] == ("the confirming capture (HTTP 200) shows 'lab-verify-<b>3</b>' and the negative "
                                  "control (HTTP 200) does not")
-    assert run.action_of(verdict["confirming_capture_id"]) == f"probe_reflection -> https://lab.example:443/debug?q={MARKER}"
-    assert run.action_of(verdict["control_capture_id"]) == f"probe_reflection -> https://lab.example:443/search?q={MARKER}"
+    escaped = "lab-verify-%3Cb%3E3%3C/b%3E"  # the canonical spelling of the marker in a query
+    assert run.action_of(verdict["confirming_capture_id"]) == f"probe_reflection -> https://lab.example:443/debug?q={escaped}"
+    assert run.action_of(verdict["control_capture_id"]) == f"probe_reflection -> https://lab.example:443/search?q={escaped}"
     quoted = next(f for f in run.recorder.records("finding") if f["finding_id"] == finding["id"])["capture_id"]
     assert run.action_of(quoted) == DEBUG_PROBE
     assert "lab-verify-&lt;b&gt;3&lt;/b&gt;" in next(c["body"] for c in run.recorder.records("capture")

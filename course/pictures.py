@@ -248,6 +248,55 @@ def run_timeline(report: dict) -> str:
                 f"The reference run's timeline: {len(events)} events in {len(kinds)} kinds")
 
 
+# --- lesson 5: one selection's ranking (data/course/selection-demo.json) ----------------------
+
+def selection_ranking(demo: dict, which: int = 2) -> str:
+    """The ``which``-th selection of the demo: one bar per ranked candidate, its score split into
+    the rule's two parts, weight / (1 + cost) and what family credit adds on top,
+    weight * credit / (1 + cost); the candidate the door recorded as selected is marked."""
+    try:
+        steps = [step for step in demo["loop"] if step.get("step") == "select"]
+        step = steps[which - 1]
+        ranking = list(step["ranking"])
+        chosen = step["selection"]["action_id"]
+        rows = [(str(r["action_id"]), float(r["weight"]), float(r["credit"]), float(r["cost"]), float(r["score"]),
+                 str(r["family"])) for r in ranking]
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise PictureError(f"selection-demo.json has no selection {which} with its ranking ({exc!r})") from None
+    if not rows:
+        raise PictureError(f"selection {which} ranked no candidate")
+    left, bar_h, gap, top, width = 400, 22, 14, 44, 980
+    scale = (width - left - 150) / max(score for *_, score, _ in rows)
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">Selection {which}: score = weight × (1 + family '
+            f'credit) / (1 + cost), best first</text>']
+    for i, (identity, weight, credit, cost, score, family) in enumerate(rows):
+        y = top + i * (bar_h + gap)
+        base, earned = weight / (1 + cost), weight * credit / (1 + cost)
+        picked, bold = identity == chosen, ' font-weight="bold"'
+        label = identity if len(identity) <= 52 else identity[:51] + "…"
+        body.append(f'<g class="ranked" data-action-id="{_a(identity)}" data-score="{score:g}" '
+                    f'data-base="{base:g}" data-credit-part="{earned:g}" data-chosen="{str(picked).lower()}">'
+                    f'<title>{escape(identity)}: weight {weight:g}, {escape(family)} credit {credit:g}, cost {cost:g}'
+                    f' -&gt; score {score:g}{" (selected)" if picked else ""}</title>'
+                    f'<text x="10" y="{y + 15}" fill="{INK}"{bold if picked else ""}>'
+                    f'{"▶ " if picked else ""}{escape(label)}</text>'
+                    f'<rect x="{left}" y="{y}" width="{base * scale:.1f}" height="{bar_h}" fill="#90caf9"/>'
+                    f'<rect x="{left + base * scale:.1f}" y="{y}" width="{earned * scale:.1f}" height="{bar_h}" '
+                    f'fill="#ffb74d"/>'
+                    + (f'<rect x="{left - 3}" y="{y - 3}" width="{score * scale + 6:.1f}" height="{bar_h + 6}" '
+                       f'fill="none" stroke="{ADMITTED}" stroke-width="2.5"/>' if picked else "")
+                    + f'<text x="{left + score * scale + 10:.1f}" y="{y + 15}" fill="{INK}">{score:g} '
+                    f'= {weight:g}×(1+{credit:g})/(1+{cost:g})</text></g>')
+    y = top + len(rows) * (bar_h + gap) + 10
+    body.append(f'<rect x="10" y="{y}" width="14" height="12" fill="#90caf9"/>'
+                f'<text x="30" y="{y + 11}" fill="{INK}">weight / (1 + cost)</text>'
+                f'<rect x="200" y="{y}" width="14" height="12" fill="#ffb74d"/>'
+                f'<text x="220" y="{y + 11}" fill="{INK}">added by the family\'s credit</text>'
+                f'<text x="470" y="{y + 11}" fill="{INK}">▶ and green frame: the selection the door recorded</text>')
+    return _svg("selection-ranking", width, y + 24, body,
+                f"Selection {which} of lesson 5's demo: {len(rows)} candidates ranked")
+
+
 # --- which picture a page asks for ------------------------------------------------------------
 
 def _stage_tables() -> tuple:
@@ -268,6 +317,8 @@ PICTURES: dict[str, tuple[str, Callable[[], str]]] = {
     "stage-machine": ("core/run/stages.py", lambda: stage_machine(*_stage_tables())),
     "records-chain": ("data/course/records-demo.json", lambda: records_chain(_json("data/course/records-demo.json"))),
     "run-timeline": ("data/course/report.json", lambda: run_timeline(_json("data/course/report.json"))),
+    "selection-ranking": ("data/course/selection-demo.json",
+                          lambda: selection_ranking(_json("data/course/selection-demo.json"))),
 }
 
 

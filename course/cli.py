@@ -121,8 +121,6 @@ def _report(lesson: Lesson) -> bool:
     if not results or failed:
         _table(lesson, results)
         out.print(f"{len(results) - len(failed)} of {len(results)} checks pass.")
-        click.echo(f"Fix the first FAILED row, then run `course check {lesson.number}` again "
-                   f"(`course hint {lesson.number}` helps).")
         return False
     click.echo(f"All {len(results)} checks pass: lesson {lesson.number} is complete.")
     if os.environ.get(ENV, "starter") == "starter":
@@ -133,7 +131,9 @@ def _report(lesson: Lesson) -> bool:
 
 
 def _table(lesson: Lesson, results: list[CheckResult]) -> None:
-    table = Table(title=f"Lesson {lesson.number}: {lesson.title} ({_checked_file(lesson)})")
+    table = Table(title=f"Lesson {lesson.number}: {lesson.title} ({_checked_file(lesson)})",
+                  caption=f"Fix the first FAILED row, then `course check {lesson.number}` again; "
+                          f"`course hint {lesson.number}` helps.")
     table.add_column("Check", ratio=2)
     table.add_column("Result", no_wrap=True)
     table.add_column("What is missing", ratio=3)

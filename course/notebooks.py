@@ -29,7 +29,11 @@ def execute(path: Path) -> None:
         manager = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel"))
         client = NotebookClient(notebook, km=manager, timeout=600, kernel_name="python3", record_timing=False,
                                 resources={"metadata": {"path": str(path.parent)}})
-        client.execute()
+        try:
+            client.execute()
+        finally:  # a kernel manager we made is ours to stop: the kernel must not outlive this process
+            if manager.has_kernel:
+                manager.shutdown_kernel(now=True)
     nbformat.write(notebook, path)
 
 

@@ -170,4 +170,8 @@ if __name__ == "__main__":  # python3 starter/lesson09_test.py: what your functi
     mine = load_lesson(9).first_altered_event
     for name, (what, expected) in EXPECTED.items():
         report = json.loads((course_root() / LAB / f"{name}.json").read_text(encoding="utf-8"))
-        print(f"{name + '.json':22} yours: {said(mine(report)):24} ({what})")
+        try:
+            yours = said(mine(report))
+        except Exception as exc:  # your function's error, as one line
+            yours = f"raised {type(exc).__name__}"
+        print(f"{name + '.json':22} yours: {yours:27} ({what})")

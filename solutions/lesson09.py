@@ -1,4 +1,4 @@
-"""Lesson 9, worked answer: find the first altered event from the chain's description alone.
+"""Lesson 9, worked answer: the first altered event, from the chain's description alone.
 
 Walk the events in order, recomputing the chain from h_0, exactly as the
 sealer did; the first event that is out of place or whose chain hash does not
@@ -21,7 +21,7 @@ def sha256_hex(value) -> str:
 
 
 def first_altered_event(report: dict) -> int | None:
-    """The sequence number of the first event the chain says was altered, or None if the chain holds."""
+    """The seq of the first event the chain says was altered, or None if it holds."""
     events, sealed = report["events"], report["seal"]
     prev = sha256_hex({"run_id": report["run"]["run_id"]})  # h_0
     for position, event in enumerate(events, start=1):

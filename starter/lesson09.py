@@ -42,7 +42,7 @@ def sha256_hex(value) -> str:
 
 
 def first_altered_event(report: dict) -> int | None:
-    """The sequence number of the first event the chain says was altered, or None if the chain holds."""
+    """The seq of the first event the chain says was altered, or None if it holds."""
     # TODO 1: h_0 from the report's run identifier
     # TODO 2: walk the events: the position check, then the link check
     # TODO 3: compare the end of the walk with the seal

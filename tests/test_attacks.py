@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.run import doors, report
+from core.run import doors, gate, report
 from core.run.policy import Decision, Policy, Tool
 from lab import attacks
 
@@ -58,10 +58,11 @@ def test_without_the_gate_a_probe_no_reviewer_saw_runs(monkeypatch):
 
 
 def test_without_argument_schemas_a_passive_tool_carries_a_probe(monkeypatch):
-    """With argument schemas unchecked at the door, a passive tool carries a probe's marker to the lab in its query, while the executor, which sends only what a schema declares, still stops the marker in its arguments."""
+    """With argument schemas unchecked at the door, the executor still sends nothing a schema does not declare, and the act it could not send leaves the gate's view stale, which stops what follows; take that away too, and a passive tool carries a probe's marker to the lab in its query."""
     monkeypatch.setattr(Tool, "check_arguments", lambda self, arguments, destination: "")
-    assert succeeded(named("reply-08")) == {"reply-08"}
-    assert succeeded(named("reply-07")) == set()
+    assert succeeded(named("reply-07", "reply-08")) == set()
+    monkeypatch.setattr(gate, "view_is_stale", lambda door: False)
+    assert succeeded(named("reply-07", "reply-08")) == {"reply-08"}
 
 
 def test_without_re_deriving_sections_a_resealed_lie_passes(monkeypatch):

@@ -166,12 +166,27 @@ def test_every_event_of_the_report_can_be_named(function):
                         f"the chain names event {seq}")
 
 
+def tell(function, report: dict) -> str:
+    """What ``function`` says of ``report``, as a few words; its error as one line."""
+    try:
+        return said(function(copy.deepcopy(report)))
+    except Exception as exc:
+        return f"raised {type(exc).__name__}"
+
+
+def shorter_seal() -> dict:
+    """The page's prediction: intact.json with nothing changed but the seal's count, 41 made 40."""
+    report = lab_file("intact")
+    report["seal"]["events"] -= 1
+    return report
+
+
 if __name__ == "__main__":  # python3 starter/lesson09_test.py: what your function says of each file
+    from core.run.seal import verify_chain  # the reference, to compare with (never in your file)
+
     mine = load_lesson(9).first_altered_event
     for name, (what, expected) in EXPECTED.items():
-        report = json.loads((course_root() / LAB / f"{name}.json").read_text(encoding="utf-8"))
-        try:
-            yours = said(mine(report))
-        except Exception as exc:  # your function's error, as one line
-            yours = f"raised {type(exc).__name__}"
-        print(f"{name + '.json':22} yours: {yours:27} ({what})")
+        print(f"{name + '.json':22} yours: {tell(mine, lab_file(name)):27} ({what})")
+    print("\nThe prediction: intact.json with its seal's event count made 40")
+    print(f"  yours:  {tell(mine, shorter_seal())}")
+    print(f"  verify: {verify_chain(shorter_seal()).message}")

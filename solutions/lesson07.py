@@ -24,10 +24,19 @@ QUOTE = '<meta name="generator" content="ExampleCMS 3.2.1">'
 def my_generator_check() -> dict:
     """Your verification plan for the generator-disclosure finding."""
     return {
-        "claim": "The about page names the CMS the site runs and its version, ExampleCMS 3.2.1, in a "
-                 "generator meta tag, so anyone can look up the known weaknesses of that version.",
+        "claim": "The about page names the CMS the site runs and its version, "
+                 "ExampleCMS 3.2.1, in a generator meta tag, so anyone can look up "
+                 "the known weaknesses of that version.",
         "evidence": {"action": FINDING_ACT, "quote": QUOTE},
-        "confirm": {"tool": "inspect_headers", "destination": "https://lab.example/about", "arguments": {}},
-        "control": {"tool": "inspect_headers", "destination": "https://lab.example/contact", "arguments": {}},
+        "confirm": {
+            "tool": "inspect_headers",
+            "destination": "https://lab.example/about",
+            "arguments": {},
+        },
+        "control": {
+            "tool": "inspect_headers",
+            "destination": "https://lab.example/contact",
+            "arguments": {},
+        },
         "expect": 'name="generator"',
     }

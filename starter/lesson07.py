@@ -49,10 +49,11 @@ QUOTE = '<meta name="generator" content="ExampleCMS 3.2.1">'
 def my_generator_check() -> dict:
     """Your verification plan for the generator-disclosure finding."""
     return {
-        "claim": "The about page names the CMS the site runs and its version, ExampleCMS 3.2.1, in a "
-                 "generator meta tag, so anyone can look up the known weaknesses of that version.",
+        "claim": "The about page names the CMS the site runs and its version, "
+                 "ExampleCMS 3.2.1, in a generator meta tag, so anyone can look up "
+                 "the known weaknesses of that version.",
         "evidence": {"action": FINDING_ACT, "quote": QUOTE},
-        "confirm": None,  # TODO 1: {"tool": ..., "destination": ..., "arguments": {...}} on /about
+        "confirm": None,  # TODO 1: {"tool", "destination", "arguments"} on /about
         "control": None,  # TODO 2: the same shape, on /contact
-        "expect": "",  # TODO 3: what the confirming capture must show and the control must not
+        "expect": "",  # TODO 3: shown by the confirming capture, not by the control
     }

@@ -8,6 +8,7 @@ about page itself and asks that the door then does not confirm it.
 By default they check starter/lesson07.py; `course check 7` shows each result.
 """
 
+import textwrap
 import traceback
 from contextlib import closing
 from pathlib import Path
@@ -212,19 +213,23 @@ def test_a_control_on_the_same_page_is_not_confirmed(plan):
 
 def show(plan: dict) -> None:
     """Print what the door answered to your plan, and to it with the control moved to /about."""
+    def say(label: str, text: str) -> None:
+        print(textwrap.fill(text, 79, initial_indent=f"  {label:10} ", subsequent_indent=" " * 13,
+                            break_on_hyphens=False))
+
     for title, tried in (("your plan", plan), ("your plan, control moved to /about", same_page_control(plan))):
         step = verify_plan(tried)
         print(f"{title}:")
-        for role in ("confirming", "control"):
+        for role, name in (("confirming", "confirm"), ("control", "control")):
             act = step[role]
             said = act["detail"] if act["execution"] == "refused" else f"HTTP {act['http_status']}"
-            print(f"  {role:10} {identity_of(tried['confirm' if role == 'confirming' else 'control'])}")
-            print(f"  {'':10} {act['execution']}: {said}; shows expect: {act['shows_expect']}")
-        print(f"  verdict    {step['verdict']['verdict']}: {step['verdict']['reason']}")
+            say(role, identity_of(tried[name]))
+            say("", f"{act['execution']}: {said}; shows expect: {act['shows_expect']}")
+        say("verdict", f"{step['verdict']['verdict']}: {step['verdict']['reason']}")
 
 
 if __name__ == "__main__":  # python3 starter/lesson07_test.py: the fixed run with your plan
     mine = load_lesson(7).my_generator_check()
     if incomplete(mine):
-        raise SystemExit(f"your plan is not complete yet: {incomplete(mine)}")
+        raise SystemExit(textwrap.fill(f"your plan is not complete yet: {incomplete(mine)}", 79))
     show(mine)

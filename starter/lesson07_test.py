@@ -165,7 +165,9 @@ def refusals(step: dict) -> str:
 
 
 def test_the_plan_is_one_the_configuration_accepts(plan):
-    if plan.get("claim") is None or plan.get("evidence") != {"action": FINDING_ACT, "quote": QUOTE}:
+    if not isinstance(plan.get("claim"), str) or not plan["claim"].strip():
+        pytest.fail("keep the plan's claim as it was: the finding's claim, in words")
+    if plan.get("evidence") != {"action": FINDING_ACT, "quote": QUOTE}:
         pytest.fail(f"keep the plan's evidence as it was: {{'action': {FINDING_ACT!r}, 'quote': {QUOTE!r}}}")
     if incomplete(plan):
         pytest.fail(incomplete(plan))

@@ -78,3 +78,22 @@ def test_the_command_line_writes_the_committed_artifact_and_refuses_bad_input_in
     done = subprocess.run([sys.executable, "-m", "core.run.demo_verification", "--out", str(blocked / "x.json")],
                           cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 1 and done.stderr.startswith("demo_verification: cannot write")
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"quote": "Disallow: /nowhere/"}, "was refused: finding quote does not occur verbatim in capture"),
+    ({"expect": "Not Found"}, "this run gave confirmed, confirmed"),
+])
+def test_a_run_that_does_not_tell_the_lessons_story_is_one_line_not_a_traceback(monkeypatch, tmp_path, capsys,
+                                                                                  change, message):
+    import dataclasses
+
+    from core.run import demo_verification
+
+    xss, staging = demo_verification.reference_checks()
+    edited = dataclasses.replace(staging, **change)
+    monkeypatch.setattr(demo_verification, "reference_checks", lambda: (xss, edited))
+    assert main(["--out", str(tmp_path / "out.json")]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith("demo_verification: DemoError: ") and message in said
+    assert len(said.strip().splitlines()) == 1 and not (tmp_path / "out.json").exists()

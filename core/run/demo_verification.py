@@ -81,7 +81,11 @@ def verifying(world: str = "verification-demo", **policy_changes: object) -> Ite
 
 
 def evidence(door: Recorder, result: ExecutionResult, expect: str) -> dict:
-    """One verification act as the verdict sees it: its identity, how it ended, and what its capture shows."""
+    """One verification act as the verdict sees it: its identity, how it ended, and what its capture shows.
+
+    ``line`` is the first line of the capture that shows ``expect``, or its
+    status line when none does ("" when no capture was made).
+    """
     found = {"action_id": result.action_id, "execution": result.status, "detail": result.detail,
              "capture_id": result.capture_id}
     if not result.capture_id:
@@ -119,9 +123,20 @@ def run_demo() -> dict:
     return {"checks": checks, "shows": _what_it_shows(door, checks), "report": door.snapshot()}
 
 
+class DemoError(RuntimeError):
+    """The run did not tell the story the lesson shows (an edited lab fixture, say); the message says where."""
+
+
 def _what_it_shows(door: Recorder, checks: list[dict]) -> dict:
     """The four things the lesson looks for, each pointed out."""
-    by_verdict = {step["verdict"]["verdict"]: step for step in checks}
+    for step in checks:
+        if not step["finding"]["recorded"]:
+            raise DemoError(f"the finding {step['claim'][:40]!r}... was refused: {step['finding']['reason']}")
+    by_verdict = {step["verdict"].get("verdict"): step for step in checks}
+    if set(by_verdict) != {"confirmed", "refuted"}:
+        gave = [step["verdict"].get("verdict") or f"a refused verdict ({step['verdict']['reason']})"
+                for step in checks]
+        raise DemoError(f"the lesson shows one confirmed and one refuted verdict; this run gave {', '.join(gave)}")
     confirmed, refuted = by_verdict["confirmed"], by_verdict["refuted"]
 
     def verdict_with_evidence(step: dict) -> dict:
@@ -150,7 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", required=True, metavar="PATH", help="where to write the JSON artifact")
     args = parser.parse_args(argv)
-    artifact = run_demo()
+    try:
+        artifact = run_demo()
+    except Exception as exc:  # a config, plugin or fixture problem: one line, not a traceback
+        print("demo_verification: " + " ".join(f"{exc.__class__.__name__}: {exc}".split()), file=sys.stderr)
+        return 1
     try:
         write_artifact(args.out, artifact)
     except OSError as exc:

@@ -206,6 +206,7 @@ def run_demo() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The demo's command line: commandline.demo_main's rules, plus --tamper for the tamper lab's files."""
     parser = OneLineParser("demo_seal", prog="python3 -m core.run.demo_seal",
                            description="Write lesson 9's demo artifact, or a file of its tamper lab.")
     parser.add_argument("--out", required=True, metavar="PATH",
@@ -221,6 +222,9 @@ def main(argv: list[str] | None = None) -> int:
                 write_artifact(Path(args.out) / f"{name}.json", report)
         else:
             write_artifact(args.out, tamper_lab()[args.tamper])
+    except DemoError as exc:
+        print(f"demo_seal: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"demo_seal: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 1

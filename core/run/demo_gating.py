@@ -22,7 +22,8 @@ events:
   past it a class with no approver role is denied, not held, and a class
   with one is held;
 * ``fail_open``: while an earlier act's outcome is unresolved, only a class
-  the table lets fail open and the run configures to proceeds.
+  the table lets fail open and the run configures to proceeds, and only
+  within its cap.
 
 Everything is fixed data (no lab, no clock), so the artifact is
 byte-identical on every machine.
@@ -212,13 +213,16 @@ def cap_scene() -> dict:
 
 def fail_open_scene(configured: bool) -> dict:
     """While an earlier act's outcome is unresolved, only a configured fail-open class proceeds."""
-    gating = gating_of({"recon.passive": 10}, ["recon.passive"] if configured else [])
+    gating = gating_of({"recon.passive": 2}, ["recon.passive"] if configured else [])
     name = "fail_open_configured" if configured else "fail_open_not_configured"
     scene = Scene(name, new_door(f"gating-demo-{name}", policy_of(HEADERS, PROBE), gating))
     first = scene.act("unanswered", "an act whose adapter never answers", "inspect_headers", "/", settle=False)
     scene.outcome("its outcome stays unresolved: the gate's view is stale", first["id"], "unresolved",
                   "the adapter never answered")
     passive = scene.act("stale_passive", "a header look while the view is stale", "inspect_headers", "/about", settle=False)
+    if passive["recorded"]:
+        scene.act("stale_past_cap", "another header look while the view is stale: past the cap of 2",
+                  "inspect_headers", "/contact", settle=False)
     scene.act("stale_probe", "a probe while the view is stale", "probe_reflection", "/debug", MARKER)
     scene.outcome("the first act's outcome settles", first["id"], "succeeded")
     if passive["recorded"]:
@@ -267,6 +271,7 @@ def _what_it_shows(scenes: dict) -> dict:
         "cap_exceeded_with_approver": _answer(cap, "cap_exceeded_with_approver"),
         "fail_open_configured": _answer(configured, "stale_passive"),
         "fail_open_not_configured": _answer(unconfigured, "stale_passive"),
+        "fail_open_within_its_cap_only": _answer(configured, "stale_past_cap"),
         "consequential_never_fails_open": _answer(configured, "stale_probe"),
         "view_current_again": _answer(configured, "view_current_again"),
     }

@@ -242,4 +242,4 @@ if __name__ == "__main__":  # python3 starter/lesson08_test.py: the gate's answe
     try:
         show(read_mine())
     except pytest.fail.Exception as exc:
-        sys.exit(f"lesson08: {exc}")
+        sys.exit(textwrap.fill(f"lesson08: {exc}", 79, subsequent_indent="    "))

@@ -45,7 +45,7 @@ def form_probe_row() -> dict:
     return {
         "name": "probe.form_submit",
         "trigger_class": None,  # TODO 2: the trigger class it counts toward
-        "consequential": False,  # TODO 3: does a form submission need a person's approval?
+        "consequential": False,  # TODO 3: must a person approve each form submission?
         "fail_open_allowed": False,
         "approver_role": None,  # TODO 4: who may approve it
         "legacy_aliases": [],

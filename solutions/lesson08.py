@@ -1,4 +1,4 @@
-"""Lesson 8, worked answer: the rows of recon.metadata and probe.form_submit, and caps."""
+"""Lesson 8, worked answer: two rows of the taxonomy, and the run's caps."""
 
 
 def metadata_row() -> dict:

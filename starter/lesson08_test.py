@@ -61,18 +61,19 @@ def read_mine() -> SimpleNamespace:
     """Your two rows and your caps, or a one-line failure naming what is wrong."""
     try:
         module = load_lesson(8)
-    except Exception as exc:  # the student's file: one line, not a traceback
+    except (Exception, SystemExit) as exc:  # the student's file: one line, not a traceback
         pytest.fail(where(exc))
     made = {}
-    for name, kind in (("metadata_row", dict), ("form_probe_row", dict), ("my_caps", dict)):
+    for name, what in (("metadata_row", "recon.metadata row"), ("form_probe_row", "probe.form_submit row"),
+                       ("my_caps", "run's caps")):
         if not callable(getattr(module, name, None)):
-            pytest.fail(f"starter/lesson08.py defines no function {name}(); it must return your {name[3:]}")
+            pytest.fail(f"starter/lesson08.py defines no function {name}(); it must return your {what}")
         try:
             made[name] = getattr(module, name)()
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             pytest.fail(f"{name}() raised: {where(exc)}")
-        if not isinstance(made[name], kind):
-            pytest.fail(f"{name}() must return a dict, not {type(made[name]).__name__}")
+        if not isinstance(made[name], dict):
+            pytest.fail(f"{name}() must return a dict (your {what}), not {type(made[name]).__name__}")
     for name, wanted in (("metadata_row", METADATA), ("form_probe_row", FORM)):
         if made[name].get("name") != wanted:
             pytest.fail(f"{name}() must name the class {wanted!r}, not {made[name].get('name')!r}")

@@ -33,8 +33,7 @@ from __future__ import annotations
 
 import sys
 
-from core.run.canon import write_artifact
-from core.run.commandline import OneLineParser
+from core.run.commandline import demo_main
 from core.run.doors import door_for
 from core.run.gate import Gating, GatingError, GateState, act_subject, decide, gate_state, view_is_stale
 from core.run.policy import Policy
@@ -278,20 +277,8 @@ def _what_it_shows(scenes: dict) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(
-        "demo_gating",
-        prog="python3 -m core.run.demo_gating",
-        description="Write lesson 8's demo artifact: the gate's decisions through lesson 8's door.",
-    )
-    parser.add_argument("--out", required=True, metavar="PATH", help="where to write the JSON artifact")
-    args = parser.parse_args(argv)
-    artifact = run_demo()
-    try:
-        write_artifact(args.out, artifact)
-    except OSError as exc:
-        print(f"demo_gating: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    return 0
+    return demo_main("demo_gating", "Write lesson 8's demo artifact: the gate's decisions through lesson 8's door.",
+                     run_demo, argv)
 
 
 if __name__ == "__main__":

@@ -114,26 +114,26 @@ class Bench:
 def fill(bench: Bench, size: int) -> None:
     """Hold ``size`` records, spread over every kind, as a long run would."""
     kinds = itertools.cycle(KINDS)
-    while len(bench.door.events) < size:
+    while len(bench.door) < size:
         bench.one(next(kinds))
 
 
 def per_event(bench: Bench, kind: str, batch: int) -> float:
     """Microseconds per ledger event for ``batch`` new records of ``kind`` (with what they cite)."""
-    before = len(bench.door.events)
+    before = len(bench.door)
     started = time.perf_counter()
     for _ in range(batch):
         bench.one(kind)
     elapsed = time.perf_counter() - started
-    return elapsed / (len(bench.door.events) - before) * 1e6
+    return elapsed / (len(bench.door) - before) * 1e6
 
 
 def mixed_batch(bench: Bench, batch: int) -> float:
     """Microseconds per ledger event for a batch of every kind in turn, as a run mixes them."""
-    before, started = len(bench.door.events), time.perf_counter()
+    before, started = len(bench.door), time.perf_counter()
     for kind in KINDS * max(1, batch // len(KINDS)):
         bench.one(kind)
-    return (time.perf_counter() - started) / (len(bench.door.events) - before) * 1e6
+    return (time.perf_counter() - started) / (len(bench.door) - before) * 1e6
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -235,6 +235,21 @@ def test_fail_open_applies_only_where_configured():
         Gating.from_dict({"taxonomy_version": 2, "caps": {}, "fail_open_classes": ["probe.active_light"]})
 
 
+def test_failing_open_never_lifts_a_cap():
+    """Failing open never lifts a cap: while the gate's view is stale, a class configured to fail open proceeds only within its cap, and past it is denied like any other."""
+    recorder = gated(caps={"recon.passive": 2}, fail_open=["recon.passive"], world="stale-cap")
+    first = recorder.record("action", action(recorder, "inspect_headers", "https://lab.example/"))
+    unresolved = {"run_id": recorder.run.run_id, "action_id": first["id"], "status": "unresolved",
+                  "detail": "the adapter never answered"}
+    assert recorder.record("outcome", unresolved)["recorded"]
+    assert recorder.record("action", action(recorder, "inspect_headers", "https://lab.example/a"))["recorded"]
+    before = stores(recorder)
+    assert recorder.record("action", action(recorder, "inspect_headers", "https://lab.example/b"))["reason"] == (
+        "the gate's view is stale (an earlier act's outcome is unresolved); recon.passive may fail open, but not "
+        "past its cap: fail closed")
+    assert stores(recorder) == before and gate_state(recorder).used == {"recon.passive": 2}
+
+
 def test_every_catalogue_tool_declares_a_canonical_class():
     """Every tool in the reference run's catalogue declares a canonical action class, and no door is built for a catalogue with an unknown or legacy class."""
     policy = Policy.from_dict(CONFIG["policy"])

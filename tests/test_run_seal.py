@@ -251,3 +251,30 @@ def test_seal_verify_command_answers_in_one_line(tmp_path):
     again = run_command("core.run.seal", "verify", str(resealed))
     assert (again.returncode, again.stdout) == (1, "altered: the section 'counts' is not what the ledger derives "
                                                    "(edited, then resealed?)\n")
+
+
+TAMPER_LAB = ROOT / "data" / "course" / "tamper"
+
+
+def test_the_tamper_lab_is_named_alteration_by_alteration():
+    """Each report in the committed tamper lab fails verify at its own alteration: the event that a flipped byte, a deletion, a swap, a splice or a cut reached first, and the section edited in the resealed one, while the intact copy verifies."""
+    expected = {
+        "intact": (True, None, ""),
+        "flipped-byte": (False, 11, "events"),
+        "deleted-event": (False, 13, "events"),
+        "swapped-events": (False, 16, "events"),
+        "spliced-run": (False, 20, "events"),
+        "truncated": (False, 39, "events"),
+        "resealed-section": (False, None, "counts"),
+    }
+    assert sorted(path.stem for path in TAMPER_LAB.glob("*.json")) == sorted(expected)
+    intact = json.loads((TAMPER_LAB / "intact.json").read_text(encoding="utf-8"))
+    for name, (ok, seq, section) in expected.items():
+        report = json.loads((TAMPER_LAB / f"{name}.json").read_text(encoding="utf-8"))
+        verification = verify_report(report)
+        assert (verification.ok, verification.seq, verification.section) == (ok, seq, section), (name, verification)
+        if name != "intact":
+            assert report != intact, name
+    resealed = json.loads((TAMPER_LAB / "resealed-section.json").read_text(encoding="utf-8"))
+    assert verify_chain(resealed).ok  # the chain alone cannot tell
+    assert resealed["seal"]["head"] != intact["seal"]["head"]  # but the head it would be compared with moved

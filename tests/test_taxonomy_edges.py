@@ -219,10 +219,10 @@ def test_a_carried_file_must_declare_its_own_version(tmp_path):
         carried_taxonomy(1, folder)
 
 
-def _decide(declared, decided=None, stale_view=False, fail_open=()):
+def _decide(declared, decided=None, stale_view=False, fail_open=(), caps=None, used=None):
     table = current_table()
-    gating = Gating(table.version, table, MappingProxyType({}), tuple(fail_open))
-    state = GateState(decided=dict(decided or {}))
+    gating = Gating(table.version, table, MappingProxyType(caps or {"recon.passive": 1}), tuple(fail_open))
+    state = GateState(decided=dict(decided or {}), used=dict(used or {}))
     return decide(gating, declared, "probe_reflection -> https://lab.example:443/debug", "act", state, stale_view)
 
 
@@ -238,6 +238,15 @@ def test_a_fail_open_list_written_with_a_legacy_name_binds_its_canonical_class()
     assert gating.fail_open_classes == ("recon.passive",)
     assert _decide("recon.passive", stale_view=True, fail_open=["passive"]).verdict == "deny"  # names are canonical here
     assert _decide("recon.passive", stale_view=True, fail_open=gating.fail_open_classes).verdict == "allow"
+
+
+def test_failing_open_never_lifts_a_cap():
+    configured = ("recon.passive",)
+    assert _decide("recon.passive", stale_view=True, fail_open=configured).verdict == "allow"
+    past = _decide("recon.passive", stale_view=True, fail_open=configured, used={"recon.passive": 1})
+    assert past.verdict == "deny" and past.reason.endswith("may fail open, but not past its cap: fail closed")
+    unset = _decide("recon.passive", stale_view=True, fail_open=configured, caps={"recon.enumerate": 3})
+    assert unset.verdict == "deny"  # a class with no configured cap has a cap of 0
 
 
 def test_gate_decisions_are_deterministic_and_validated():

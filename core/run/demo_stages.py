@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import sys
 
-from core.run.canon import write_artifact
-from core.run.commandline import OneLineParser
+from core.run.commandline import demo_main
 from core.run.doors import door_for
 from core.run.policy import Policy
 from core.run.recorder import Recorder
@@ -155,20 +154,7 @@ def run_demo() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(
-        "demo_stages",
-        prog="python3 -m core.run.demo_stages",
-        description="Write lesson 3's demo artifact: a run walking its stages, and two recorded refusals.",
-    )
-    parser.add_argument("--out", required=True, metavar="PATH", help="where to write the JSON artifact")
-    args = parser.parse_args(argv)
-    artifact = run_demo()
-    try:
-        write_artifact(args.out, artifact)
-    except OSError as exc:
-        print(f"demo_stages: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    return 0
+    return demo_main("demo_stages", "Write lesson 3's demo artifact: a run walking its stages, and two recorded refusals.", run_demo, argv)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,8 @@ Fail-open is a real, narrow path. While an earlier act's outcome is still
 unresolved, the gate cannot vouch for the run's state (the act may still be
 running, or may have done more than it reported): its view is *stale*. Then
 only a class the taxonomy allows to fail open *and* the run configures in
-``fail_open_classes`` proceeds; everything else is denied, fail-closed.
+``fail_open_classes`` proceeds, and only within its cap; everything else is
+denied, fail-closed.
 """
 
 from __future__ import annotations
@@ -165,8 +166,9 @@ def decide(gating: Gating, declared: object, action_id: str, subject: str, state
     table = gating.table
     row = table.classify(declared)
     label = _label(declared, row)
-    if stale_view:
-        return _stale_view_decision(row, label, gating.fail_open_classes)
+    if stale_view:  # failing open never lifts a cap: past it, the class fails closed like any other
+        within_cap = not row.consequential and state.used.get(row.name, 0) < gating.caps.get(row.name, 0)
+        return _stale_view_decision(row, label, gating.fail_open_classes, within_cap)
     amends = row.consequential and any(other != subject for other in state.approved.get(action_id, ()))
     trigger = table.trigger_class(declared, after_prior_approval=amends)
     if row.consequential:
@@ -204,13 +206,15 @@ def _label(declared: object, row: ActionClass) -> str:
     return row.name
 
 
-def _stale_view_decision(row: ActionClass, label: str, configured: Iterable[str]) -> GateDecision:
-    """Fail open only where both the table allows it and the run asked for it."""
+def _stale_view_decision(row: ActionClass, label: str, configured: Iterable[str], within_cap: bool) -> GateDecision:
+    """Fail open only where both the table allows it and the run asked for it, and only within the class's cap."""
     prefix = f"the gate's view is stale (an earlier act's outcome is unresolved); {label}"
-    if row.fail_open_allowed and row.name in configured:
+    if row.fail_open_allowed and row.name in configured and within_cap:
         return GateDecision("allow", row.name, row.trigger_class,
                             f"{prefix} may fail open and this run configures it to")
-    if row.fail_open_allowed:
+    if row.fail_open_allowed and row.name in configured:
+        reason = f"{prefix} may fail open, but not past its cap: fail closed"
+    elif row.fail_open_allowed:
         reason = f"{prefix} may fail open but this run does not configure it to: fail closed"
     else:
         reason = f"{prefix} may not fail open: fail closed"

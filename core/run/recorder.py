@@ -127,6 +127,10 @@ class Recorder:
         guards = ", ".join(guard.__name__ for guard in self.guards)
         return f"<door of run {self.run.run_id[:12]}: kinds {kinds}; guards {guards}>"
 
+    def __len__(self) -> int:
+        """How many events the ledger holds."""
+        return len(self._decisions)
+
     def __str__(self) -> str:
         """The door as a reader checks it: each kind with its store and stages, then each guard in order."""
         lines = [f"door of run {self.run.run_id[:12]}", "kinds:"]

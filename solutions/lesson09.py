@@ -1,0 +1,41 @@
+"""Lesson 9, worked answer: the first altered event, from the chain's description alone.
+
+Walk the events in order, recomputing the chain from h_0, exactly as the
+sealer did; the first event that is out of place or whose chain hash does not
+follow is the answer. Then compare the ends with the seal: a ledger shorter
+than the seal lost its tail, one longer gained events, and a last link that
+is not the sealed one means the seal itself was edited.
+
+A resealed report passes all of this: its chain was recomputed over the lie.
+Only re-deriving the sections from the ledger (report.py) catches it.
+"""
+
+import hashlib
+
+from core.run.canon import canonical_bytes
+
+
+def sha256_hex(value) -> str:
+    """SHA-256 of the canonical JSON (RFC 8785) of ``value``, in hex."""
+    return hashlib.sha256(canonical_bytes(value)).hexdigest()
+
+
+def first_altered_event(report: dict) -> int | None:
+    """The seq of the first event the chain says was altered, or None if it holds."""
+    events, sealed = report["events"], report["seal"]
+    prev = sha256_hex({"run_id": report["run"]["run_id"]})  # h_0
+    for position, event in enumerate(events, start=1):
+        if event.get("seq") != position:
+            return position  # moved, inserted or removed
+        bare = {key: value for key, value in event.items() if key != "chain"}
+        link = sha256_hex({"event": bare, "prev": prev})  # h_i
+        if event.get("chain") != link:
+            return position  # edited, or from another run
+        prev = link
+    if len(events) < sealed["events"]:
+        return len(events) + 1  # the first event that is missing
+    if len(events) > sealed["events"]:
+        return sealed["events"] + 1  # the first event the seal does not cover
+    if prev != sealed["chain"]:
+        return len(events)  # the seal's last link was edited
+    return None

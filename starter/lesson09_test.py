@@ -1,0 +1,199 @@
+"""Lesson 9 completion test: your first_altered_event, run on the tamper lab.
+
+The tamper lab (data/course/tamper/, written by ``python3 -m core.run.demo_seal
+--tamper NAME``) holds the finished report of lesson 9's demo and six altered
+copies of it, each altered in a different way, so each has a different right
+answer. The last test alters every event of the intact report in turn, so no
+list of answers written in advance can pass it, and neither can a function
+that always gives the same answer.
+By default this checks starter/lesson09.py; `course check 9` shows each result.
+"""
+
+import ast
+import copy
+import json
+import traceback
+from pathlib import Path
+
+import pytest
+
+from course.manifest import course_root
+from course.target import load_lesson, target_path
+
+LAB = Path("data") / "course" / "tamper"
+# Each file of the lab, what was done to it, and the event the chain names (None: the chain holds).
+EXPECTED = {
+    "intact": ("nothing was altered", None),
+    "flipped-byte": ("one bit of event 11's capture body was flipped", 11),
+    "deleted-event": ("event 13 was deleted", 13),
+    "swapped-events": ("events 16 and 17 were swapped", 16),
+    "spliced-run": ("events 20 to the end were taken from a twin run", 20),
+    "truncated": ("the last three of 41 events were cut off", 39),
+    "resealed-section": ("the counts section was edited and the report resealed", None),
+}
+# Modules that would hand you the reference's chain instead of your own.
+REFERENCE = ("core.run.seal", "core.run.report", "core.run.doors", "core.audit")
+
+
+def shown_target() -> str:
+    path = target_path(9)
+    try:
+        return path.resolve().relative_to(course_root().resolve()).as_posix()
+    except ValueError:
+        return "starter/lesson09.py"
+
+
+def where(exc: BaseException) -> str:
+    """The student's file and line an exception came from, as one line."""
+    path = target_path(9)
+    if isinstance(exc, SyntaxError):
+        return f"{shown_target()}, line {exc.lineno}: SyntaxError: {exc.msg}"
+    lines = [frame.lineno for frame in traceback.extract_tb(exc.__traceback__)
+             if Path(frame.filename).resolve() == path.resolve()]
+    at = f", line {lines[-1]}" if lines else ""
+    return f"{shown_target()}{at}: {type(exc).__name__}: {exc}"
+
+
+@pytest.fixture(scope="module")
+def module():
+    try:
+        return load_lesson(9)
+    except Exception as exc:  # the student's file: one line, not a traceback
+        pytest.fail(where(exc))
+
+
+@pytest.fixture(scope="module")
+def function(module):
+    if not callable(getattr(module, "first_altered_event", None)):
+        pytest.fail(f"{shown_target()} defines no function first_altered_event(report)")
+    return module.first_altered_event
+
+
+def lab_file(name: str) -> dict:
+    path = course_root() / LAB / f"{name}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        pytest.fail(f"the tamper lab's {LAB.as_posix()}/{name}.json cannot be read ({exc}); "
+                    f"write it again with: python3 -m core.run.demo_seal --tamper {name} --out {path}")
+
+
+def answer(function, report: dict, name: str):
+    """What the student's function says of ``report`` (a copy: it may not change the file's data)."""
+    try:
+        return function(copy.deepcopy(report))
+    except NotImplementedError as exc:
+        line = where(exc).split(":")[0]
+        pytest.fail(f"first_altered_event is not written yet ({line} raises NotImplementedError): "
+                    "do its TODOs 1 to 3")
+    except Exception as exc:
+        pytest.fail(f"first_altered_event({name}) raised: {where(exc)}")
+
+
+def said(value) -> str:
+    return "None (nothing altered)" if value is None else f"event {value!r}"
+
+
+def check_file(function, name: str) -> None:
+    what, expected = EXPECTED[name]
+    got = answer(function, lab_file(name), f"{name}.json")
+    if got != expected:
+        advice = ""
+        if name == "intact" and got == 1:
+            advice = ('; h_1 is SHA-256 of the canonical {"event": event 1 without its "chain" field, '
+                      '"prev": h_0}, and h_0 of the canonical {"run_id": run.run_id}')
+        elif name == "intact" and isinstance(got, int):
+            advice = f"; the links up to event {got - 1} hold, so check how the walk carries prev to the next event"
+        pytest.fail(f"{name}.json ({what}): your function says {said(got)}; the chain names {said(expected)}"
+                    + advice)
+
+
+def test_your_function_recomputes_the_chain_itself(module, function):
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        leaning = [name for name in names if name.startswith(REFERENCE)]
+        if leaning:
+            pytest.fail(f"{shown_target()}, line {node.lineno} imports {leaning[0]}: recompute the chain "
+                        "yourself, with hashlib and canonical_bytes")
+    for name, value in vars(module).items():
+        if str(getattr(value, "__module__", "") or getattr(value, "__name__", "")).startswith(REFERENCE):
+            pytest.fail(f"{shown_target()} holds {name} from {REFERENCE[0]}'s family: recompute the chain yourself")
+
+
+def test_an_intact_report_has_no_altered_event(function):
+    check_file(function, "intact")
+
+
+def test_a_flipped_byte_is_named_at_its_event(function):
+    check_file(function, "flipped-byte")
+
+
+def test_a_deleted_event_is_named_where_it_is_missing(function):
+    check_file(function, "deleted-event")
+
+
+def test_swapped_events_are_named_at_the_first_of_the_two(function):
+    check_file(function, "swapped-events")
+
+
+def test_a_splice_from_another_run_is_named_where_it_starts(function):
+    check_file(function, "spliced-run")
+
+
+def test_a_truncated_ledger_is_named_at_its_first_missing_event(function):
+    check_file(function, "truncated")
+
+
+def test_a_resealed_report_passes_the_chain(function):
+    check_file(function, "resealed-section")
+
+
+def test_every_event_of_the_report_can_be_named(function):
+    intact = lab_file("intact")
+    count = len(intact["events"])
+    for seq in range(1, count + 1):
+        edited = copy.deepcopy(intact)
+        kind = edited["events"][seq - 1]["kind"]
+        edited["events"][seq - 1]["kind"] = kind[0].swapcase() + kind[1:]
+        got = answer(function, edited, f"intact.json with event {seq} edited")
+        if got != seq:
+            pytest.fail(f"intact.json with the kind of event {seq} edited ({kind!r} became "
+                        f"{edited['events'][seq - 1]['kind']!r}): your function says {said(got)}; "
+                        f"the chain names event {seq}")
+        dropped = copy.deepcopy(intact)
+        del dropped["events"][seq - 1]
+        got = answer(function, dropped, f"intact.json without event {seq}")
+        if got != seq:
+            pytest.fail(f"intact.json with event {seq} of {count} deleted: your function says {said(got)}; "
+                        f"the chain names event {seq}")
+
+
+def tell(function, report: dict) -> str:
+    """What ``function`` says of ``report``, as a few words; its error as one line."""
+    try:
+        return said(function(copy.deepcopy(report)))
+    except Exception as exc:
+        return f"raised {type(exc).__name__}"
+
+
+def shorter_seal() -> dict:
+    """The page's prediction: intact.json with nothing changed but the seal's count, 41 made 40."""
+    report = lab_file("intact")
+    report["seal"]["events"] -= 1
+    return report
+
+
+if __name__ == "__main__":  # python3 starter/lesson09_test.py: what your function says of each file
+    from core.run.seal import verify_chain  # the reference, to compare with (never in your file)
+
+    mine = load_lesson(9).first_altered_event
+    for name, (what, expected) in EXPECTED.items():
+        print(f"{name + '.json':22} yours: {tell(mine, lab_file(name)):27} ({what})")
+    print("\nThe prediction: intact.json with its seal's event count made 40")
+    print(f"  yours:  {tell(mine, shorter_seal())}")
+    print(f"  verify: {verify_chain(shorter_seal()).message}")

@@ -297,6 +297,176 @@ def selection_ranking(demo: dict, which: int = 2) -> str:
                 f"Selection {which} of lesson 5's demo: {len(rows)} candidates ranked")
 
 
+# --- lesson 7: each finding's check (data/course/verification-demo.json) ----------------------
+
+def verification_verdicts(demo: dict) -> str:
+    """One row per check: the act the finding quotes, the confirming act and the control, each
+    marked with whether its capture shows the expected text, and the verdict they add up to."""
+    try:
+        checks = [(str(c["plan"]["evidence"]["action"]), str(c["plan"]["evidence"]["quote"]),
+                   str(c["plan"]["expect"]), dict(c["confirming"]), dict(c["control"]), str(c["verdict"]["verdict"]),
+                   str(c["verdict"]["reason"]), str(c["verdict"]["finding_id"])) for c in demo["checks"]]
+    except (KeyError, TypeError) as exc:
+        raise PictureError(f"verification-demo.json has a check without {exc}") from None
+    col_w, box_h, top, width = 230, 70, 52, 1000
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">Each check: the quoted act, a confirming act '
+            'and a control, through the same door</text>',
+            f'<text x="10" y="40" fill="{MUTED}">quoted act</text><text x="{10 + col_w + 20}" y="40" fill="{MUTED}">'
+            f'confirming act</text><text x="{10 + 2 * (col_w + 20)}" y="40" fill="{MUTED}">control</text>'
+            f'<text x="{10 + 3 * (col_w + 20)}" y="40" fill="{MUTED}">verdict</text>']
+
+    def box(x: float, y: float, title: str, lines: list[str], colour: str) -> str:
+        text = "".join(f'<text x="{x + 8}" y="{y + 34 + 15 * k}" fill="{INK}" font-size="11">{escape(line)}</text>'
+                       for k, line in enumerate(lines))
+        return (f'<rect x="{x}" y="{y}" width="{col_w}" height="{box_h}" rx="6" fill="{PAPER}" stroke="{colour}" '
+                f'stroke-width="1.6"/><text x="{x + 8}" y="{y + 17}" font-weight="bold" fill="{INK}">'
+                f'{escape(title)}</text>{text}')
+
+    def cut(text: str, size: int = 32) -> str:
+        return text if len(text) <= size else text[:size - 1] + "…"
+
+    verdict_colour = {"confirmed": ADMITTED, "refuted": REFUSED}
+    for i, (evidence, quote, expect, confirming, control, verdict, reason, finding) in enumerate(checks):
+        y = top + i * (box_h + 26)
+        shows_c, shows_k = bool(confirming.get("shows_expect")), bool(control.get("shows_expect"))
+        xs = [10 + k * (col_w + 20) for k in range(4)]
+        body.append(f'<g class="check" data-finding="{_a(finding)}" data-verdict="{_a(verdict)}" '
+                    f'data-confirm-shows="{str(shows_c).lower()}" data-control-shows="{str(shows_k).lower()}">'
+                    f'<title>{escape(reason)}</title>'
+                    + box(xs[0], y, "quoted", [cut(evidence.split(" -> ")[-1]), cut(f"quote: {quote}")], INK)
+                    + box(xs[1], y, ("✓ shows " if shows_c else "✗ lacks ") + cut(expect, 18),
+                          [cut(str(confirming.get("action_id", "")).split(" -> ")[-1]),
+                           f"HTTP {confirming.get('http_status', '-')}"], ADMITTED if shows_c else REFUSED)
+                    + box(xs[2], y, ("✗ shows " if shows_k else "✓ lacks ") + cut(expect, 18),
+                          [cut(str(control.get("action_id", "")).split(" -> ")[-1]),
+                           f"HTTP {control.get('http_status', '-')}"], REFUSED if shows_k else ADMITTED)
+                    + box(xs[3], y, verdict, [cut(reason, 32), cut(reason[31:], 32) if len(reason) > 31 else ""],
+                          verdict_colour.get(verdict, "#ef6c00"))
+                    + "".join(f'<path d="M{xs[k] + col_w + 2},{y + box_h / 2} L{xs[k + 1] - 3},{y + box_h / 2}" '
+                              f'stroke="{INK}" stroke-width="1.4" marker-end="url(#arrow-verification-verdicts)"/>'
+                              for k in range(3)) + "</g>")
+    return _svg("verification-verdicts", width, top + len(checks) * (box_h + 26) + 4, body,
+                f"Lesson 7: {len(checks)} findings checked, each by a confirming act and a control")
+
+
+# --- lesson 8: the gate's decision for each class (taxonomy table + the reference run's gating) ---
+
+def gate_decisions(rows: list[dict], gating: dict) -> str:
+    """One lane per action class, from the act to the gate's verdict, as the gate's rules give it
+    for this table and this run's caps and fail-open classes (core/run/gate.py, module docstring)."""
+    try:
+        caps = {str(k): int(v) for k, v in dict(gating.get("caps", {})).items()}
+        fail_open = {str(name) for name in gating.get("fail_open_classes", [])}
+        lanes = [(str(r["name"]), bool(r["consequential"]), r.get("approver_role"), bool(r["fail_open_allowed"]),
+                  list(r.get("legacy_aliases") or [])) for r in rows]
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise PictureError(f"the taxonomy rows or the gating lack {exc}") from None
+    lane_h, top, width = 40, 44, 1000
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">The gate, class by class (taxonomy version '
+            f'{escape(str(gating.get("taxonomy_version", "?")))}, this run\'s caps)</text>']
+    for i, (name, consequential, approver, may_fail_open, aliases) in enumerate(lanes):
+        y = top + i * lane_h
+        cap = caps.get(name, 0)
+        release = f"held for {approver}" if approver else "denied (no approver)"
+        if consequential:
+            verdict, text, colour = ("hold" if approver else "deny"), (
+                f"every exact act {release}" if approver else "denied: no review can release it"), \
+                ("#ef6c00" if approver else REFUSED)
+        elif cap > 0:
+            verdict, text, colour = f"allow-then-{'hold' if approver else 'deny'}", \
+                f"runs freely for {cap} act(s), then {release}", ADMITTED
+        else:
+            verdict, text, colour = ("hold" if approver else "deny"), f"no cap in this run: {release}", \
+                ("#ef6c00" if approver else REFUSED)
+        stale = "may fail open while stale" if (may_fail_open and name in fail_open) else "fails closed while stale"
+        alias = f" (was {', '.join(aliases)})" if aliases else ""
+        body.append(f'<g class="gate-lane" data-class="{_a(name)}" data-consequential="{str(consequential).lower()}" '
+                    f'data-approver="{_a(approver or "")}" data-cap="{cap}" data-verdict="{_a(verdict)}">'
+                    f'<title>{escape(name)}{escape(alias)}: {escape(text)}; {stale}</title>'
+                    f'<rect x="10" y="{y}" width="{width - 20}" height="{lane_h - 6}" rx="4" '
+                    f'fill="{PAPER if i % 2 else "#ffffff"}"/>'
+                    f'<text x="20" y="{y + 22}" font-weight="bold" fill="{INK}">{escape(name)}</text>'
+                    f'<text x="215" y="{y + 22}" fill="{MUTED}" font-size="11">{escape(alias.strip(" ()"))}</text>'
+                    f'<text x="330" y="{y + 22}" fill="{INK}">{"consequential" if consequential else "not consequential"}'
+                    f'</text><path d="M455,{y + 17} L495,{y + 17}" stroke="{INK}" stroke-width="1.4" '
+                    f'marker-end="url(#arrow-gate-decisions)"/>'
+                    f'<rect x="500" y="{y + 4}" width="8" height="{lane_h - 14}" fill="{colour}"/>'
+                    f'<text x="516" y="{y + 22}" fill="{INK}">{escape(text)}'
+                    f'{"; may fail open while stale" if stale.startswith("may") else ""}</text></g>')
+    y = top + len(lanes) * lane_h + 12
+    body.append(f'<text x="10" y="{y}" fill="{MUTED}" font-size="11">While an earlier outcome is unresolved '
+                '(a stale view), a class fails closed unless the taxonomy allows it to fail open and this run '
+                'lists it; never past its cap.</text>')
+    return _svg("gate-decisions", width, y + 10, body,
+                f"The gate's decision for each of {len(lanes)} action classes")
+
+
+def _gate_data() -> tuple[list[dict], dict]:
+    from core.run import taxonomy  # read, never changed: the table lesson 8 defines
+    gating = dict(_json("data/course/report.json").get("gating") or {})
+    table = taxonomy.carried_taxonomy(gating.get("taxonomy_version"))
+    rows = [{"name": r.name, "consequential": r.consequential, "approver_role": r.approver_role,
+             "fail_open_allowed": r.fail_open_allowed, "legacy_aliases": list(r.legacy_aliases)}
+            for r in list(table.classes.values()) + [taxonomy.UNCLASSIFIED]]
+    return rows, gating
+
+
+# --- lesson 9: the seal's chain and where each altered copy breaks it ----------------------------
+
+def seal_chain(intact: dict, tamper_lab: dict) -> str:
+    """The chain of the intact report from h_0 to the seal, one link per event, and on the link
+    where each altered copy first breaks it, a mark naming the copy."""
+    try:
+        events = sorted(intact["events"], key=lambda e: int(e["seq"]))
+        seal = dict(intact["seal"])
+        breaks = sorted(((int(v["chain"]["seq"]), name) for name, v in tamper_lab.items()
+                         if isinstance(v, dict) and v.get("chain", {}).get("seq") is not None))
+        caught_elsewhere = sorted(name for name, v in tamper_lab.items() if isinstance(v, dict)
+                                  and v.get("chain", {}).get("seq") is None and not v.get("verify", {}).get("ok", True))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise PictureError(f"the tamper lab lacks {exc}") from None
+    step, left, top = 21, 60, 60
+    width = max(left + step * (len(events) + 3) + 20, 1000)
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">The chain of intact.json: h_0, then one hash per '
+            f'event, then the seal ({escape(str(seal.get("algorithm")))})</text>',
+            f'<circle cx="{left - 25}" cy="{top}" r="9" fill="{INK}"/><text x="{left - 25}" y="{top + 28}" '
+            f'text-anchor="middle" fill="{INK}" font-size="11">h_0</text>']
+    for i, event in enumerate(events):
+        x = left + i * step
+        body.append(f'<g class="chain-link" data-seq="{_a(event["seq"])}" data-kind="{_a(event["kind"])}">'
+                    f'<title>h_{_a(event["seq"])}: {escape(str(event["kind"]))} {escape(_short(str(event.get("chain", "")), 16))}'
+                    f'</title><line x1="{x - step + 4 if i else left - 16}" y1="{top}" x2="{x - 5}" y2="{top}" '
+                    f'stroke="{INK}" stroke-width="1.6"/><rect x="{x - 5}" y="{top - 7}" width="10" height="14" '
+                    f'rx="2" fill="{REFUSED if event.get("status") == "refused" else ADMITTED}"/></g>')
+        if int(event["seq"]) % 5 == 0:
+            body.append(f'<text x="{x}" y="{top + 28}" text-anchor="middle" font-size="10" fill="{MUTED}">'
+                        f'{_a(event["seq"])}</text>')
+    end = left + len(events) * step
+    body.append(f'<line x1="{end - step + 5}" y1="{top}" x2="{end + 8}" y2="{top}" stroke="{INK}" stroke-width="1.6"/>'
+                f'<rect x="{end + 8}" y="{top - 14}" width="44" height="28" rx="5" fill="{INK}"/>'
+                f'<text x="{end + 30}" y="{top + 5}" text-anchor="middle" fill="#ffffff" font-size="11">seal</text>')
+    for k, (seq, name) in enumerate(breaks):
+        index = next((i for i, e in enumerate(events) if int(e["seq"]) == seq), len(events))
+        x = left + index * step if index < len(events) else end + 20
+        y = top + 50 + 22 * k
+        body.append(f'<g class="chain-break" data-copy="{_a(name)}" data-seq="{seq}">'
+                    f'<title>{escape(name)}: {escape(str(tamper_lab[name].get("alteration", "")))}</title>'
+                    f'<line x1="{x}" y1="{top + 9}" x2="{x}" y2="{y - 4}" stroke="{REFUSED}" stroke-dasharray="3,2"/>'
+                    f'<text x="{x}" y="{y + 8}" fill="{REFUSED}" font-size="11" text-anchor="middle">'
+                    f'✗ {escape(name)}</text></g>')
+    y = top + 50 + 22 * len(breaks) + 14
+    body.append(f'<rect x="10" y="{y - 9}" width="8" height="10" fill="{ADMITTED}"/><text x="22" y="{y}" '
+                f'font-size="11" fill="{INK}">admitted event</text><rect x="130" y="{y - 9}" width="8" height="10" '
+                f'fill="{REFUSED}"/><text x="142" y="{y}" font-size="11" fill="{INK}">refused event (a refusal is '
+                'chained like any other event)</text>')
+    y += 20
+    if caught_elsewhere:
+        body.append(f'<text x="10" y="{y}" fill="{INK}" font-size="11">The chain holds for '
+                    f'{escape(", ".join(caught_elsewhere))}: verify catches it by re-deriving a section from the '
+                    'ledger, not by the chain.</text>')
+    return _svg("seal-chain", width, y + 14, body, f"The chain over {len(events)} events and {len(breaks)} breaks")
+
+
 # --- which picture a page asks for ------------------------------------------------------------
 
 def _stage_tables() -> tuple:
@@ -319,6 +489,12 @@ PICTURES: dict[str, tuple[str, Callable[[], str]]] = {
     "run-timeline": ("data/course/report.json", lambda: run_timeline(_json("data/course/report.json"))),
     "selection-ranking": ("data/course/selection-demo.json",
                           lambda: selection_ranking(_json("data/course/selection-demo.json"))),
+    "verification-verdicts": ("data/course/verification-demo.json",
+                              lambda: verification_verdicts(_json("data/course/verification-demo.json"))),
+    "gate-decisions": ("core/run/taxonomy.py and data/course/report.json", lambda: gate_decisions(*_gate_data())),
+    "seal-chain": ("data/course/tamper/intact.json and data/course/seal-demo.json",
+                   lambda: seal_chain(_json("data/course/tamper/intact.json"),
+                                      dict(_json("data/course/seal-demo.json").get("tamper_lab") or {}))),
 }
 
 

@@ -28,7 +28,8 @@ from course import manifest, pages, pictures, refs
 ROOT = manifest.course_root()
 SOURCE_FOLDERS = ("core", "lab", "starter", "solutions")
 INDEX = "source/index.md"
-LANGUAGES = {".py": "python", ".json": "json", ".toml": "toml", ".cfg": "ini", ".txt": "text", ".md": "markdown"}
+LANGUAGES = {".py": "python", ".json": "json", ".toml": "toml", ".cfg": "ini", ".txt": "text", ".md": "markdown",
+             ".html": "html"}
 # An inline code span that may name a file of the course, such as `data/cases/origins.json`.
 FILE_MENTION = re.compile(r"(?<!\[)`(?P<path>[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)+)`")
 PICTURE = re.compile(r"<!--\s*picture:\s*(?P<name>[\w-]+)\s*-->")

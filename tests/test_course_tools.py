@@ -14,7 +14,7 @@ import pytest
 from course import hints, lint, manifest
 from course.starters import direction_problems
 
-from .conftest import FIXTURE_SENTENCE, REPO, run_course
+from .conftest import FIXTURE_MANIFEST, FIXTURE_SENTENCE, REPO, run_course
 
 
 def problems(root: Path) -> list[str]:
@@ -356,9 +356,13 @@ def test_watch_checks_again_when_the_starter_changes(fixture_course):
     assert rest.startswith("starter/lesson01.py changed: checking again.\nAll 1 checks pass: lesson 1 is complete.")
 
 
-def test_watch_of_a_lesson_that_is_not_built_gets_one_line():
-    done = run_course(REPO, "watch", "9")
-    assert done.returncode == 2 and one_line(done).startswith("course: lesson 9 is not built yet")
+def test_watch_of_a_lesson_that_is_not_built_gets_one_line(fixture_course):
+    with open(fixture_course / "course/manifest.toml", "a", encoding="utf-8") as f:
+        f.write(FIXTURE_MANIFEST.replace("number = 1", "number = 2").replace("ready = true", "ready = false"))
+    done = run_course(fixture_course, "watch", "2")
+    assert done.returncode == 2 and one_line(done).startswith("course: lesson 2 is not built yet")
+    unknown = run_course(fixture_course, "watch", "42")
+    assert unknown.returncode == 2 and one_line(unknown) == "course: there is no lesson 42; the lessons are 1, 2"
 
 
 # --- course hint -----------------------------------------------------------------------------

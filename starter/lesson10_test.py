@@ -172,7 +172,8 @@ def test_your_predicate_finds_a_selection_no_proposal_names(mine):
         snapshot["selections"][2]["action_id"] = UNPROPOSED
         return snapshot["selections"][2]["selection_id"]
 
-    _tampered(mine, change, f"the third selection chooses {UNPROPOSED!r}, which no proposal names")
+    short = UNPROPOSED.replace(" -> https://lab.example:443", " ")
+    _tampered(mine, change, f"the third selection chooses {short!r}, which no proposal names")
 
 
 def test_your_predicate_finds_a_selection_whose_proposal_is_gone(mine):

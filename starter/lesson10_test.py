@@ -143,12 +143,13 @@ def test_your_predicate_upholds_the_reference_run(mine):
         pytest.fail(f"on the reference run my_predicate said {said(judgement)}; every selection there chooses "
                     "a proposal the run holds, so it must be upheld")
     ids = tuple(selection["selection_id"] for selection in report["selections"])
-    if judgement.evidence != ids:
-        if not judgement.evidence:
+    evidence = tuple(judgement.evidence)
+    if evidence != ids:
+        if not evidence:
             problem = "it gives no evidence at all"
-        elif set(judgement.evidence) - set(ids):
+        elif set(evidence) - set(ids):
             problem = "some of its evidence is not a selection id"
-        elif set(judgement.evidence) != set(ids):
+        elif set(evidence) != set(ids):
             problem = "it leaves some selections out"
         else:
             problem = "it lists them in another order or more than once"

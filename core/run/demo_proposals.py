@@ -23,8 +23,7 @@ from __future__ import annotations
 import sys
 from urllib.parse import urlencode
 
-from core.run.canon import write_artifact
-from core.run.commandline import OneLineParser
+from core.run.commandline import demo_main
 from core.run.doors import door_for
 from core.run.observe import observe, render_response
 from core.run.plugins import PluginError, load_plugin
@@ -232,23 +231,7 @@ def kind_of(reason: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(
-        "demo_proposals",
-        prog="python3 -m core.run.demo_proposals",
-        description="Write lesson 4's demo artifact: observations, prompts, raw replies and every refusal.",
-    )
-    parser.add_argument("--out", required=True, metavar="PATH", help="where to write the JSON artifact")
-    args = parser.parse_args(argv)
-    try:
-        artifact = run_demo()
-        write_artifact(args.out, artifact)
-    except (DemoError, PluginError) as exc:
-        print(f"demo_proposals: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"demo_proposals: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    return 0
+    return demo_main("demo_proposals", "Write lesson 4's demo artifact: observations, prompts, raw replies and every refusal.", run_demo, argv, expected=(DemoError, PluginError,))
 
 
 if __name__ == "__main__":

@@ -34,8 +34,8 @@ from pathlib import Path
 
 from core.audit.replay import replay
 from core.run import report as reports
-from core.run.canon import digest, write_artifact
-from core.run.commandline import OneLineParser
+from core.run.canon import digest
+from core.run.commandline import demo_main
 from core.run.demo_report import DEFAULT_CONFIG, load_configuration
 from core.run.doors import final_door
 from core.run.records import make_run
@@ -246,24 +246,8 @@ def run_demo() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(
-        "demo_safety",
-        prog="python3 -m core.run.demo_safety",
-        description="Write lesson 10's demo artifact: the safety pack's loader, ratification, check and replay.",
-    )
-    parser.add_argument("--out", required=True, metavar="PATH", help="where to write the JSON artifact")
-    args = parser.parse_args(argv)
-    try:
-        artifact = run_demo()
-    except SafetyPackError as exc:
-        print(f"demo_safety: {exc}", file=sys.stderr)
-        return 1
-    try:
-        write_artifact(args.out, artifact)
-    except OSError as exc:
-        print(f"demo_safety: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    return 0
+    return demo_main("demo_safety", "Write lesson 10's demo artifact: the safety pack's loader, ratification, "
+                     "check and replay.", run_demo, argv, expected=(SafetyPackError,))
 
 
 if __name__ == "__main__":

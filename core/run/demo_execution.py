@@ -107,6 +107,24 @@ def build_door(world: dict) -> Recorder:
     return door_for(6, make_run(policy.snapshot(), {"world": "execution-demo", "lab": world}), policy)
 
 
+def door_without_selection(world: str, max_actions: int = 3) -> Recorder:
+    """Lesson 6's door without lesson 5's selection guard, in the execute stage, for handing acts in directly.
+
+    The pages and tests use it to attack execution alone: choosing the act
+    is lesson 5's business, and with ``is_the_selection`` in place every act
+    nobody selected would be refused before the executor's own steps show.
+    Everything else the door checks, the policy first, stays.
+    """
+    policy = Policy.from_dict({**POLICY, "max_actions": max_actions})
+    full = door_for(6, make_run(policy.snapshot(), {"world": world}), policy)
+    guards = [guard for guard in full.guards if guard.__name__ != "is_the_selection"]
+    door = Recorder(full.run, policy, full.kinds.values(), guards)
+    door.stage = full.stage
+    for stage in ("observe", "propose", "select", "execute"):
+        enter(door, stage)
+    return door
+
+
 @contextmanager
 def lab_adapter(transport: str):
     """The lab's own adapter, in process or against the lab served on 127.0.0.1, closed (and served) for the block."""

@@ -1,4 +1,4 @@
-"""Lesson 6, worked answer: replay a recorded response, or raise an error that names the URL.
+"""Lesson 6, worked answer: replay a recorded response, or raise an error naming it.
 
 ``fetch`` does three things and no more. It looks the URL up exactly as the
 executor sent it: no guessing at another spelling, since the door already
@@ -28,7 +28,8 @@ RECORDED = {
         200,
         {"Content-Type": HTML},
         '<!doctype html>\n<html lang="en">\n<head>\n'
-        '  <meta name="description" content="How to reach Lab Example Garden Supplies">\n'
+        '  <meta name="description"'
+        ' content="How to reach Lab Example Garden Supplies">\n'
         "  <title>Contact - Lab Example Garden Supplies</title>\n</head>\n"
         "<body>\n  <h1>Contact</h1>\n</body>\n</html>\n",
     ),
@@ -42,7 +43,7 @@ class ReplayAdapter:
         self.recorded = RECORDED if recorded is None else recorded
 
     def fetch(self, url: str) -> AdapterResult:
-        """The recorded response for ``url``; a URL with none is an adapter error."""
+        """The response recorded for ``url``; none recorded is an adapter error."""
         if url not in self.recorded:
             raise LookupError(f"no recorded response for {url}")
         status, headers, body = self.recorded[url]

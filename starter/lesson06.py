@@ -53,7 +53,8 @@ RECORDED = {
         200,
         {"Content-Type": HTML},
         '<!doctype html>\n<html lang="en">\n<head>\n'
-        '  <meta name="description" content="How to reach Lab Example Garden Supplies">\n'
+        '  <meta name="description"'
+        ' content="How to reach Lab Example Garden Supplies">\n'
         "  <title>Contact - Lab Example Garden Supplies</title>\n</head>\n"
         "<body>\n  <h1>Contact</h1>\n</body>\n</html>\n",
     ),
@@ -67,7 +68,8 @@ class ReplayAdapter:
         self.recorded = RECORDED if recorded is None else recorded
 
     def fetch(self, url: str) -> AdapterResult:
-        """The recorded response for ``url``; a URL with none is an adapter error."""
-        # TODO 1: a URL the table holds: return its status, headers and body as an AdapterResult
+        """The response recorded for ``url``; none recorded is an adapter error."""
+        # TODO 1: a URL the table holds: return its status, headers and body
+        #         as an AdapterResult
         # TODO 2: any other URL: raise an exception whose message names the URL
         raise NotImplementedError("ReplayAdapter.fetch is not written yet")

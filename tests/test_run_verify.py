@@ -6,9 +6,12 @@ word for word). Helper tests live in tests/test_run_lessons_6_8_edges.py.
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from core.run.execute import execute
 from core.run.stages import STAGES
-from core.run.verify import Check, record_finding, run_check, verify_finding
+from core.run.verify import Check, judge, record_finding, run_check, verify_finding
 from lab.plugin import make_adapter
 
 from .lab_run import go_to, lab_run
@@ -186,3 +189,58 @@ def test_verdicts_are_admitted_in_the_verify_stage_only():
 
 def _seq_of_verify(recorder) -> int:
     return next(e["seq"] for e in recorder.events if e["kind"] == "transition" and e["id"].endswith("-> verify"))
+
+
+def _door_with_evidence(bodies: tuple[str, str]):
+    """A lesson 7 door in verify: a finding on robots.txt, then two more captures made after it, by hand."""
+    recorder = lab_run(7, world="verdict-property", without=("is_the_selection",))
+    run_id = recorder.run.run_id
+
+    def captured(path: str, body: str) -> str:
+        action = recorder.record("action", {"run_id": run_id, "tool": "inspect_headers",
+                                            "destination": f"https://lab.example{path}", "arguments": {}})
+        answer = recorder.record("capture", {"run_id": run_id, "action_id": action["id"], "status": 200,
+                                             "body": body})
+        assert answer["recorded"], answer
+        return answer["id"]
+
+    go_to(recorder, "execute")
+    before = captured("/robots.txt", "Disallow: /staging/")
+    go_to(recorder, "verify")
+    finding = recorder.record("finding", {"run_id": run_id, "capture_id": before, "quote": "Disallow",
+                                          "claim": "robots.txt hides a path."})
+    return recorder, finding["id"], before, captured("/about", bodies[0]), captured("/contact", bodies[1])
+
+
+CITED = st.sampled_from(["", "before", "first", "second", "0" * 64, 7, None])
+
+
+@settings(max_examples=60, deadline=None)
+@given(expect=st.one_of(st.text(max_size=8), st.integers(), st.none()), confirming=CITED, control=CITED,
+       bodies=st.tuples(st.text(max_size=16), st.text(max_size=16)))
+def test_whatever_a_verdict_payload_cites_the_door_judges_it_or_refuses_it(expect, confirming, control, bodies):
+    """Whatever a verdict payload cites, the door either refuses it with a reason and stores nothing, or records exactly the verdict its own rule gives for the captures it cites."""
+    recorder, finding_id, before, first, second = _door_with_evidence(bodies)
+    ids = {"before": before, "first": first, "second": second}
+    cite = {name: ids.get(value, value) for name, value in (("confirming", confirming), ("control", control))}
+    payload = {"run_id": recorder.run.run_id, "finding_id": finding_id, "expect": expect,
+               "confirming_capture_id": cite["confirming"], "control_capture_id": cite["control"]}
+    events = len(recorder.events)
+    answer = recorder.record("verdict", payload)
+    fresh = ("", first, second)
+    admissible = (isinstance(expect, str) and expect != "" and cite["confirming"] in fresh
+                  and cite["control"] in fresh and not (cite["confirming"] == cite["control"] != ""))
+    assert len(recorder.events) == events + 1
+    assert answer["recorded"] is admissible, answer
+    if not admissible:
+        assert answer["reason"].strip() and recorder.records("verdict") == []
+        return
+    verdict = recorder.get("verdict", answer["id"])
+    held = {capture["capture_id"]: capture for capture in recorder.records("capture")}
+
+    def capture_of(capture_id: str):
+        return recorder.held("capture", capture_id) if capture_id in held else None
+
+    assert (verdict["verdict"], verdict["reason"]) == judge(expect, capture_of(cite["confirming"]),
+                                                            capture_of(cite["control"]))
+    assert (verdict["confirming_capture_id"], verdict["control_capture_id"]) == (cite["confirming"], cite["control"])

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import sys
 
-from core.run.canon import write_artifact
-from core.run.commandline import OneLineParser
+from core.run.commandline import demo_main
 from core.run.policy import Policy
 from core.run.recorder import Recorder
 from core.run.records import make_run
@@ -146,20 +145,7 @@ def _admitted_chain(recorder: Recorder) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(
-        "demo_records",
-        prog="python3 -m core.run.demo_records",
-        description="Write lesson 2's demo artifact: an admitted chain and five recorded refusals.",
-    )
-    parser.add_argument("--out", required=True, metavar="PATH", help="where to write the JSON artifact")
-    args = parser.parse_args(argv)
-    artifact = run_demo()
-    try:
-        write_artifact(args.out, artifact)
-    except OSError as exc:
-        print(f"demo_records: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    return 0
+    return demo_main("demo_records", "Write lesson 2's demo artifact: an admitted chain and five recorded refusals.", run_demo, argv)
 
 
 if __name__ == "__main__":

@@ -28,8 +28,7 @@ import json
 import sys
 from collections.abc import Callable, Mapping
 
-from core.run.canon import write_artifact
-from core.run.commandline import OneLineParser
+from core.run.commandline import demo_main
 from core.run.doors import door_for
 from core.run.observe import observe, render_response
 from core.run.origins import canonical_destination
@@ -241,20 +240,7 @@ def _what_it_shows(door: Recorder, steps: list[dict]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(
-        "demo_selection",
-        prog="python3 -m core.run.demo_selection",
-        description="Write lesson 5's demo artifact: rankings, selections and feedback through the door.",
-    )
-    parser.add_argument("--out", required=True, metavar="PATH", help="where to write the JSON artifact")
-    args = parser.parse_args(argv)
-    artifact = run_demo()
-    try:
-        write_artifact(args.out, artifact)
-    except OSError as exc:
-        print(f"demo_selection: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    return 0
+    return demo_main("demo_selection", "Write lesson 5's demo artifact: rankings, selections and feedback through the door.", run_demo, argv)
 
 
 if __name__ == "__main__":

@@ -29,8 +29,8 @@ import hashlib
 import sys
 from contextlib import ExitStack, contextmanager
 
-from core.run.canon import canonical_bytes, write_artifact
-from core.run.commandline import OneLineParser
+from core.run.canon import canonical_bytes
+from core.run.commandline import demo_main
 from core.run.demo_selection import proposal, scripted
 from core.run.doors import door_for
 from core.run.execute import Adapter, AdapterResult, execute
@@ -251,30 +251,10 @@ def outcomes_of(door: Recorder, action_id: str) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(
-        "demo_execution",
-        prog="python3 -m core.run.demo_execution",
-        description="Write lesson 6's demo artifact: acts executed through the lab's adapter, in process and "
-                    "over loopback HTTP, an adapter error left unresolved, and its settlement.",
-    )
-    parser.add_argument("--out", required=True, metavar="PATH", help="where to write the JSON artifact")
-    args = parser.parse_args(argv)
-    try:
-        artifact = run_demo()
-    except PluginError as exc:
-        return _fail(str(exc))
-    except Exception as exc:  # the lab server or adapter failing to start: one line, not a traceback
-        return _fail(f"the demo failed: {exc.__class__.__name__}: {exc}")
-    try:
-        write_artifact(args.out, artifact)
-    except OSError as exc:
-        return _fail(f"cannot write {args.out}: {exc.strerror or exc}")
-    return 0
-
-
-def _fail(message: str) -> int:
-    print("demo_execution: " + " ".join(message.split()), file=sys.stderr)
-    return 1
+    # A plugin that cannot load, or a lab server that does not start, is one line, not a traceback.
+    return demo_main("demo_execution", "Write lesson 6's demo artifact: acts executed through the lab's "
+                     "adapter in process and over loopback HTTP, an adapter error left unresolved, and its "
+                     "settlement.", run_demo, argv, expected=(PluginError, RuntimeError, ValueError))
 
 
 if __name__ == "__main__":

@@ -216,12 +216,12 @@ def _utf16_code_units(key: str) -> bytes:
 
 def _key_problem(keys: Iterable[object]) -> str:
     """Why these object keys are refused, or "" if they are all plain strings."""
-    bad = next((key for key in keys if type(key) is not str), None)
-    if bad is None:
+    bad = [key for key in keys if type(key) is not str]
+    if not bad:
         return ""
-    if isinstance(bad, str):  # a subclass could sort itself in its own order
-        return f"object keys must be plain strings, got a {type(bad).__name__} (a subclass of str)"
-    return f"object keys must be strings, got {type(bad).__name__}"
+    if isinstance(bad[0], str):  # a subclass could sort itself in its own order
+        return f"object keys must be plain strings, got a {type(bad[0]).__name__} (a subclass of str)"
+    return f"object keys must be strings, got {type(bad[0]).__name__}"
 
 
 def _depth_problem(value: object) -> str:

@@ -141,7 +141,8 @@ def _payload(rng: random.Random, kind: str, run_id: str) -> dict:
         payload = {"run_id": run_id, "tool": rng.choice(["inspect_headers", "inspect_metadata", "probe_xss"]),
                    "destination": _url(rng), "arguments": {"q": tricky_text(rng)} if rng.random() < 0.3 else {}}
         if kind == "proposal":
-            payload.update(why=random_text(rng, 60), model_call_id=_hex(rng), weight=boundary_float(rng))
+            weight = rng.choice([1.0, 2.0, 0.5, 1.25, 3]) if rng.random() < 0.9 else boundary_float(rng)
+            payload.update(why=random_text(rng, 60), model_call_id=_hex(rng), weight=weight)
         return payload
     if kind == "capture":
         return {"run_id": run_id, "action_id": f"inspect_headers -> {_url(rng)}",

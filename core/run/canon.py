@@ -132,6 +132,9 @@ def write_artifact(path: str | Path, value: object) -> Path:
 # --- step 1: check the value and make a plain copy in canonical order -------------------
 
 
+_STR_ONLY = frozenset([str])
+
+
 class _TooDeep(Exception):
     """Nesting went past MAX_DEPTH; canonical_bytes finds out whether a cycle is why."""
 
@@ -164,17 +167,19 @@ def _plain(value: object, depth: int) -> object:
         if depth >= MAX_DEPTH:
             raise _TooDeep
         keys = list(value)
-        if any(type(key) is not str for key in keys):
+        if not _STR_ONLY.issuperset(map(type, keys)):  # every key's type is exactly str
             raise CanonError(_key_problem(keys))
         if "".join(keys).isascii():
             keys.sort()  # for ASCII, code point order is UTF-16 order
         else:
             keys.sort(key=_utf16_code_units)
-        return {key: _plain(value[key], depth + 1) for key in keys}
+        inner = depth + 1
+        return {key: _plain(value[key], inner) for key in keys}
     if kind is list or kind is tuple:
         if depth >= MAX_DEPTH:
             raise _TooDeep
-        return [_plain(item, depth + 1) for item in value]
+        inner = depth + 1
+        return [_plain(item, inner) for item in value]
     if value is None or kind is bool:
         return value
     if kind is float:

@@ -3,6 +3,11 @@
     python3 -m benchmarks.seal_verify                 # 100,000 events, five runs each
     python3 -m benchmarks.seal_verify --events 10000 --repeat 3
 
+`make bench` takes its rows from ``rows``: verification against a baseline that
+does the same hashing with json.dumps and SHA-256 (a chain over the events, then
+the body once), at 10^4 and 10^5 events, and the cost per event at 10^5 against
+10^4 (1.0x is linear growth).
+
 Verification hashes every event once for the chain and the whole report once
 more for the body digest, all through the pure-Python canonical JSON encoder,
 so its cost grows with the size of the report, not only the event count. The
@@ -15,10 +20,13 @@ machine, never for an artifact.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import statistics
 import time
 from pathlib import Path
 
+from benchmarks.measure import Row, per_unit, side_by_side
 from core.run.canon import digest
 from core.run.seal import load_report, seal, verify
 
@@ -57,6 +65,43 @@ def median_seconds(report: dict, repeat: int) -> float:
         if not verification.ok:
             raise SystemExit(f"seal_verify: the report did not verify: {verification.message}")
     return statistics.median(times)
+
+
+def json_chain(report: dict) -> str:
+    """The baseline: the seal's hashing with json.dumps instead of canonical JSON, and no checks.
+
+    h_i = sha256(json.dumps({"prev": h_(i-1), "event": event without its chain})), then one
+    sha256 over json.dumps of the body, as verify does with canonical bytes.
+    """
+    def hashed(value: object) -> str:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    head = hashed({"run_id": report["run"]["run_id"]})
+    events = [{key: value for key, value in event.items() if key != "chain"} for event in report["events"]]
+    for event in events:
+        head = hashed({"prev": head, "event": event})
+    body = {key: value for key, value in report.items() if key != "seal"}
+    hashed({**body, "events": events})
+    return head
+
+
+def rows(rounds: int, sizes: tuple[int, ...] = (10_000, 100_000)) -> list[Row]:
+    per_event = {}
+    found = []
+    for count in sizes:
+        sealed = seal(synthetic_report(count))
+        if not verify(sealed).ok:
+            raise SystemExit("seal_verify: the synthetic report did not verify")
+        seconds = side_by_side({"verify": per_unit(lambda sealed=sealed: verify(sealed), count),
+                                "baseline": per_unit(lambda sealed=sealed: json_chain(sealed), count)}, rounds)
+        found.append(Row(f"seal verify, {count:,} events", "json.dumps + sha256 chain", seconds["verify"],
+                         seconds["baseline"], "event"))
+        per_event[count] = seconds["verify"]
+    smallest, largest = min(sizes), max(sizes)
+    found.append(Row(f"seal verify per event at {largest:,}", f"per event at {smallest:,}", per_event[largest],
+                     per_event[smallest], "event"))
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:

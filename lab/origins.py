@@ -7,6 +7,33 @@ when every spelling that could fool a reader (``lab.example@attacker.test``,
 ``lab.example.attacker.test``, ``127.1``, percent-encoded hosts) is either
 shown for what it is or refused outright.
 
+A destination adds a path and a query, and ``canonical_destination`` gives
+each request one spelling: RFC 3986 section 6.2.2 normalization (escapes in
+upper case, unreserved characters decoded, dot segments removed, non-ASCII
+as UTF-8 escapes), widened to everything this lab serves as the same request.
+What the lab serves the same was read from ``lab/app.py`` and its server:
+
+* Path: waitress percent-decodes the whole path before the app sees it
+  (PATH_INFO), so ``/a%2Fb`` *is* ``/a/b`` here, and it strips a run of
+  leading slashes to one. The rule: decode every escape, remove dot
+  segments, drop extra leading slashes, and write each segment back with
+  letters, digits, ``-._~`` and ``!$&'()*+,;=:@`` literal and every other
+  byte as an upper-case escape. ``+`` in a path stays a plus sign.
+* Query: the app reads it with ``parse_qs``, which splits fields at ``&``
+  and names from values at the first ``=``, and reads ``+`` and ``%20``
+  alike as a space. The rule: decode each name and value that way, and write
+  it back with letters, digits, ``-._~`` and ``!$'()*,/:;@?`` literal and
+  every other byte (space, ``+``, ``&``, ``=``, ``<`` ...) as an upper-case
+  escape. Field order is kept; an empty query is dropped.
+* A ``%`` that starts no escape is a percent sign (``%25``), as waitress and
+  ``parse_qs`` both read it, so no path or query is ever refused.
+
+Deliberate difference: an escaped dot segment (``/%2E%2E/x``,
+``/a%2F..%2Fx``) is resolved like a literal one, so a canonical destination
+never carries a traversal; sent as written, ``app.py``'s traversal guard
+answers it 400. Bytes that are not UTF-8 keep their escapes, though
+``parse_qs`` would read each of them as U+FFFD.
+
 ``core`` cannot import the lab, so it restates these rules in its own twin;
 ``data/cases/origins.json`` holds the cases both must agree on.
 """
@@ -17,7 +44,7 @@ import ipaddress
 import re
 import unicodedata
 
-__all__ = ["CATEGORIES", "DEFAULT_PORTS", "OriginError", "canonical_origin"]
+__all__ = ["CATEGORIES", "DEFAULT_PORTS", "OriginError", "canonical_destination", "canonical_origin"]
 
 CATEGORIES = ("empty", "malformed", "unsupported-scheme", "userinfo", "invalid-host", "invalid-port")
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -26,6 +53,10 @@ _LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
 _PORT = re.compile(r"[1-9][0-9]{0,4}")
 _OCTET = re.compile(r"0|[1-9][0-9]{0,2}")
 _ASCII_UPPER_TO_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_ESCAPE = re.compile(rb"%([0-9A-Fa-f]{2})")
+_UNRESERVED = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+_PATH_LITERAL = frozenset(_UNRESERVED + b"!$&'()*+,;=:@")
+_QUERY_LITERAL = frozenset(_UNRESERVED + b"!$'()*,/:;@?")
 
 
 class OriginError(ValueError):
@@ -41,10 +72,28 @@ def canonical_origin(text: str) -> str:
 
     Path, query and fragment never change an origin, so they are dropped.
     """
+    return _origin_and_tail(text)[0]
+
+
+def canonical_destination(text: str) -> str:
+    """Return the canonical origin plus one spelling of the path and query.
+
+    The fragment never leaves the client, so it is dropped; the rules for the
+    path and the query are in the module docstring.
+    """
+    origin, tail = _origin_and_tail(text)
+    path, _, query = tail.split("#", 1)[0].partition("?")
+    query = "&".join(_query_field(field) for field in query.split("&")) if query else ""
+    return origin + _path(path) + ("?" + query if query else "")
+
+
+def _origin_and_tail(text: str) -> tuple[str, str]:
+    """The canonical origin, and the raw text after the authority."""
     if not isinstance(text, str) or text == "":
         raise OriginError("empty", "an origin must be a non-empty string")
-    if any(ch.isspace() or unicodedata.category(ch) == "Cc" for ch in text):
-        raise OriginError("malformed", "whitespace or a control character")
+    # A lone surrogate (Cs) has no UTF-8 form: no request could carry it.
+    if any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
+        raise OriginError("malformed", "whitespace, a control character or a lone surrogate")
     scheme, rest = _split_scheme(text)
     authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
     if "\\" in authority:
@@ -57,7 +106,46 @@ def canonical_origin(text: str) -> str:
     host_text, port_text = _split_host_port(authority)
     port = DEFAULT_PORTS[scheme] if port_text is None else _port(port_text)
     host = _ipv6_host(host_text) if host_text.startswith("[") else _name_host(host_text)
-    return f"{scheme}://{host}:{port}"
+    return f"{scheme}://{host}:{port}", rest[len(authority) :]
+
+
+def _path(path: str) -> str:
+    """Decode like waitress, resolve dot segments, one leading slash, one encoding."""
+    segments = _without_dot_segments(_decode(path).split(b"/")[1:])
+    while segments[:1] == [b""]:
+        del segments[0]
+    return "/" + "/".join(_encode(segment, _PATH_LITERAL) for segment in segments)
+
+
+def _without_dot_segments(segments: list[bytes]) -> list[bytes]:
+    """RFC 3986 section 5.2.4 on segments; a final ``.`` or ``..`` leaves a trailing slash."""
+    out: list[bytes] = []
+    for segment in segments:
+        if segment == b"..":
+            del out[-1:]
+        elif segment != b".":
+            out.append(segment)
+    return out + [b""] if segments[-1:] in ([b"."], [b".."]) else out
+
+
+def _query_field(field: str) -> str:
+    """``name`` or ``name=value``, each part read as ``parse_qs`` reads it."""
+    name, equals, value = field.partition("=")
+    return _form_part(name) + equals + _form_part(value)
+
+
+def _form_part(text: str) -> str:
+    return _encode(_decode(text.replace("+", " ")), _QUERY_LITERAL)
+
+
+def _decode(text: str) -> bytes:
+    """UTF-8 bytes with every ``%XX`` decoded; a ``%`` that starts no escape stays."""
+    return _ESCAPE.sub(lambda match: bytes([int(match.group(1), 16)]), text.encode("utf-8"))
+
+
+def _encode(raw: bytes, literal: frozenset[int]) -> str:
+    """Literal bytes as themselves, every other byte as an upper-case ``%XX``."""
+    return "".join(chr(byte) if byte in literal else f"%{byte:02X}" for byte in raw)
 
 
 def _split_scheme(text: str) -> tuple[str, str]:

@@ -5,6 +5,20 @@ survives real sockets, real parsing and real bad input. waitress is a small
 pure-Python WSGI server; it refuses malformed request lines and oversized
 headers on its own before the application sees them.
 
+Three refusals waitress has no setting for are added by ``LabRequestParser``,
+before any request reaches the application (which could not tell them apart:
+waitress reports every unknown version as HTTP/1.0, and passes only the Host
+header on):
+
+- header bytes that cannot become a request (a bare LF or CR, another control
+  character, a first byte that cannot start a method) get 400 at once,
+  where waitress would wait for a CRLF CRLF that never comes until its idle
+  timeout, two minutes or more;
+- an HTTP version other than 1.0 and 1.1 gets 505, a missing one 400;
+- an absolute-form target (``GET http://host/ HTTP/1.1``) whose origin is not
+  the Host header's gets 400, so that no request is served by one name while
+  it asks for another.
+
 The server binds 127.0.0.1 only: the lab is fictional and must never be
 reachable from another machine.
 """
@@ -19,21 +33,114 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import waitress
+from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
+from waitress.utilities import BadRequest, Error
 
 from lab import DEFAULT_LAB_DIR
 from lab.app import MAX_HEADER_BYTES, make_app
+from lab.origins import OriginError, canonical_origin
 
-__all__ = ["HOST", "create_server", "running", "serve"]
+__all__ = ["HOST", "LabRequestParser", "create_server", "running", "serve"]
 
 HOST = "127.0.0.1"
 READY_LINE = re.compile(r"lab listening on http://127\.0\.0\.1:(\d+)")
 # The child runs from the repository root, so `-m lab` imports even without an install.
 REPOSITORY = DEFAULT_LAB_DIR.parent.parent
+SUPPORTED_VERSIONS = ("1.0", "1.1")
+# RFC 9110 token characters: the only bytes a method, so a request, can start with.
+TOKEN_BYTES = frozenset(b"!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+# In a request head only CR LF pairs and tabs may appear among the control bytes.
+CR, LF = 13, 10
+CONTROL_BYTES = frozenset(range(32)) - {9, CR, LF} | {127}
+
+
+class HTTPVersionNotSupported(Error):
+    code = 505
+    reason = "HTTP Version Not Supported"
+
+
+class LabRequestParser(HTTPRequestParser):
+    """waitress's request parser, plus the lab's three refusals (see the module docstring)."""
+
+    checked = False
+
+    def received(self, data: bytes) -> int:
+        if not self.headers_finished and not self.completed:
+            # Bytes before the last one already passed; a slow sender costs no rescans.
+            problem = head_problem(self.header_plus + data, since=max(len(self.header_plus) - 1, 0))
+            if problem is not None:
+                self._refuse(BadRequest(problem))
+                return len(data)
+        consumed = super().received(data)
+        if self.headers_finished and self.error is None and not self.empty and not self.checked:
+            self.checked = True
+            error = self._request_line_error()
+            if error is not None:
+                self._refuse(error)
+        return consumed
+
+    def _request_line_error(self) -> Error | None:
+        if self.version == "":
+            return BadRequest("the request line names no HTTP version")
+        if self.version not in SUPPORTED_VERSIONS:
+            return HTTPVersionNotSupported(f"HTTP/{self.version} is not HTTP/1.0 or HTTP/1.1")
+        if self.proxy_netloc and not _same_origin(self.proxy_scheme, self.proxy_netloc, self.headers.get("HOST")):
+            return BadRequest("an absolute-form target names another host than the Host header")
+        return None
+
+    def _refuse(self, error: Error) -> None:
+        """Complete the request as an error; waitress answers it and closes the connection."""
+        if not self.headers_finished:
+            super().parse_header(b"GET / HTTP/1.0\r\n")  # what waitress itself does before a 431
+        self.error = error
+        self.completed = True
+
+
+class LabChannel(HTTPChannel):
+    parser_class = LabRequestParser
+
+
+def head_problem(received: bytes, since: int = 0) -> str | None:
+    """Why the bytes of a request head so far can never become a request, or None.
+
+    Only the head is judged: the bytes after the first CRLF CRLF are a body.
+    The earliest offending byte is the one named, so the answer does not
+    depend on how the bytes were cut into packets. A CR as the last byte may
+    still be followed by its LF, so it waits for the next byte. Bytes before
+    ``since`` are known to be clean and are not looked at again.
+    """
+    end = received.find(b"\r\n\r\n")
+    head = received if end == -1 else received[: end + 4]
+    first = 0
+    while head.startswith(b"\r\n", first):  # blank lines before a request are allowed (RFC 9112 2.2)
+        first += 2
+    for index in range(since, len(head)):
+        byte = head[index]
+        if byte == LF and (index == 0 or head[index - 1] != CR):
+            return "a bare LF in the request head"
+        if byte == CR and index + 1 < len(head) and head[index + 1] != LF:
+            return "a bare CR in the request head"
+        if byte in CONTROL_BYTES:
+            return "a control character in the request head"
+        if index == first and byte not in TOKEN_BYTES and byte != CR:
+            return "the request does not start with a method"
+    return None
+
+
+def _same_origin(scheme: str, netloc: str, host_header: str | None) -> bool:
+    """Do an absolute-form target's authority and the Host header name one origin?"""
+    if host_header is None:
+        return False
+    try:
+        return canonical_origin(f"{scheme}://{netloc}") == canonical_origin(f"{scheme}://{host_header}")
+    except OriginError:
+        return False
 
 
 def create_server(port: int = 0, lab_dir: str | Path | None = None):
     """A waitress server for the lab; port 0 asks the system for a free port."""
-    return waitress.create_server(
+    server = waitress.create_server(
         make_app(lab_dir),
         host=HOST,
         port=port,
@@ -44,6 +151,8 @@ def create_server(port: int = 0, lab_dir: str | Path | None = None):
         # not lost to a connection reset over bytes still waiting unread.
         recv_bytes=65536,
     )
+    server.channel_class = LabChannel  # every connection parses with the lab's refusals
+    return server
 
 
 def serve(port: int = 0, lab_dir: str | Path | None = None) -> None:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections import deque
 
+from core.run.doors import door_for
+from core.run.gate import Gating
 from core.run.observe import observe, render_response
 from core.run.policy import Policy
 from core.run.propose import propose
+from core.run.recorder import Recorder
 from core.run.records import make_run
-from core.run.select import SelectionRecorder, select_next
-from core.run.stages import TRANSITIONS
+from core.run.select import select_next
+from core.run.stages import TRANSITIONS, advance
 from lab import LAB_ORIGIN
 from lab.adapter import HttpAdapter
 from lab.model import ScriptedModel
@@ -23,22 +26,45 @@ LAB_POLICY = {
     "reference": "training-authorization-0001",
     "allowed_origins": ["https://lab.example:443"],
     "tools": [
-        {"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
+        {"tool_id": "inspect_headers", "activity": "recon.passive", "requires": {}, "family": "fam-recon",
          "weight": 2.0, "cost": 1.0},
-        {"tool_id": "inspect_metadata", "activity": "passive", "requires": {"has_meta": True}, "family": "fam-recon",
-         "weight": 3.0, "cost": 1.0},
-        {"tool_id": "probe_reflection", "activity": "active", "requires": {}, "family": "fam-probe",
-         "weight": 3.0, "cost": 2.0},
+        {"tool_id": "inspect_metadata", "activity": "recon.passive", "requires": {"has_meta": True},
+         "family": "fam-recon", "weight": 3.0, "cost": 1.0},
+        {"tool_id": "probe_reflection", "activity": "probe.active_light", "requires": {}, "family": "fam-probe",
+         "weight": 3.0, "cost": 2.0, "arguments": {"marker": "string", "parameter": "string"}},
     ],
     "max_actions": 4,
     "max_model_calls": 4,
 }
 
 
-def lab_run(recorder_class=SelectionRecorder, world: str = "lessons-3-5", **changes):
-    """A fresh run of ``recorder_class`` under the lab policy (with ``changes`` applied)."""
+LAB_GATING = {"taxonomy_version": 2, "caps": {"recon.passive": 10}, "fail_open_classes": []}
+
+
+def lab_run(lesson: int = 5, world: str = "lessons-3-5", without: tuple[str, ...] = (), gating: dict | None = None,
+            **changes):
+    """A fresh run with the door of ``lesson`` under the lab policy (with ``changes`` applied).
+
+    From lesson 8 on the door gates under ``gating`` (LAB_GATING unless
+    given). ``without`` names guards to leave out: a door is data, so a test
+    that drives one part by hand can build the door without the guard that
+    would make it go through another part first.
+    """
     policy = Policy.from_dict({**LAB_POLICY, **changes})
-    return recorder_class(make_run(policy.snapshot(), {"world": world}), policy)
+    rules = Gating.from_dict(gating or LAB_GATING) if lesson >= 8 else None
+    door = door_for(lesson, make_run(policy.snapshot(), {"world": world}), policy, rules)
+    if without:
+        kept = [guard for guard in door.guards if guard.__name__ not in without]
+        stage = door.stage
+        door = Recorder(door.run, door.policy, door.kinds.values(), kept, **door.parts)
+        door.stage = stage
+    return door
+
+
+def admitted_in(lesson: int = 7) -> dict[str, tuple[str, ...]]:
+    """Each record kind of a lesson's door and the stages its row admits it in (stage moves left out)."""
+    door = lab_run(lesson, world="admitted-in")
+    return {name: row.stages for name, row in door.kinds.items() if name not in ("transition", "close")}
 
 
 def path_to(start: str, goal: str) -> list[str]:
@@ -63,7 +89,7 @@ def path_to(start: str, goal: str) -> list[str]:
 def go_to(recorder, goal: str) -> None:
     """Advance ``recorder`` to ``goal`` along allowed transitions, asserting each move is admitted."""
     for stage in path_to(recorder.stage, goal):
-        answer = recorder.advance(stage)
+        answer = advance(recorder, stage)
         assert answer["recorded"], answer
 
 
@@ -92,12 +118,12 @@ def last_outcome_id(recorder, action_id: str) -> str:
     return [o for o in recorder.records("outcome") if o["action_id"] == action_id][-1]["outcome_id"]
 
 
-def lab_loop(rounds: int = 4) -> SelectionRecorder:
+def lab_loop(rounds: int = 4, lesson: int = 5):
     """Rounds of select, execute, observe and propose against the in-process lab, with the scripted model.
 
-    Stops early when selection is refused; every step goes through the door.
+    Stops early when selection is refused; every step goes through ``lesson``'s door.
     """
-    recorder = lab_run(world="lab-loop")
+    recorder = lab_run(lesson, world="lab-loop")
     model = ScriptedModel()
     with HttpAdapter("inprocess") as adapter:
         go_to(recorder, "propose")

@@ -16,10 +16,10 @@ PROPOSAL_KEYS = {"tool", "destination", "arguments", "why"}
 PAGE_RULES = {
     "/": "follow-home-links",
     "/news": "follow-injected-instruction",
-    "/backup/": "shell-for-backup",
+    "/about": "read-generator-meta",
     "/debug": "probe-debug-page",
     "/robots.txt": "half-written-reply",
-    "/contact": "wrong-shape-reply",
+    "/debug?q=lab-probe-%3Ci%3E7%3C/i%3E": "wrong-shape-reply",  # the probe's marker, reflected
 }
 
 
@@ -112,7 +112,7 @@ def test_an_unmatched_prompt_gets_the_fallback_reply(model):
 
 def test_the_first_matching_rule_wins(model, page_text):
     """When a prompt matches several rules, the earliest rule in the script decides the reply."""
-    prompt = "has_meta: true\n" + page_text("/debug") + page_text("/news")
+    prompt = page_text("/about") + page_text("/debug") + page_text("/news")
     matching = {rule.name for rule in model.rules if rule.matches(prompt)}
     assert {"probe-debug-page", "read-generator-meta", "follow-injected-instruction"} <= matching
     assert model.rule_for(prompt).name == "follow-injected-instruction"

@@ -1,4 +1,4 @@
-"""The lab's origin canonicalizer against the shared case table data/cases/origins.json."""
+"""The lab's origin and destination canonicalizer against the shared case table data/cases/origins.json."""
 
 import json
 from pathlib import Path
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lab.origins import CATEGORIES, OriginError, canonical_origin
+from lab.origins import CATEGORIES, OriginError, canonical_destination, canonical_origin
 
 TABLE_PATH = Path(__file__).resolve().parent.parent / "data" / "cases" / "origins.json"
 TABLE = json.loads(TABLE_PATH.read_text(encoding="utf-8"))
@@ -29,9 +29,25 @@ NOTE_KINDS = (
     "malformed",
     "host label",
     "scheme",
+    # Destination cases: the path and query of one request, spelled many ways.
+    "dot segments",
+    "unreserved escapes",
+    "escape case",
+    "tilde",
+    "non-ASCII",
+    "query characters",
+    "plus and space",
+    "encoded slash",
+    "leading slashes",
+    "stray percent",
+    "path characters",
 )
 # The kinds of case the issue asks the table to cover.
 REQUIRED_KINDS = NOTE_KINDS[:12]
+# The alias families of issue 10: each must show two spellings with one destination.
+ALIAS_FAMILIES = ("dot segments", "unreserved escapes", "escape case", "tilde", "non-ASCII",
+                  "query characters", "plus and space")
+DESTINATION_CASES = [case for case in CASES if "destination" in case]
 
 
 def outcome(text):
@@ -49,7 +65,8 @@ def test_the_case_table_holds_at_least_forty_well_formed_cases():
     for case in CASES:
         assert isinstance(case["input"], str)
         assert len({"expect", "error"} & set(case)) == 1, case
-        assert set(case) <= {"input", "expect", "error", "note"}, case
+        assert set(case) <= {"input", "expect", "error", "destination", "note"}, case
+        assert "destination" not in case or "expect" in case, "only a valid origin has a destination"
         assert case.get("error", CATEGORIES[0]) in CATEGORIES, case
     assert len({case["input"] for case in CASES}) == len(CASES), "an input appears twice"
 
@@ -76,6 +93,26 @@ def test_the_lab_canonicalizer_agrees_with_every_case(case):
     """The lab's canonicalizer gives each table input its expected origin or its expected error category."""
     expected = ("expect", case["expect"]) if "expect" in case else ("error", case["error"])
     assert outcome(case["input"]) == expected
+
+
+def test_the_table_holds_forty_destination_cases_in_every_alias_family():
+    """At least forty cases give a canonical destination, and every alias family of issue 10 has two spellings in the table that share one destination."""
+    assert len(DESTINATION_CASES) >= 40
+    for family in ALIAS_FAMILIES:
+        spellings: dict[str, set[str]] = {}
+        for case in DESTINATION_CASES:
+            if case["note"].startswith(family + ": "):
+                spellings.setdefault(case["destination"], set()).add(case["input"])
+        assert any(len(inputs) >= 2 for inputs in spellings.values()), f"no alias pair for {family}"
+
+
+@pytest.mark.parametrize("case", DESTINATION_CASES, ids=[case["note"] for case in DESTINATION_CASES])
+def test_the_lab_gives_every_destination_case_its_destination(case):
+    """The lab's canonical destination of each table input is the expected one, it begins with the expected origin, and it is its own canonical form."""
+    destination = canonical_destination(case["input"])
+    assert destination == case["destination"]
+    assert destination.startswith(case["expect"] + "/")
+    assert canonical_destination(destination) == destination
 
 
 @pytest.mark.parametrize("value", [None, b"https://lab.example", 443, ["https://lab.example"]])

@@ -1,18 +1,25 @@
 """`python -m lab serve`: a real loopback server, its bad input, its start and its stop."""
 
 import json
+import random
 import re
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import time
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from waitress.adjustments import Adjustments
+from waitress.parser import HTTPRequestParser
 
 from lab import DEFAULT_LAB_DIR
-from lab.server import HOST, REPOSITORY, create_server, running
+from lab.app import MAX_HEADER_BYTES
+from lab.server import HOST, REPOSITORY, LabRequestParser, create_server, head_problem, running
 
 READY = re.compile(r"lab listening on http://127\.0\.0\.1:(\d+)\n")
 PYPROJECT_MARK = "[build-system]"  # a line of a file just outside data/lab
@@ -215,3 +222,200 @@ def test_serve_lab_serves_another_folder_and_never_caches(tmp_path):
         assert get(port, "/about").status_code == 410
     finally:
         assert stop(process, signal.SIGTERM)[0] == 0
+
+
+# --- issue 10: requests waitress would hold open, misread or serve by the wrong name -------
+
+DEADLINE = 2.0  # seconds within which a bad request must be answered or its connection closed
+
+
+def answer_within(port, request: bytes, seconds: float = DEADLINE, pieces: tuple[bytes, ...] = ()) -> bytes:
+    """Send ``request`` (then each of ``pieces``) and read until the server closes.
+
+    Fails if the connection is still open, unanswered, after ``seconds``: the
+    loop is bounded by that deadline, never by the server's good will.
+    """
+    deadline = time.monotonic() + seconds
+    with socket.create_connection(("127.0.0.1", port), timeout=seconds) as connection:
+        connection.sendall(request)
+        for piece in pieces:
+            time.sleep(0.05)
+            connection.sendall(piece)
+        answer = b""
+        while (left := deadline - time.monotonic()) > 0:
+            connection.settimeout(left)
+            try:
+                chunk = connection.recv(65536)
+            except TimeoutError:
+                break
+            if not chunk:
+                return answer
+            answer += chunk
+    pytest.fail(f"the connection was still open after {seconds} s; it had answered {answer[:60]!r}")
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET / HTTP/1.1\nHost: lab.example\n\n",
+        b"GET / HTTP/1.1\r\nHost: lab.example\n\r\n",
+        b"GET / HTTP/1.1\rHost: lab.example\r\r",
+        b"GET / HTTP/1.1\r\nHost: lab.ex\x00ample\r\n",
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",  # a TLS ClientHello sent to the plain port
+        b"GET /\r\n\r\n",  # no HTTP version at all
+    ],
+    ids=["bare LF everywhere", "one bare LF", "bare CR", "NUL in a header", "TLS handshake", "no version"],
+)
+def test_a_malformed_request_is_answered_400_within_two_seconds(port, request_bytes):
+    """A request with bare LF or CR line endings, a control character, a first byte no method starts with, or no HTTP version gets 400 within two seconds, and the server keeps serving."""
+    started = time.monotonic()
+    answer = answer_within(port, request_bytes)
+    assert status_of(answer) == 400, answer[:80]
+    assert time.monotonic() - started < DEADLINE
+    assert get(port).status_code == 200
+
+
+def test_a_crlf_split_across_two_packets_is_not_a_bare_cr(port):
+    """A CR LF whose two bytes arrive in separate packets is a line ending, not a bare CR: the request is served."""
+    answer = answer_within(port, b"GET / HTTP/1.1\r", pieces=(b"\nHost: lab.example\r", b"\nConnection: close\r\n\r\n"))
+    assert status_of(answer) == 200
+
+
+@pytest.mark.parametrize("version", [b"9.9", b"2.0", b"0.9", b"1.2", b"3.0"])
+def test_an_unknown_http_version_gets_505(port, version):
+    """A request line naming any HTTP version but 1.0 or 1.1 gets 505 within two seconds."""
+    answer = answer_within(port, b"GET / HTTP/" + version + b"\r\nHost: lab.example\r\n\r\n")
+    assert status_of(answer) == 505
+
+
+@pytest.mark.parametrize("version", [b"1.0", b"1.1"])
+def test_http_1_0_and_1_1_are_still_served(port, version):
+    """HTTP/1.0 and HTTP/1.1 requests are served as before."""
+    answer = answer_within(port, b"GET / HTTP/" + version + b"\r\nHost: lab.example\r\nConnection: close\r\n\r\n")
+    assert status_of(answer) == 200 and b"Lab Example Garden Supplies" in answer
+
+
+@pytest.mark.parametrize(
+    ("target", "host", "status"),
+    [
+        (b"http://other.example/", b"lab.example", 400),
+        (b"http://attacker.test/about", b"lab.example", 400),
+        (b"http://lab.example:8080/", b"lab.example", 400),
+        (b"http://lab.example/", b"other.example", 400),
+        (b"http://lab.example@other.example/", b"lab.example", 400),
+        (b"ftp://lab.example/", b"lab.example", 400),
+        (b"http://lab.example/", None, 400),
+        (b"http://lab.example/about", b"lab.example", 200),
+        (b"http://LAB.Example./about", b"lab.example", 200),
+        (b"https://lab.example:443/", b"lab.example:443", 200),
+    ],
+)
+def test_an_absolute_form_target_must_name_the_host_header_origin(port, target, host, status):
+    """An absolute-form request target whose origin differs from the Host header's gets 400; one naming the same origin is served."""
+    host_line = b"" if host is None else b"Host: " + host + b"\r\n"
+    answer = answer_within(port, b"GET " + target + b" HTTP/1.1\r\n" + host_line + b"Connection: close\r\n\r\n")
+    assert status_of(answer) == status, answer[:80]
+
+
+# --- property tests: request heads, in process (thousands) and over sockets (a few hundred) ---
+
+TOKEN_CHARACTERS = "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+TARGET_BYTES = bytes(range(0x21, 0x7F))  # a request target is visible ASCII
+VALUE_BYTES = bytes([9, 32, *range(0x21, 0x7F), *range(0x80, 0x100)])  # field values may carry obs-text
+
+
+def _word(rng: random.Random, alphabet, most: int) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(rng.randint(1, most)))
+
+
+@st.composite
+def well_formed_heads(draw):
+    """A request head RFC 9112 allows: method, origin-form target, HTTP/1.0 or 1.1, fields.
+
+    Hypothesis draws a seed; a seeded Random writes the head from it, which is
+    far cheaper per example than drawing every byte.
+    """
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    method = rng.choice(["GET", "HEAD", _word(rng, TOKEN_CHARACTERS, 8).upper()])
+    target = b"/" + bytes(rng.choice(TARGET_BYTES) for _ in range(rng.randint(0, 20)))
+    lines = [method.encode() + b" " + target + b" HTTP/" + rng.choice([b"1.0", b"1.1"]), b"Host: lab.example"]
+    for _ in range(rng.randint(0, 4)):
+        name = _word(rng, TOKEN_CHARACTERS.replace("_", ""), 8).encode()
+        value = bytes(rng.choice(VALUE_BYTES) for _ in range(rng.randint(0, 20))).strip(b" \t")
+        lines.append(name + b": " + value)
+    return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def pieces(data: bytes, cuts: list[int]) -> list[bytes]:
+    """``data`` cut at the given offsets, as a slow client might send it."""
+    bounds = sorted({cut % (len(data) + 1) for cut in cuts} | {0, len(data)})
+    return [data[start:end] for start, end in zip(bounds, bounds[1:])]
+
+
+def parse(parser_class, chunks: list[bytes]):
+    """Feed ``chunks`` as waitress's channel does, stopping once the request is complete."""
+    parser = parser_class(Adjustments(max_request_header_size=MAX_HEADER_BYTES))
+    for chunk in chunks:
+        while chunk and not parser.completed:
+            chunk = chunk[parser.received(chunk) :]
+    return parser
+
+
+def reading(parser) -> tuple:
+    """What a parser made of a request: enough to tell any two readings apart."""
+    error = None if parser.error is None else (parser.error.code, parser.error.body)
+    fields = ("command", "path", "query", "version", "headers") if parser.error is None else ()
+    return (parser.completed, error, *(getattr(parser, field, None) for field in fields))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(head=well_formed_heads(), cuts=st.lists(st.integers(0, 10_000), max_size=4))
+def test_a_well_formed_request_is_read_exactly_as_waitress_reads_it(head, cuts):
+    """A well-formed HTTP/1.0 or 1.1 request head, sent whole or in pieces, is never refused by the lab's parser, which reads it exactly as waitress's own parser does."""
+    ours = parse(LabRequestParser, pieces(head, cuts))
+    assert ours.error is None and ours.completed
+    assert reading(ours) == reading(parse(HTTPRequestParser, [head]))
+
+
+ANY_HEAD = st.binary(max_size=60) | st.builds(
+    lambda head, noise, at: head[:at] + noise + head[at:], well_formed_heads(), st.binary(max_size=3), st.integers(0, 200)
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(data=ANY_HEAD, cuts=st.lists(st.integers(0, 10_000), max_size=4))
+def test_any_bytes_get_the_same_verdict_however_they_are_cut(data, cuts):
+    """Any bytes at all get the same verdict from the lab's parser whether they arrive at once or in pieces, and bytes the guard names as impossible are refused without waiting for more."""
+    whole = parse(LabRequestParser, [data])
+    assert reading(parse(LabRequestParser, pieces(data, cuts))) == reading(whole)
+    end = data.find(b"\r\n\r\n")
+    head = data if end == -1 else data[: end + 4]
+    if head_problem(head.rstrip(b"\r")) is not None:
+        assert whole.completed and whole.error.code == 400
+
+
+MUTATIONS = {
+    "none": (lambda head: head, 200),
+    "bare LF": (lambda head: head.replace(b"\r\n", b"\n", 1), 400),
+    "bare CR": (lambda head: head.replace(b"\r\n", b"\r", 1), 400),
+    "control byte": (lambda head: head.replace(b"Host: ", b"Host: \x01", 1), 400),
+    "version": (lambda head: head.replace(b"HTTP/1.1", b"HTTP/4.2", 1), 505),
+    "absolute form": (lambda head: head.replace(b"GET /", b"GET http://other.example/", 1), 400),
+    "no version": (lambda head: head.replace(b" HTTP/1.1", b"", 1), 400),
+}
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    path=st.sampled_from(["/", "/about", "/staging/", "/debug?q=x"]),
+    mutation=st.sampled_from(sorted(MUTATIONS)),
+    noise=st.text(TOKEN_CHARACTERS, max_size=12),
+)
+def test_every_request_to_the_real_server_is_answered_within_two_seconds(port, path, mutation, noise):
+    """Over real sockets, a request, well formed or broken in any of the ways above, gets its expected status or a closed connection within two seconds."""
+    change, status = MUTATIONS[mutation]
+    head = b"GET " + path.encode() + b" HTTP/1.1\r\nHost: lab.example\r\nX-Noise: " + noise.encode()
+    head += b"\r\nConnection: close\r\n\r\n"
+    answer = answer_within(port, change(head))
+    expected = 404 if status == 200 and path == "/staging/" else status
+    assert status_of(answer) == expected, (mutation, answer[:80])

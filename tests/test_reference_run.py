@@ -17,13 +17,16 @@ from pathlib import Path
 import pytest
 
 from core.run import demo_report
-from core.run.records import action_identity
-from core.run.seal import verify
+from core.run.drive import subject_of
+from core.run.gate import act_subject
+from core.run.report import verify_report as verify
 
 REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "data" / "course" / "report.json"
-PROBE = "probe_reflection -> https://lab.example:443/debug"
-HOLD_REASON = "probe.active_light is consequential; it waits for an approved review by engagement-lead"
+PROBE = act_subject("probe_reflection -> https://lab.example:443/debug",
+                    {"parameter": "q", "marker": "lab-probe-<i>7</i>"})
+HOLD_REASON = ("probe.active_light is consequential; it waits for an approved review of this exact act by "
+               "engagement-lead")
 INJECTION_REFUSAL = "destination https://other.example:443 is outside the explicit authorized origins"
 
 
@@ -96,12 +99,17 @@ def test_the_report_shows_every_element_of_the_story(sealed):
     refuted = next(f for f in sealed["findings"] if f["verdict"] == "refuted")
     assert refuted["verdict_reason"] == "the confirming capture (HTTP 404) does not show 'Index of /staging/'"
     # Held, then approved by the declared role in a recorded review, then admitted.
+    def subject(event):
+        payload = event["payload"]
+        return subject_of(payload["tool"], payload["arguments"], payload["destination"])
+
     held = [e["seq"] for e in events if e["kind"] == "action" and e["status"] == "refused"
-            and e["reason"] == HOLD_REASON and action_identity(e["payload"]["tool"], e["payload"]["destination"]) == PROBE]
+            and e["reason"] == HOLD_REASON and subject(e) == PROBE]
     approval = next(r for r in sealed["reviews"] if r["subject_id"] == PROBE)
     assert (approval["decision"], approval["reviewer"]) == ("approved", "engagement-lead")
     reviewed = next(e["seq"] for e in events if e["kind"] == "review" and e["id"] == approval["review_id"])
-    admitted = next(e["seq"] for e in events if e["kind"] == "action" and e["id"] == PROBE and e["status"] == "admitted")
+    admitted = next(e["seq"] for e in events if e["kind"] == "action" and e["status"] == "admitted"
+                    and subject(e) == PROBE)
     assert len(held) == 1 and held[0] < reviewed < admitted
     # Closed, sealed, judged.
     assert sealed["closed"]["how"] == "finished" and events[-1]["kind"] == "close"
@@ -114,7 +122,7 @@ def test_the_report_shows_every_element_of_the_story(sealed):
 @pytest.mark.parametrize(("arguments", "contents", "status", "message"), [
     (["--config", "{missing}"], None, 1, "demo_report: missing.json: no such configuration file"),
     (["--config", "{config}"], "{not json", 1, "demo_report: config.json: not JSON (Expecting property name"),
-    (["--config", "{config}"], '{"policy": {}}', 1, "demo_report: config.json: a configuration has exactly the keys"),
+    (["--config", "{config}"], '{"policy": {}}', 1, "demo_report: config.json: the configuration lacks the field(s)"),
     (["--config", "{config}"], "POLICY_WITHOUT_ORIGINS", 1, "demo_report: config.json: allowed_origins must be a non-empty list"),
     (["--config", "{config}"], "PLUGIN_THAT_IS_NOT_THERE", 1, "demo_report: plugin lab.plugin:make_nothing: lab.plugin has no callable"),
     (["--lab", "{missing}"], None, 1, "demo_report: --lab 'missing.json' is not a lab folder (it has no sites/)"),
@@ -142,3 +150,24 @@ def test_bad_command_line_input_gets_one_line_and_a_non_zero_exit(tmp_path, argu
     assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
     assert "Traceback" not in done.stderr and done.stdout == ""
     assert not out.exists()
+
+
+def test_the_reference_run_holds_every_kind_of_refusal(sealed):
+    """The reference report holds every kind of refusal the course teaches: a malformed reply, a wrong-shape reply, an undeclared tool, an unobserved requirement, a probe smuggled through a passive tool, the injected out-of-scope destination, a consequential act held and then approved as that exact act, and a denied act."""
+    reasons = [e["reason"] for e in sealed["events"] if e["status"] == "refused"]
+
+    def some(text: str) -> bool:
+        return any(text in reason for reason in reasons)
+
+    assert some("not JSON (")  # the half-written reply
+    assert some("'proposals' must be a list")  # the wrong shape
+    assert some("tool 'shell' is not declared in the catalogue")
+    assert some("tool 'inspect_metadata' requires observed field 'has_meta'")
+    assert some("tool 'inspect_headers' does not declare the argument")
+    assert some(INJECTION_REFUSAL)
+    assert some(HOLD_REASON)
+    assert some("engagement-lead rejected this exact act")
+    decisions = {(r["subject_id"].split(" with arguments ")[0], r["decision"]) for r in sealed["reviews"]}
+    assert ("probe_reflection -> https://lab.example:443/debug", "approved") in decisions
+    assert ("probe_reflection -> https://lab.example:443/search", "rejected") in decisions
+    assert "probe_reflection -> https://lab.example:443/search" not in [a["action_id"] for a in sealed["actions"]]

@@ -24,10 +24,13 @@ from core.run import origins
 from core.run.canon import canonical_bytes, digest
 from core.run.demo_records import POLICY, build_policy, run_demo
 from core.run.policy import Policy, PolicyError
-from core.run.recorder import PAYLOAD_FIELDS, RECORD_KINDS, STORE_NAMES, Recorder
+from core.run.recorder import GUARDS, KINDS, Recorder
 from core.run.records import RecordError, make_run
 
 ROOT = Path(__file__).resolve().parent.parent
+RECORD_KINDS = tuple(row.name for row in KINDS)
+PAYLOAD_FIELDS = {row.name: row.fields for row in KINDS}
+STORE_NAMES = {row.name: row.store for row in KINDS}
 BODY = "HTTP/1.1 200 OK\nServer: lab-fixture/1.0\n\n<p>hello</p>\n"
 IDENTITY = "inspect_headers -> https://lab.example:443/"
 OTHER_RUN_ID = make_run({"policy": "another"}, {"world": "another"}).run_id
@@ -48,7 +51,7 @@ def populated() -> Recorder:
     observation = {"run_id": run_id, "field": "server", "value": "lab-fixture/1.0", "capture_id": capture_id}
     recorder.record("observation", observation)
     assert recorder.snapshot()["counts"] == {"admitted": 4, "refusals": 0}
-    recorder.held = {"action_id": action_id, "capture_id": capture_id, "finding_id": finding_id}
+    recorder.known = {"action_id": action_id, "capture_id": capture_id, "finding_id": finding_id}
     return recorder
 
 
@@ -81,7 +84,7 @@ junk = st.recursive(
 
 def plausible(kind: str, recorder: Recorder) -> dict:
     """A payload of ``kind`` that the door would mostly admit, before any mangling."""
-    held, run_id = recorder.held, recorder.run.run_id
+    held, run_id = recorder.known, recorder.run.run_id
     return {
         "observation": {"run_id": run_id, "field": "has_meta", "value": True, "capture_id": held["capture_id"]},
         "action": {"run_id": run_id, "tool": "inspect_headers", "destination": "https://lab.example/x", "arguments": {}},
@@ -344,7 +347,7 @@ def test_action_budget_is_enforced_at_the_door():
 def test_reviews_and_observations_must_cite_what_the_run_holds():
     """A review needs a held finding or action, once; an observation may cite only a held capture."""
     recorder = populated()
-    run_id, held = recorder.run.run_id, recorder.held
+    run_id, held = recorder.run.run_id, recorder.known
     review = {"run_id": run_id, "decision": "approved", "reviewer": "operator", "reason": "checked"}
     assert recorder.record("review", {**review, "subject_id": "f" * 64})["reason"] == (
         f"review names subject '{'f' * 64}' that this run does not hold"
@@ -361,7 +364,7 @@ def test_reviews_and_observations_must_cite_what_the_run_holds():
 def test_a_claimed_identifier_must_match_the_content():
     """A payload may carry its own id only if that id is the digest the door computes."""
     recorder = populated()
-    run_id, held = recorder.run.run_id, recorder.held
+    run_id, held = recorder.run.run_id, recorder.known
     finding = {"run_id": run_id, "capture_id": held["capture_id"], "quote": "hello", "claim": "c2"}
     expected = digest({"run_id": run_id, "capture_id": held["capture_id"], "quote": "hello", "claim": "c2"})
     assert recorder.record("finding", {**finding, "finding_id": "0" * 64})["reason"] == (
@@ -373,21 +376,20 @@ def test_a_claimed_identifier_must_match_the_content():
 def test_outcome_must_cite_a_capture_of_its_own_action():
     """An outcome's capture must be held and must belong to the same action."""
     recorder = populated()
-    run_id, held = recorder.run.run_id, recorder.held
+    run_id, held = recorder.run.run_id, recorder.known
     second = recorder.record("action", {"run_id": run_id, "tool": "inspect_headers", "destination": "https://lab.example/2", "arguments": {}})["id"]
     crossed = {"run_id": run_id, "action_id": second, "status": "succeeded", "capture_id": held["capture_id"]}
     assert recorder.record("outcome", crossed)["reason"] == f"outcome cites capture '{held['capture_id']}' of another action"
 
 
-def test_a_stage_hook_can_refuse_without_rewriting_the_door():
-    """A subclass that overrides _check_stage refuses out-of-stage records through the same ledger."""
+def test_a_guard_added_to_the_list_refuses_without_rewriting_the_door():
+    """A door is data: a guard added to its list refuses through the same ledger, with no subclass and no change to the door."""
 
-    class Staged(Recorder):
-        def _check_stage(self, kind: str) -> str:
-            return "" if kind == "observation" else f"{kind} is not admitted in stage {self.stage!r}"
+    def only_observations(door, request):
+        return "" if request.kind == "observation" else f"{request.kind} is not admitted in stage {door.stage!r}"
 
     policy = build_policy()
-    recorder = Staged(make_run(policy.snapshot(), {"world": "staged"}), policy)
+    recorder = Recorder(make_run(policy.snapshot(), {"world": "staged"}), policy, guards=(*GUARDS, only_observations))
     recorder.stage = "observe"
     run_id = recorder.run.run_id
     action = {"run_id": run_id, "tool": "inspect_headers", "destination": "https://lab.example/", "arguments": {}}
@@ -461,3 +463,55 @@ def test_demo_command_fails_with_one_line_and_no_traceback(tmp_path):
     unwritable = run_command("--out", str(blocker / "inside.json"))
     assert unwritable.returncode == 1 and "Traceback" not in unwritable.stderr
     assert len(unwritable.stderr.strip().splitlines()) == 1
+
+
+# --- the door as the door issue left it --------------------------------------------------
+
+
+def test_the_run_binding_is_asked_before_the_kind():
+    """A payload bound to another run is refused for that, whatever kind it names: the binding is the first question once the payload is an object."""
+    recorder = populated()
+    for kind in ("bogus", "action", None, "transition"):
+        assert recorder.record(kind, {"run_id": OTHER_RUN_ID}) == {
+            "recorded": False, "reason": "payload run_id does not belong to this run"}
+    assert recorder.record("bogus", {"run_id": recorder.run.run_id})["reason"] == "unknown record kind 'bogus'"
+    assert [guard.__name__ for guard in GUARDS] == [
+        "payload_is_object", "run_binding", "kind_is_known", "fields_are_declared", "kinds_contract"]
+
+
+def test_printing_a_door_lists_its_kinds_and_guards_in_order():
+    """print(door) shows each kind with its store, and each guard in the order the door asks them."""
+    text = str(populated())
+    assert text.splitlines()[1:] == [
+        "kinds:", "  observation  -> observations", "  action       -> actions", "  capture      -> captures",
+        "  outcome      -> outcomes", "  finding      -> findings", "  review       -> reviews",
+        "guards, in order:", "  1. payload_is_object", "  2. run_binding", "  3. kind_is_known",
+        "  4. fields_are_declared", "  5. kinds_contract"]
+
+
+@pytest.mark.parametrize("origin", ["https://lab.example/admin", "https://lab.example/?x=1", "https://lab.example/#top",
+                                    "https://lab.example:443/a/"])
+def test_allowed_origins_must_be_bare(origin):
+    """An authorized origin with a path, query or fragment is refused: it would look narrower than the origin it grants."""
+    with pytest.raises(PolicyError, match="is not a bare origin"):
+        Policy.from_dict({**POLICY, "allowed_origins": [origin]})
+    assert Policy.from_dict({**POLICY, "allowed_origins": ["HTTPS://LAB.EXAMPLE:443/"]}).allowed_origins == (
+        "https://lab.example:443",)
+
+
+def test_a_built_policy_cannot_be_edited():
+    """Every value of a built policy is frozen: the run identity was computed from it, so nothing may change it afterwards."""
+    tool = {**POLICY["tools"][0], "requires": {"has_meta": True, "tags": ["a"]}}
+    policy = Policy.from_dict({**POLICY, "tools": [tool]})
+    entry = policy.tools[0]
+    before = policy.snapshot()
+    with pytest.raises(TypeError):
+        entry.requires["has_meta"] = False
+    with pytest.raises(AttributeError):
+        entry.requires["tags"].append("b")
+    with pytest.raises(TypeError):
+        entry.arguments["marker"] = "string"
+    with pytest.raises(AttributeError):
+        policy.max_actions = 99
+    tool["requires"]["has_meta"] = False  # the operator's dict is not the policy's
+    assert policy.snapshot() == before and digest(policy.snapshot()) == digest(before)

@@ -33,8 +33,12 @@ class FakeAdapter:
 
 
 def executing(**changes):
-    """A lesson 5 door in the execute stage, with room for a dozen actions."""
-    recorder = lab_run(world="lesson-6", **{"max_actions": 12, **changes})
+    """A lesson 6 door in the execute stage, with room for a dozen actions.
+
+    Choosing the act is lesson 5's business, so these tests leave out its
+    guard (is_the_selection) and hand the executor acts directly.
+    """
+    recorder = lab_run(6, world="lesson-6", without=("is_the_selection",), **{"max_actions": 12, **changes})
     go_to(recorder, "execute")
     return recorder
 
@@ -128,16 +132,20 @@ def test_the_capture_is_the_rendered_response():
 
 
 def test_a_probe_sends_its_marker_as_one_query_pair():
-    """A probe's parameter and marker arguments reach the adapter as one URL-encoded query pair, and arguments the executor does not understand leave the outcome unresolved without a call."""
+    """A probe's parameter and marker arguments reach the adapter as one URL-encoded query pair; arguments the tool's schema does not declare are refused at the door, and declared arguments the executor cannot send leave the outcome unresolved without a call."""
     recorder = executing()
     adapter = FakeAdapter()
     probe = payload(recorder, "https://lab.example/debug", "probe_reflection", {"parameter": "q", "marker": "a <b>&c"})
     assert execute(recorder, probe, adapter).status == "succeeded"
     assert adapter.calls == ["https://lab.example:443/debug?q=a+%3Cb%3E%26c"]
-    odd = payload(recorder, "https://lab.example/search", "probe_reflection", {"command": "rm -rf /"})
-    result = execute(recorder, odd, adapter)
+    undeclared = payload(recorder, "https://lab.example/search", "probe_reflection", {"command": "rm -rf /"})
+    refused = execute(recorder, undeclared, adapter)
+    assert (refused.status, refused.detail) == ("refused", "tool 'probe_reflection' does not declare the argument "
+                                                          "'command' (it declares marker, parameter)")
+    half = payload(recorder, "https://lab.example/search", "probe_reflection", {"parameter": "q"})
+    result = execute(recorder, half, adapter)
     assert result.status == "unresolved"
-    assert result.detail == "cannot send: arguments {'command': 'rm -rf /'} are not a probe's parameter and marker"
+    assert result.detail == "cannot send: arguments {'parameter': 'q'} are not a probe's parameter and marker"
     assert len(adapter.calls) == 1
 
 

@@ -20,7 +20,7 @@ from core.run.observe import observe, read_observations, render_response, split_
 from core.run.propose import EXCERPT_LIMIT, ModelCall, Proposal, ReplyError, build_prompt, parse_reply, propose
 from core.run.records import RecordError
 from core.run.select import Feedback, Selection, select_next
-from core.run.stages import STAGES, START_STAGE, TRANSITIONS, StagedRecorder
+from core.run.stages import STAGES, START_STAGE, TRANSITIONS, advance
 
 from .lab_run import go_to, lab_run
 
@@ -51,10 +51,10 @@ ANY_STAGE = st.one_of(st.sampled_from(STAGES), st.text(max_size=12), st.none(), 
 @given(st.lists(ANY_STAGE, max_size=25))
 def test_advance_never_raises_and_keeps_the_ledger_consistent(moves):
     """Any sequence of moves leaves a ledger whose admitted transitions chain through TRANSITIONS."""
-    recorder = lab_run(StagedRecorder)
+    recorder = lab_run(3)
     for move in moves:
         before_stage, before_stores = recorder.stage, stores(recorder)
-        answer = recorder.advance(move)
+        answer = advance(recorder, move)
         if not answer["recorded"]:
             assert recorder.stage == before_stage and answer["reason"]
             assert recorder.events[-1]["status"] == "refused"
@@ -84,9 +84,9 @@ def test_lesson_two_door_and_artifact_are_unchanged():
 
 def test_a_refused_transition_records_even_a_hostile_stage_name_safely():
     """A stage name that is long or not text is refused with a bounded reason."""
-    recorder = lab_run(StagedRecorder)
-    assert recorder.advance("x" * 1000)["reason"].endswith("...")
-    assert recorder.advance(["observe"]) == {"recorded": False, "reason": "unknown stage ['observe']"}
+    recorder = lab_run(3)
+    assert advance(recorder, "x" * 1000)["reason"].endswith("...")
+    assert advance(recorder, ["observe"]) == {"recorded": False, "reason": "unknown stage ['observe']"}
     assert recorder.stage == "authorize"
 
 
@@ -111,7 +111,7 @@ def test_render_response_refuses_a_header_that_would_forge_another():
 
 def test_observe_refuses_an_unheld_capture_and_a_second_pass():
     """Observing a capture the run does not hold is a refusal; observing one twice adds nothing."""
-    recorder = lab_run()
+    recorder = lab_run(4)
     capture_id = held_capture(recorder, render_response(200, {"Server": "s"}, "<meta name=generator content=g>"))
     go_to(recorder, "observe")
     assert observe(recorder, "b" * 64) == [
@@ -125,7 +125,7 @@ def test_observe_refuses_an_unheld_capture_and_a_second_pass():
 
 def test_observe_in_the_wrong_stage_is_refused_by_the_door():
     """Observations read in the execute stage are refused with the stage reason."""
-    recorder = lab_run()
+    recorder = lab_run(4)
     capture_id = held_capture(recorder, render_response(200, {"Server": "s"}, ""))
     assert observe(recorder, capture_id) == [
         {"recorded": False, "reason": "record kind 'observation' is not admitted in stage 'execute'"}
@@ -197,7 +197,9 @@ def test_a_model_that_fails_or_returns_no_text_is_a_recorded_refusal():
         "recorded": False,
         "reason": "malformed reply to model call 2: the model returned NoneType, not text",
     }
-    assert propose(recorder, lambda prompt: "[" * 100_000)[1]["reason"].startswith("malformed reply to model call 3: not JSON")
+    assert propose(recorder, lambda prompt: "[" * 60_000)[1]["reason"].startswith("malformed reply to model call 3: not JSON")
+    assert propose(recorder, lambda prompt: "[" * 100_000)[1]["reason"] == (
+        "malformed reply to model call 4: the reply has 100000 characters, over the limit of 65536")
 
 
 def test_propose_outside_the_propose_stage_never_asks_the_model():
@@ -228,7 +230,7 @@ def test_model_calls_and_proposals_must_cite_what_the_run_holds():
 
 def test_the_prompt_cuts_long_captures_and_shows_values_on_one_line():
     """A capture longer than the excerpt limit is cut with a note; observed values are JSON on one line."""
-    recorder = lab_run()
+    recorder = lab_run(4)
     capture_id = held_capture(recorder, "HTTP/1.1 200 OK\n\n" + "y" * (EXCERPT_LIMIT + 50))
     go_to(recorder, "observe")
     run_id = recorder.run.run_id

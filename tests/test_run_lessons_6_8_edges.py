@@ -15,22 +15,16 @@ import pytest
 
 from core.run import demo_report
 from core.run.execute import AdapterResult, execute, request_url
-from core.run.harness import (
-    Gating,
-    GatedRecorder,
-    GatingError,
-    HarnessError,
-    enter,
-    load_reviews,
-    make_recorder,
-    work,
-)
+import dataclasses
+
+from core.run.doors import door_for
+from core.run.drive import DriveError, HarnessError, enter, load_reviews, work
+from core.run.gate import Gating, GatingError, act_subject, gate_state
 from core.run.plugins import PluginError, load_plugin
 from core.run.policy import Policy
-from core.run.recorder import Refusal
+from core.run.recorder import Recorder, Refusal
 from core.run.records import RecordError, make_capture, make_run
-from core.run.select import SelectionRecorder
-from core.run.verify import Check, CheckError, Verdict, VerificationRecorder, judge, record_finding
+from core.run.verify import Check, CheckError, Verdict, judge, record_finding
 from lab import DEFAULT_LAB_DIR
 from lab.plugin import describe_world, make_adapter, make_model
 
@@ -39,6 +33,7 @@ from .lab_run import go_to, lab_run
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text(encoding="utf-8"))
 GATING = {"taxonomy_version": 2, "caps": {"recon.passive": 10}, "fail_open_classes": []}
+PROBE_TOOL = Policy.from_dict(CONFIG["policy"]).tool_named("probe_reflection")
 
 
 class Answering:
@@ -53,8 +48,9 @@ class Answering:
         return self.result(url) if callable(self.result) else self.result
 
 
-def executing(door=SelectionRecorder):
-    recorder = lab_run(door, world="edges-6-8", max_actions=20)
+def executing(lesson: int = 6):
+    """A door in the execute stage that takes acts directly (choosing them is lesson 5's business)."""
+    recorder = lab_run(lesson, world="edges-6-8", without=("is_the_selection",), max_actions=20)
     go_to(recorder, "execute")
     return recorder
 
@@ -63,12 +59,21 @@ def payload(recorder, destination="https://lab.example/", tool="inspect_headers"
     return {"run_id": recorder.run.run_id, "tool": tool, "destination": destination, "arguments": arguments or {}}
 
 
-def gated(stage="execute", **gating) -> GatedRecorder:
+def gated(stage="execute", selection_guard=False, **gating) -> Recorder:
+    """Lesson 8's door under the reference policy, moved to ``stage`` (without the selection guard by default)."""
     policy = Policy.from_dict(CONFIG["policy"])
-    recorder = make_recorder(make_run(policy.snapshot(), {"world": "edges"}), policy,
-                             Gating.from_dict({**GATING, **gating}))
-    go_to(recorder, stage)
-    return recorder
+    door = door_for(8, make_run(policy.snapshot(), {"world": "edges"}), policy, Gating.from_dict({**GATING, **gating}))
+    if not selection_guard:
+        guards = [guard for guard in door.guards if guard.__name__ != "is_the_selection"]
+        stage_now = door.stage
+        door = Recorder(door.run, door.policy, door.kinds.values(), guards, **door.parts)
+        door.stage = stage_now
+    go_to(door, stage)
+    return door
+
+
+def held(recorder) -> dict:
+    return {subject: action_class for subject, (action_class, _) in gate_state(recorder).held.items()}
 
 
 # --- the executor ----------------------------------------------------------------------
@@ -80,14 +85,23 @@ def gated(stage="execute", **gating) -> GatedRecorder:
     ("https://lab.example:443/debug?a=1", {"parameter": "q", "marker": "x y"}, "https://lab.example:443/debug?a=1&q=x+y"),
 ])
 def test_request_url_adds_one_query_pair_for_a_probe(destination, arguments, url):
-    assert request_url({"destination": destination, "arguments": arguments}) == url
+    assert request_url({"destination": destination, "arguments": arguments}, PROBE_TOOL) == url
 
 
-@pytest.mark.parametrize("arguments", [{"parameter": "q"}, {"parameter": "q", "marker": 7},
-                                       {"parameter": "q", "marker": "x", "extra": "y"}, {"command": "id"}])
+@pytest.mark.parametrize("arguments", [{"parameter": "q"}, {"parameter": "q", "marker": 7}])
 def test_request_url_refuses_arguments_it_does_not_understand(arguments):
     with pytest.raises(ValueError, match="are not a probe's parameter and marker"):
-        request_url({"destination": "https://lab.example:443/", "arguments": arguments})
+        request_url({"destination": "https://lab.example:443/", "arguments": arguments}, PROBE_TOOL)
+
+
+@pytest.mark.parametrize("arguments", [{"parameter": "q", "marker": "x", "extra": "y"}, {"command": "id"}])
+def test_request_url_sends_only_what_the_tools_schema_declares(arguments):
+    with pytest.raises(ValueError, match="does not declare the argument"):
+        request_url({"destination": "https://lab.example:443/", "arguments": arguments}, PROBE_TOOL)
+    passive = Policy.from_dict(CONFIG["policy"]).tool_named("inspect_headers")
+    with pytest.raises(ValueError, match="'inspect_headers' does not declare the argument"):
+        request_url({"destination": "https://lab.example:443/", "arguments": {"parameter": "q", "marker": "m"}},
+                    passive)
 
 
 def test_a_response_the_door_cannot_capture_leaves_the_outcome_unresolved():
@@ -112,11 +126,13 @@ def test_a_malformed_or_failing_adapter_is_an_adapter_error(response, named):
 
 
 def test_no_request_is_sent_when_the_unresolved_outcome_cannot_be_written():
-    class NoOutcomes(SelectionRecorder):
-        def _build_outcome(self, payload):
-            raise Refusal("outcomes are switched off")
+    def no_outcomes(door, payload):
+        raise Refusal("outcomes are switched off")
 
-    recorder = executing(NoOutcomes)
+    door = executing()
+    kinds = [dataclasses.replace(row, build=no_outcomes) if row.name == "outcome" else row for row in door.kinds.values()]
+    recorder = Recorder(door.run, door.policy, kinds, door.guards)
+    recorder.stage = door.stage
     adapter = Answering(AdapterResult(200, (), "ok"))
     result = execute(recorder, payload(recorder), adapter)
     assert (result.status, result.detail) == ("unresolved", "outcome refused: outcomes are switched off")
@@ -161,7 +177,7 @@ def test_a_verdict_record_checks_its_fields():
 
 
 def test_a_verdict_must_name_a_held_finding_held_captures_and_evidence_text():
-    recorder = lab_run(VerificationRecorder, world="edges-verdict", max_actions=5)
+    recorder = lab_run(7, without=("is_the_selection",), world="edges-verdict", max_actions=5)
     go_to(recorder, "execute")
     evidence = execute(recorder, payload(recorder, "https://lab.example/robots.txt"), make_adapter("inprocess"))
     go_to(recorder, "verify")
@@ -186,7 +202,7 @@ def test_a_verdict_must_name_a_held_finding_held_captures_and_evidence_text():
 
 
 def test_a_finding_without_a_capture_of_its_evidence_action_is_refused():
-    recorder = lab_run(VerificationRecorder, world="edges-finding")
+    recorder = lab_run(7, without=("is_the_selection",), world="edges-finding")
     go_to(recorder, "verify")
     check = Check.from_dict({"claim": "c", "evidence": {"action": "inspect_headers -> https://lab.example:443/",
                                                         "quote": "q"},
@@ -199,11 +215,11 @@ def test_a_finding_without_a_capture_of_its_evidence_action_is_refused():
 
 @pytest.mark.parametrize(("change", "message"), [
     ({"claim": ""}, "claim must be non-empty text"),
-    ({"evidence": {"action": "x"}}, "evidence must be an object with exactly the keys action, quote"),
-    ({"confirm": {"tool": "t", "destination": "d"}}, "confirm must be an object with exactly the keys"),
+    ({"evidence": {"action": "x"}}, "evidence lacks the field\\(s\\) quote"),
+    ({"confirm": {"tool": "t", "destination": "d"}}, "confirm lacks the field\\(s\\) arguments"),
     ({"control": {"tool": "t", "destination": "d", "arguments": []}}, "control arguments must be an object"),
     ({"expect": 5}, "expect must be non-empty text"),
-    ({"extra": 1}, "must be an object with exactly the keys claim, evidence, confirm, control, expect"),
+    ({"extra": 1}, "check has unknown field\\(s\\) extra"),
 ])
 def test_a_check_refuses_a_malformed_plan(change, message):
     with pytest.raises(CheckError, match=message):
@@ -216,13 +232,13 @@ def test_a_check_refuses_a_malformed_plan(change, message):
 @pytest.mark.parametrize(("gating", "message"), [
     ({"taxonomy_version": 3}, "taxonomy version 3 is not carried"),
     ({"taxonomy_version": "2"}, "a taxonomy version is a positive integer"),
-    ({"caps": {"passive": 3}}, "caps names 'passive', which is not a canonical class of taxonomy version 2"),
+    ({"caps": {"recon.everything": 3}}, "a cap names 'recon.everything', which is no class of taxonomy version 2"),
     ({"caps": {"recon.passive": -1}}, "cap of recon.passive must be a non-negative integer"),
     ({"caps": {"recon.passive": True}}, "cap of recon.passive must be a non-negative integer"),
     ({"caps": []}, "caps must map action classes to counts"),
     ({"fail_open_classes": "recon.passive"}, "fail_open_classes must be a list"),
     ({"fail_open_classes": ["recon.everything"]}, "fail_open_classes names 'recon.everything'"),
-    ({"stale": True}, "gating must be an object with exactly the keys"),
+    ({"stale": True}, "gating has unknown field"),
 ])
 def test_gating_refuses_a_malformed_configuration(gating, message):
     with pytest.raises(GatingError, match=message):
@@ -238,12 +254,10 @@ def test_gating_round_trips_and_reads_a_carried_taxonomy():
     assert old.table.version == 1 and old.taxonomy_version == 1
 
 
-def test_the_door_remembers_holds_in_a_copy_only_it_writes():
+def test_the_gate_remembers_the_exact_act_it_holds():
     recorder = gated()
     recorder.record("action", payload(recorder, "https://lab.example/debug", "probe_reflection"))
-    held = recorder.held_actions()
-    held.clear()
-    assert recorder.held_actions() == {"probe_reflection -> https://lab.example:443/debug": "probe.active_light"}
+    assert held(recorder) == {act_subject("probe_reflection -> https://lab.example:443/debug", {}): "probe.active_light"}
 
 
 def test_a_review_of_a_held_action_waits_for_a_stage_that_admits_reviews():
@@ -251,7 +265,8 @@ def test_a_review_of_a_held_action_waits_for_a_stage_that_admits_reviews():
     recorder.record("action", payload(recorder, "https://lab.example/debug", "probe_reflection"))
     go_to(recorder, "observe")
     answer = recorder.record("review", {"run_id": recorder.run.run_id,
-                                        "subject_id": "probe_reflection -> https://lab.example:443/debug",
+                                        "subject_id": act_subject("probe_reflection -> https://lab.example:443/debug",
+                                                                  {}),
                                         "decision": "approved", "reviewer": "engagement-lead", "reason": "ok"})
     assert answer == {"recorded": False, "reason": "record kind 'review' is not admitted in stage 'observe'"}
 
@@ -262,7 +277,7 @@ def test_class_usage_counts_every_admitted_action_verification_included():
     assert execute(recorder, payload(recorder, "https://lab.example/"), lab).status == "succeeded"
     go_to(recorder, "verify")
     assert execute(recorder, payload(recorder, "https://lab.example/about"), lab).status == "succeeded"
-    assert recorder.class_usage() == {"recon.passive": 2}
+    assert gate_state(recorder).used == {"recon.passive": 2}
     over = execute(recorder, payload(recorder, "https://lab.example/contact"), lab)
     assert over.detail.startswith("recon.passive is not consequential but has used 2 of its cap of 2")
 
@@ -274,33 +289,47 @@ def test_an_already_admitted_action_is_refused_as_a_duplicate_not_by_the_gate():
         "action 'inspect_headers -> https://lab.example:443/' is already recorded")
 
 
+SUBJECT = "inspect_headers -> https://lab.example:443/"
+
+
 @pytest.mark.parametrize(("entries", "message"), [
     ({}, "reviewers must be a list"),
-    ([{"subject": "s", "reviewer": "r", "decision": "approved"}], r"reviewers\[0\] must have exactly the keys"),
-    ([{"subject": "s", "reviewer": "r", "decision": "maybe", "reason": "x"}], "decision must be one of approved, rejected"),
-    ([{"subject": "s", "reviewer": " ", "decision": "approved", "reason": "x"}], "values must be non-empty text"),
-    ([{"subject": "s", "reviewer": "r", "decision": "approved", "reason": "x"}] * 2, r"reviewers\[1\] decides 's' a second time"),
+    ([{"subject": SUBJECT, "reviewer": "r", "decision": "approved", "arguments": {}}],
+     r"reviewers\[0\] lacks the field\(s\) reason"),
+    ([{"subject": SUBJECT, "reviewer": "r", "decision": "maybe", "reason": "x", "arguments": {}}],
+     "decision must be one of approved, rejected"),
+    ([{"subject": SUBJECT, "reviewer": " ", "decision": "approved", "reason": "x", "arguments": {}}],
+     "values must be non-empty text"),
+    ([{"subject": SUBJECT, "reviewer": "r", "decision": "approved", "reason": "x", "arguments": []}],
+     "arguments must be the exact act's arguments"),
+    ([{"subject": "no arrow", "reviewer": "r", "decision": "approved", "reason": "x", "arguments": {}}],
+     "is not an action identity"),
+    ([{"subject": SUBJECT, "reviewer": "r", "decision": "approved", "reason": "x", "arguments": {}}] * 2,
+     r"reviewers\[1\] decides .* with these arguments a second time"),
 ])
 def test_scripted_reviews_refuse_a_malformed_list(entries, message):
-    with pytest.raises(GatingError, match=message):
+    with pytest.raises(DriveError, match=message):
         load_reviews(entries)
 
 
 # --- the driver ---------------------------------------------------------------------------
 
 
-def test_without_an_approval_the_held_probe_ends_the_work_loop():
-    recorder = gated(stage="authorize")
+def test_without_an_approval_the_held_probes_are_skipped_and_the_loop_goes_on():
+    recorder = gated(stage="authorize", selection_guard=True)
     lab = make_adapter("inprocess")
     work(recorder, make_model(), lab, reviews={})
     lab.close()
-    probe = "probe_reflection -> https://lab.example:443/debug"
+    probes = {act_subject("probe_reflection -> https://lab.example:443/debug",
+                          {"parameter": "q", "marker": "lab-probe-<i>7</i>"}),
+              act_subject("probe_reflection -> https://lab.example:443/search",
+                          {"parameter": "q", "marker": "lab-probe-<i>8</i>"})}
     assert recorder.stage == "select"
-    assert probe in recorder.held_actions() and probe not in [a["action_id"] for a in recorder.records("action")]
-    tail = [(e["kind"], e["status"], e["id"]) for e in recorder.events[-4:]]
-    assert tail == [("action", "refused", ""), ("transition", "admitted", "execute -> observe"),
-                    ("transition", "admitted", "observe -> propose"), ("transition", "admitted", "propose -> select")]
-    assert len(recorder.records("model_call")) == 7  # the model is not asked again after the hold
+    assert set(held(recorder)) == probes
+    assert [a["tool"] for a in recorder.records("action")].count("probe_reflection") == 0
+    # Every passive act the model proposed still ran: one held probe does not end the loop.
+    assert len(recorder.records("action")) == 6
+    assert recorder.events[-1]["reason"] == "no eligible proposal is left to select"
 
 
 def test_a_driver_step_the_stage_table_refuses_stops_the_run():

@@ -45,7 +45,7 @@ def test_capture_text_has_one_form_that_reads_back():
 
 def test_home_page_server_header_becomes_an_observation_citing_its_capture(adapter):
     """Observing a capture of the lab's home page records its Server header as the observation server, citing that capture."""
-    recorder = lab_run()
+    recorder = lab_run(4)
     go_to(recorder, "execute")
     _, capture_id = capture_page(recorder, adapter, "/")
     go_to(recorder, "observe")
@@ -58,7 +58,7 @@ def test_home_page_server_header_becomes_an_observation_citing_its_capture(adapt
 
 def test_about_page_meta_tag_makes_has_meta_true_and_names_the_generator(adapter):
     """Observing the about page records has_meta as true and generator as the version its generator meta tag names, and a later page without that tag leaves both in place."""
-    recorder = lab_run()
+    recorder = lab_run(4)
     go_to(recorder, "execute")
     _, about = capture_page(recorder, adapter, "/about")
     go_to(recorder, "observe")

@@ -20,10 +20,10 @@ from core.run.records import make_run
 CASES = Path(__file__).resolve().parent.parent / "data" / "cases" / "origins.json"
 
 
-def outcome(canonicalize, error_type, text: str) -> dict:
-    """What a canonicalizer says about ``text``: its value or its error category."""
+def outcome(canonicalize, error_type, text: str, key: str = "expect") -> dict:
+    """What a canonicalizer says about ``text``: its value under ``key``, or its error category."""
     try:
-        return {"expect": canonicalize(text)}
+        return {key: canonicalize(text)}
     except error_type as exc:
         return {"error": exc.category}
 
@@ -41,6 +41,12 @@ def test_origin_twins_agree_on_the_case_table():
         lab_says = outcome(lab.origins.canonical_origin, lab.origins.OriginError, case["input"])
         if not core_says == lab_says == expected:
             disagreements.append((case["input"], case["note"], expected, core_says, lab_says))
+        if "destination" in case:  # the same for the whole destination: origin, path and query
+            core_says = outcome(origins.canonical_destination, origins.OriginError, case["input"], "destination")
+            lab_says = outcome(lab.origins.canonical_destination, lab.origins.OriginError, case["input"], "destination")
+            if not core_says == lab_says == {"destination": case["destination"]}:
+                disagreements.append((case["input"], case["note"], case["destination"], core_says, lab_says))
+    assert sum("destination" in case for case in cases) >= 40
     assert disagreements == []
 
 
@@ -68,6 +74,26 @@ def test_alias_spellings_collapse_to_one_identity():
         len(spellings) - 1
     )
     assert [a["action_id"] for a in recorder.snapshot()["actions"]] == [identity]
+    # Spellings of /about that differ only in dot segments, escapes and slashes are one act too.
+    about = "inspect_headers -> https://lab.example:443/about"
+    about_spellings = [
+        "https://lab.example/about",
+        "https://lab.example/./about",
+        "https://lab.example/a/../about",
+        "https://lab.example/%61bout",
+        "https://lab.example/%61%62%6f%75%74",
+        "https://lab.example//about",
+        "https://lab.example/x%2F..%2Fabout",
+    ]
+    answers = [
+        recorder.record("action", {"run_id": run_id, "tool": "inspect_headers", "destination": d, "arguments": {}})
+        for d in about_spellings
+    ]
+    assert answers[0] == {"recorded": True, "kind": "action", "id": about}
+    assert answers[1:] == [{"recorded": False, "reason": f"action '{about}' is already recorded"}] * (
+        len(about_spellings) - 1
+    )
+    assert [a["action_id"] for a in recorder.snapshot()["actions"]] == [identity, about]
     # A different path at the same origin is a different act, not an alias.
-    other_path = {"run_id": run_id, "tool": "inspect_headers", "destination": "https://lab.example/about", "arguments": {}}
-    assert recorder.record("action", other_path)["id"] == "inspect_headers -> https://lab.example:443/about"
+    other_path = {"run_id": run_id, "tool": "inspect_headers", "destination": "https://lab.example/contact", "arguments": {}}
+    assert recorder.record("action", other_path)["id"] == "inspect_headers -> https://lab.example:443/contact"

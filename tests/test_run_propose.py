@@ -32,10 +32,10 @@ def model():
     return ScriptedModel()
 
 
-def page_then_propose(recorder, adapter, model, path: str) -> tuple[str, list[dict]]:
-    """Capture ``path``, observe it, then ask the model once; returns (capture_id, answers)."""
+def page_then_propose(recorder, adapter, model, path: str, tool: str = "inspect_headers") -> tuple[str, list[dict]]:
+    """Capture ``path`` with ``tool``, observe it, then ask the model once; returns (capture_id, answers)."""
     go_to(recorder, "execute")
-    _, capture_id = capture_page(recorder, adapter, path)
+    _, capture_id = capture_page(recorder, adapter, path, tool)
     go_to(recorder, "observe")
     observe(recorder, capture_id)
     go_to(recorder, "propose")
@@ -49,7 +49,7 @@ def reply_with(*proposals: dict):
 
 def test_the_prompt_shows_observations_and_unseen_captures(adapter, model):
     """The prompt is deterministic text built from the observed fields and the captures the model has not been shown yet, it says no captures yet before the first capture, and each model call records which captures its prompt showed."""
-    recorder, twin = lab_run(), lab_run()
+    recorder, twin = lab_run(4), lab_run(4)
     go_to(recorder, "propose")
     go_to(twin, "propose")
     first = build_prompt(recorder)
@@ -79,12 +79,13 @@ def test_the_prompt_shows_observations_and_unseen_captures(adapter, model):
 
 def test_a_malformed_reply_is_a_recorded_refusal(adapter, model):
     """A reply that is not JSON, or JSON of the wrong shape, is refused with a reason saying what is malformed, and no proposal is stored."""
-    recorder = lab_run()
+    recorder = lab_run(4)
     _, answers = page_then_propose(recorder, adapter, model.reply, "/robots.txt")
     assert [a["recorded"] for a in answers] == [True, False]
     assert answers[1]["reason"] == "malformed reply to model call 1: not JSON (Expecting value at line 1 column 1)"
     go_to(recorder, "select")
-    _, answers = page_then_propose(recorder, adapter, model.reply, "/contact")
+    _, answers = page_then_propose(recorder, adapter, model.reply, "/debug?q=lab-probe-%3Ci%3E7%3C/i%3E",
+                                   tool="probe_reflection")
     assert answers[1] == {"recorded": False, "reason": "malformed reply to model call 2: 'proposals' must be a list"}
     go_to(recorder, "select")
     go_to(recorder, "propose")  # round the loop once more
@@ -99,10 +100,11 @@ def test_a_malformed_reply_is_a_recorded_refusal(adapter, model):
 
 def test_undeclared_tools_and_unobserved_requirements_are_refused_by_name(adapter, model):
     """A proposal of an undeclared tool is refused naming the tool; one whose tool requires an unobserved field is refused naming that field, and once an observation supplies it the same proposal is stored under its action identity, citing its model call."""
-    recorder = lab_run()
-    _, answers = page_then_propose(recorder, adapter, model.reply, "/backup/")
-    assert answers[1] == {"recorded": False, "reason": "tool 'shell' is not declared in the catalogue"}
-
+    recorder = lab_run(4)
+    go_to(recorder, "propose")
+    shell = {"tool": "shell", "destination": "https://lab.example/about", "arguments": {"command": "id"}, "why": "w"}
+    assert propose(recorder, reply_with(shell))[1] == {"recorded": False,
+                                                      "reason": "tool 'shell' is not declared in the catalogue"}
     go_to(recorder, "select")
     go_to(recorder, "propose")  # round the loop once more
     metadata = {"tool": "inspect_metadata", "destination": "https://lab.example/about", "arguments": {}, "why": "w"}
@@ -122,7 +124,7 @@ def test_undeclared_tools_and_unobserved_requirements_are_refused_by_name(adapte
 
 def test_the_news_page_injection_reaches_a_proposal_and_the_policy_refuses_it(adapter, model):
     """The news page's injected instruction reaches a proposal, and the policy refuses it because its destination is outside the authorized origins, leaving the policy unchanged."""
-    recorder = lab_run()
+    recorder = lab_run(4)
     policy_before = recorder.policy.snapshot()
     go_to(recorder, "execute")
     _, news = capture_page(recorder, adapter, "/news")

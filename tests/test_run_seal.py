@@ -15,36 +15,29 @@ import subprocess
 import sys
 from pathlib import Path
 
-from core.run.canon import digest, write_artifact
-from core.run.report import build_report, render_markdown
-from core.run.seal import abort, finish, seal, verify
-from core.safety import SafetyCheck, SafetyContext, load_safety_pack
+from core.run.canon import canonical_bytes, digest, write_artifact
+from core.run.report import render_markdown, seal_run, verify_report
+from core.run.seal import abort, finish, head_of, reseal, verify_chain
+from core.run.stages import advance
+from core.safety import load_safety_pack
 
 from .lab_run import go_to, lab_loop, lab_run
 
 ROOT = Path(__file__).resolve().parent.parent
-GATING = {"caps": {}, "fail_open_classes": [], "taxonomy_version": 2}
 FINISHED = "the loop ran out of proposals worth trying"
 
 
 # --- report builders (shared with the other seal and replay suites) ----------------------
 
 
-def safety_of(recorder) -> dict:
-    """The safety verdict of a run, as a report carries it."""
-    tools = {tool.tool_id: tool.activity for tool in recorder.policy.tools}
-    context = SafetyContext.from_snapshot(recorder.snapshot(), tools)
-    return SafetyCheck().check(context, load_safety_pack()).to_dict()
-
-
-def sealed_from(recorder, gating: dict = GATING) -> dict:
-    """The sealed report of a closed run."""
-    return seal(build_report(recorder, gating=gating, safety=safety_of(recorder)))
+def sealed_from(recorder) -> dict:
+    """The sealed report of a closed run of the final door."""
+    return seal_run(recorder, load_safety_pack())
 
 
 def finished_lab_run():
-    """The lab loop of lessons 3 to 5, then a finding quoting a capture, then finished."""
-    recorder = lab_loop()
+    """The lab loop of lessons 3 to 5 through the final door, then a finding quoting a capture, then finished."""
+    recorder = lab_loop(lesson=10)
     go_to(recorder, "verify")
     capture = recorder.records("capture")[0]
     finding = {"run_id": recorder.run.run_id, "capture_id": capture["capture_id"],
@@ -66,7 +59,7 @@ def lab_report() -> dict:
 
 def stage_walk_report(world: str) -> dict:
     """A small sealed run of stage moves only; two worlds give two runs whose events differ only in their chain."""
-    recorder = lab_run(world=world)
+    recorder = lab_run(10, world=world)
     go_to(recorder, "execute")
     go_to(recorder, "observe")
     go_to(recorder, "report")
@@ -86,8 +79,8 @@ def run_command(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_finish_refuses_every_later_record_and_stage_move():
-    """Once a run is finished, every later record and stage move is refused with the reason the run was closed, and no store changes."""
-    recorder = lab_run(world="finish")
+    """Once a run is finished, every later record and stage move is refused with the reason the run was closed, no store changes, and nothing more is appended to the ledger."""
+    recorder = lab_run(10, world="finish")
     go_to(recorder, "observe")
     run_id = recorder.run.run_id
     assert recorder.record("observation", {"run_id": run_id, "field": "lab_online", "value": True})["recorded"]
@@ -96,17 +89,17 @@ def test_finish_refuses_every_later_record_and_stage_move():
     closed = "run is closed (finished): nothing more to do"
     assert recorder.record("observation", {"run_id": run_id, "field": "late", "value": 1}) == {
         "recorded": False, "reason": closed}
-    assert recorder.advance("propose") == {"recorded": False, "reason": closed}
+    assert advance(recorder, "propose") == {"recorded": False, "reason": closed}
     assert abort(recorder, "changed my mind") == {"recorded": False, "reason": closed}
     after = recorder.snapshot()
     assert after["closed"] == {"how": "finished", "reason": "nothing more to do", "seq": len(before["events"])}
     assert after["stage"] == "observe" and after["observations"] == before["observations"]
-    assert [(e["status"], e["reason"]) for e in recorder.events[len(before["events"]):]] == [("refused", closed)] * 3
+    assert after["events"] == before["events"]  # the sealed ledger is final: not even a refusal is appended
 
 
 def test_abort_keeps_what_was_admitted_and_its_reason():
     """An aborted run keeps every record it admitted before the abort, and its sealed report says it was aborted and why."""
-    recorder = lab_loop(rounds=2)
+    recorder = lab_loop(rounds=2, lesson=10)
     before = recorder.snapshot()
     assert abort(recorder, "the operator withdrew the authorization")["recorded"]
     after = recorder.snapshot()
@@ -114,8 +107,9 @@ def test_abort_keeps_what_was_admitted_and_its_reason():
     assert all(after[key] == before[key] for key in stores) and before["actions"]
     assert after["events"][:-1] == before["events"]
     assert after["events"][-1] == {"seq": len(after["events"]), "kind": "close", "status": "admitted", "id": "aborted",
-                                   "reason": "the operator withdrew the authorization",
-                                   "payload": {"how": "aborted", "reason": "the operator withdrew the authorization"}}
+                                   "reason": "",
+                                   "payload": {"how": "aborted", "reason": "the operator withdrew the authorization",
+                                               "run_id": recorder.run.run_id}}
     sealed = sealed_from(recorder)
     assert sealed["closed"] == {"how": "aborted", "reason": "the operator withdrew the authorization",
                                 "seq": len(after["events"])}
@@ -123,24 +117,25 @@ def test_abort_keeps_what_was_admitted_and_its_reason():
 
 
 def test_sealed_report_chains_every_event_from_the_run_identifier():
-    """A sealed report carries a chain hash on every event, starting from a hash of the run identifier, and a seal holding the event count, the chain's head and a digest of the rest of the report."""
+    """A sealed report carries a chain hash on every event, starting from a hash of the run identifier, and a seal holding the event count, the last link, a digest of the rest of the report and a head that commits to all three."""
     sealed = lab_report()
     link = digest({"run_id": sealed["run"]["run_id"]})
     for event in sealed["events"]:
         link = digest({"prev": link, "event": {key: value for key, value in event.items() if key != "chain"}})
         assert event["chain"] == link
-    body = {key: value for key, value in sealed.items() if key != "seal"}
-    body["events"] = [{key: value for key, value in event.items() if key != "chain"} for event in sealed["events"]]
-    assert sealed["seal"] == {"algorithm": "sha256-jcs-chain/1", "events": len(sealed["events"]), "head": link,
-                              "body": digest(body)}
-    assert verify(sealed).ok and verify(sealed).message == f"intact: {len(sealed['events'])} events, head {link[:12]}"
+    body = {key: value for key, value in sealed.items() if key not in ("events", "seal")}
+    fields = {"algorithm": "sha256-jcs-chain/2", "events": len(sealed["events"]), "chain": link, "body": digest(body)}
+    assert sealed["seal"] == {**fields, "head": digest(fields)}
+    head = sealed["seal"]["head"]
+    assert verify_chain(sealed).ok and verify_chain(sealed).message == f"intact: {len(sealed['events'])} events, head {head[:12]}"
 
 
 def test_verify_names_the_first_altered_event_for_each_kind_of_tamper():
     """Verification names the first altered event when a byte of an event is flipped, events are reordered, the ledger is cut short, events are spliced in from another run, or an event is inserted."""
     sealed, other = stage_walk_report("splice-a"), stage_walk_report("splice-b")
     events = sealed["events"]
-    assert [unchained(e) for e in events] == [unchained(e) for e in other["events"]]  # only the chains differ
+    same = [{k: v for k, v in unchained(e).items() if k != "payload"} for e in events]
+    assert same == [{k: v for k, v in unchained(e).items() if k != "payload"} for e in other["events"]]
     flipped = copy.deepcopy(events)
     kind = flipped[4]["kind"]
     flipped[4]["kind"] = kind[0].swapcase() + kind[1:]  # one bit of one byte: 't' becomes 'T'
@@ -154,7 +149,7 @@ def test_verify_names_the_first_altered_event_for_each_kind_of_tamper():
         "inserted": (inserted, 4, "its chain hash does not follow"),
     }
     for name, (altered_events, seq, what) in tampered.items():
-        verification = verify({**sealed, "events": altered_events})
+        verification = verify_chain({**sealed, "events": altered_events})
         assert (verification.ok, verification.seq) == (False, seq), name
         assert verification.message.startswith(f"altered: event {seq}: {what}"), (name, verification.message)
 
@@ -169,9 +164,46 @@ def test_a_change_outside_the_ledger_is_reported_as_such():
     for name, edit in edits.items():
         altered = lab_report()
         edit(altered)
-        verification = verify(altered)
+        verification = verify_chain(altered)
         assert (verification.ok, verification.seq, verification.message) == (
-            False, None, "altered: report body altered outside the ledger"), name
+            False, None, "altered: the report's body was altered outside the ledger"), name
+
+
+def test_a_resealed_report_with_an_edited_section_fails_verify_and_names_the_section():
+    """A report whose derived section was edited and then resealed has a valid chain but a new head, and verify re-derives every section from the ledger and names the first that disagrees."""
+    sealed = lab_report()
+    assert verify_report(sealed).ok
+    edits = {
+        "counts": lambda report: report["counts"].update(refusals=0),
+        "findings": lambda report: report["findings"][0].update(verdict="confirmed"),
+        "safety": lambda report: report["safety"].update(summary="every boundary upheld"),
+        "closed": lambda report: report["closed"].update(reason="a better story"),
+        "captures": lambda report: report["captures"][0].update(body="HTTP/1.1 200 OK\n\nnothing here"),
+    }
+    for section, edit in edits.items():
+        altered = lab_report()
+        edit(altered)
+        resealed = reseal(altered)
+        assert verify_chain(resealed).ok, section  # the chain alone cannot tell
+        assert resealed["seal"]["head"] != sealed["seal"]["head"], section
+        verification = verify_report(resealed)
+        assert (verification.ok, verification.section) == (False, section), (section, verification.message)
+        assert verification.message == (f"altered: the section {section!r} is not what the ledger derives "
+                                        "(edited, then resealed?)")
+
+
+def test_the_head_commits_to_the_whole_report():
+    """The seal's head changes when any part of the report changes, and a seal whose head does not commit to its own fields fails verification."""
+    sealed = lab_report()
+    assert head_of(sealed["seal"]) == sealed["seal"]["head"]
+    forged = copy.deepcopy(sealed)
+    forged["seal"]["head"] = "0" * 64
+    assert verify_chain(forged).message == "altered: the seal's head does not commit to its own fields"
+    renamed = copy.deepcopy(sealed)
+    renamed["policy"]["reference"] = "another-authorization"
+    assert reseal(renamed)["seal"]["head"] != sealed["seal"]["head"]
+    assert reseal(copy.deepcopy(sealed)) == sealed  # resealing an unedited report gives it back byte for byte
+    assert canonical_bytes(reseal(copy.deepcopy(sealed))) == canonical_bytes(sealed)
 
 
 def test_markdown_is_rendered_from_the_sealed_json_alone(tmp_path):
@@ -204,10 +236,18 @@ def test_seal_verify_command_answers_in_one_line(tmp_path):
         tmp_path / "missing.json": (2, "", "seal: missing.json: no such file\n"),
         tmp_path / "text.json": (2, "", "seal: text.json: not JSON (Expecting value at line 1 column 1)\n"),
         tmp_path / "list.json": (2, "", "seal: list.json: not a report (a report is a JSON object)\n"),
-        tmp_path / "unsealed.json": (2, "", "seal: the report has no seal with the fields algorithm, events, head, body\n"),
+        tmp_path / "unsealed.json": (2, "", "seal: the report has no seal with the fields algorithm, events, chain, "
+                                            "body, head\n"),
     }
     for path, (code, out, err) in expected.items():
         done = run_command("core.run.seal", "verify", str(path))
         assert (done.returncode, done.stdout, done.stderr) == (code, out, err), path
     usage = run_command("core.run.seal", "check", str(intact))
     assert usage.returncode == 2 and usage.stdout == "" and usage.stderr.count("\n") == 1
+    fewer = lab_report()
+    fewer["counts"]["refusals"] = 0
+    edited, resealed = write_artifact(tmp_path / "edited.json", fewer), tmp_path / "resealed.json"
+    assert run_command("core.run.seal", "seal", str(edited), "--out", str(resealed)).returncode == 0
+    again = run_command("core.run.seal", "verify", str(resealed))
+    assert (again.returncode, again.stdout) == (1, "altered: the section 'counts' is not what the ledger derives "
+                                                   "(edited, then resealed?)\n")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from core.run.canon import digest
 from core.run.propose import propose
-from core.run.select import rank, score, select_next
+from core.run.select import rank, score, select_next, selection_state
 
 from .lab_run import go_to, lab_loop, lab_run
 
@@ -35,7 +35,14 @@ def proposed(recorder, *proposals: dict) -> list[dict]:
 
 
 def execute(recorder, action_id: str, status: str = "succeeded") -> dict:
-    """Record the action, a settled outcome without a capture, and the feedback; returns the feedback answer."""
+    """Select the act (it must be the best open one), then record it, a settled outcome and the feedback.
+
+    Returns the feedback answer.
+    """
+    if selection_state(recorder).current != action_id:
+        go_to(recorder, "select")
+        select_next(recorder)
+        assert selection_state(recorder).current == action_id, (selection_state(recorder).current, action_id)
     go_to(recorder, "execute")
     tool, destination = action_id.split(" -> ")
     run_id = recorder.run.run_id
@@ -130,7 +137,7 @@ def test_an_executed_identity_is_never_selected_again():
 
 def test_feedback_credits_the_exact_identity_and_family_that_produced_the_outcome():
     """Feedback after a settled outcome credits the exact action identity and family that produced it, and no other family."""
-    recorder = lab_run()
+    recorder = lab_run(without=("is_the_selection",))  # two acts in flight at once, recorded by hand
     proposed(recorder, proposal("inspect_headers", "/a"), proposal("inspect_headers", "/b"),
              proposal("probe_reflection", "/debug"), proposal("probe_reflection", "/search"))
     go_to(recorder, "execute")
@@ -154,7 +161,7 @@ def test_feedback_credits_the_exact_identity_and_family_that_produced_the_outcom
 
 def test_feedback_needs_a_settled_outcome_the_run_holds():
     """Feedback for an outcome that is not settled yet, or that the run does not hold, is refused and credits no family."""
-    recorder = lab_run()
+    recorder = lab_run(without=("is_the_selection",))
     proposed(recorder, proposal("inspect_headers", "/a"), proposal("inspect_headers", "/b"))
     go_to(recorder, "execute")
     run_id = recorder.run.run_id
@@ -204,3 +211,45 @@ def test_a_lab_run_selects_the_same_actions_under_any_hash_seed():
         done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == here
+
+
+def test_an_identity_turned_away_is_never_selected_again_and_the_loop_moves_on():
+    """An action identity the door turned away under a selection is never selected again, and selection moves on to the next open proposal."""
+    recorder = lab_run()
+    proposed(recorder, proposal("inspect_headers", "/a"), proposal("inspect_headers", "/b"))
+    assert select_next(recorder)["recorded"] and selected(recorder) == [f"inspect_headers -> {LAB}/a"]
+    go_to(recorder, "execute")
+    run_id = recorder.run.run_id
+    smuggled = {"run_id": run_id, "tool": "inspect_headers", "destination": "https://lab.example/a",
+                "arguments": {"marker": "<i>x</i>"}}
+    refused = recorder.record("action", smuggled)
+    assert refused["recorded"] is False and "does not declare the argument 'marker'" in refused["reason"]
+    go_to(recorder, "select")
+    assert [c.action_id for c in rank(recorder)] == [f"inspect_headers -> {LAB}/b"]
+    assert select_next(recorder)["recorded"] is True
+    assert selected(recorder) == [f"inspect_headers -> {LAB}/a", f"inspect_headers -> {LAB}/b"]
+    assert recorder.records("action") == []
+
+
+def test_in_the_execute_stage_only_the_current_selection_is_admitted():
+    """In the execute stage the door admits only the action the current selection chose, so an act nobody proposed and chose is refused."""
+    recorder = lab_run()
+    run_id = recorder.run.run_id
+    unproposed = {"run_id": run_id, "tool": "inspect_headers", "destination": "https://lab.example/admin",
+                  "arguments": {}}
+    go_to(recorder, "execute")
+    assert recorder.record("action", unproposed) == {
+        "recorded": False,
+        "reason": f"action 'inspect_headers -> {LAB}/admin' is not the current selection (the selection chose nothing)",
+    }
+    proposed(recorder, proposal("inspect_headers", "/a"), proposal("inspect_headers", "/b"))
+    select_next(recorder)
+    go_to(recorder, "execute")
+    other = {**unproposed, "destination": "https://lab.example/b"}
+    assert recorder.record("action", other)["reason"] == (
+        f"action 'inspect_headers -> {LAB}/b' is not the current selection "
+        f"(the selection chose 'inspect_headers -> {LAB}/a')"
+    )
+    chosen = {**unproposed, "destination": "HTTPS://LAB.EXAMPLE:443/a"}
+    assert recorder.record("action", chosen) == {"recorded": True, "kind": "action", "id": f"inspect_headers -> {LAB}/a"}
+    assert [a["action_id"] for a in recorder.records("action")] == [f"inspect_headers -> {LAB}/a"]

@@ -12,6 +12,10 @@ import shutil
 
 import pytest
 
+from types import MappingProxyType
+
+from core.run.gate import Gating, GateState, act_subject
+from core.run.gate import decide as gate_decide
 from core.run.records import make_review
 from core.run.taxonomy import (
     ROW_KEYS,
@@ -21,13 +25,13 @@ from core.run.taxonomy import (
     check_catalogue,
     class_counts,
     current_table,
-    gate,
     parse_table,
     trigger_counts,
 )
 
 RUN = "0" * 64
 PROBE = "probe_reflection -> https://lab.example:443/debug?q=lab-probe"
+SUBJECT = act_subject(PROBE, {})
 CAPS = {"recon.passive": 2, "recon.enumerate": 1, "probe.active_light": 3, "exploit.attempt": 1}
 
 
@@ -35,12 +39,19 @@ def committed_table() -> dict:
     return json.loads((TAXONOMY_DIR / "action_taxonomy.json").read_text(encoding="utf-8"))
 
 
-def review(decision: str, reviewer: str, subject: str = PROBE) -> dict:
+def review(decision: str, reviewer: str, subject: str = SUBJECT) -> dict:
     return make_review(RUN, subject, decision, reviewer, "read the request first").to_dict()
 
 
-def decide(action_class, reviews=(), used=None, **options):
-    return gate(action_class, action_id=PROBE, reviews=list(reviews), caps=CAPS, used=used or {}, **options)
+def decide(action_class, reviews=(), used=None, stale_view=False, fail_open_classes=(), table=None):
+    """The gate's decision for the act SUBJECT of ``action_class``, given these reviews and usage counts."""
+    table = table or current_table()
+    gating = Gating(table.version, table, MappingProxyType(CAPS), tuple(fail_open_classes))
+    state = GateState(used=dict(used or {}))
+    for entry in reviews:  # the latest review of the act stands, as the door keeps it
+        if entry["subject_id"] == SUBJECT:
+            state.decided[SUBJECT] = (entry["decision"], entry["reviewer"], entry["review_id"])
+    return gate_decide(gating, action_class, PROBE, SUBJECT, state, stale_view)
 
 
 def test_every_row_declares_every_key():
@@ -83,7 +94,7 @@ def test_legacy_alias_resolves_to_its_canonical_row():
 def test_consequential_action_needs_approval_by_its_declared_role():
     """A consequential action is held until its declared approver role approves it, and a review by another role, or about another action, does not release it."""
     held = decide("probe.active_light")
-    assert held.verdict == "hold" and "waits for an approved review by engagement-lead" in held.reason
+    assert held.verdict == "hold" and "waits for an approved review of this exact act by engagement-lead" in held.reason
     assert decide("probe.active_light", reviews=[review("approved", "tester")]).verdict == "hold"
     about_another_action = review("approved", "engagement-lead", subject="other")
     assert decide("probe.active_light", reviews=[about_another_action]).verdict == "hold"
@@ -131,11 +142,11 @@ def test_trigger_classes_count_what_should_have_been_checked():
     acts = ["recon.passive", "active", "probe.active_intrusive", "exploit.attempt", "mystery", None,
             "recon.enumerate"]
     assert trigger_counts(acts) == {
-        "active_testing": 2, "data_handling": 0, "disclosure": 0, "exploitation": 1, "unclassified": 2,
+        "CHANGE": 0, "active_testing": 2, "data_handling": 0, "disclosure": 0, "exploitation": 1, "unclassified": 2,
     }
     assert current_table().trigger_class("recon.passive") is None
     assert trigger_counts(["recon.passive"]) == {
-        "active_testing": 0, "data_handling": 0, "disclosure": 0, "exploitation": 0, "unclassified": 0,
+        "CHANGE": 0, "active_testing": 0, "data_handling": 0, "disclosure": 0, "exploitation": 0, "unclassified": 0,
     }
 
 
@@ -168,3 +179,27 @@ def test_every_catalogue_tool_declares_a_canonical_class():
         "tool 'inspect_metadata' declares the legacy class 'passive'; declare its canonical name 'recon.passive'",
         "tool 'shell' declares no action class",
     ]
+
+
+def test_change_is_derived_from_state_and_no_table_may_declare_it():
+    """A consequential act that amends one already approved counts as CHANGE, which only the run's state can say, so no table may declare CHANGE and a non-consequential act never counts as one."""
+    table = current_table()
+    assert table.trigger_class("probe.active_light", after_prior_approval=True) == "CHANGE"
+    assert table.trigger_class("probe.active_light") == "active_testing"
+    assert table.trigger_class("recon.passive", after_prior_approval=True) is None
+    counts = trigger_counts([("probe.active_light", True), ("probe.active_light", False), ("recon.passive", True)])
+    assert (counts["CHANGE"], counts["active_testing"]) == (1, 1)
+    raw = committed_table()
+    raw["trigger_classes"].append("CHANGE")
+    with pytest.raises(TaxonomyError, match="'CHANGE' is derived from state; no table may declare it"):
+        parse_table(raw)
+
+
+def test_a_table_needs_a_class_that_runs_without_review():
+    """A table in which every class is consequential is rejected when it loads, since every act of a run would then wait for a person."""
+    raw = committed_table()
+    for row in raw["classes"]:
+        if not row["consequential"]:
+            row.update(consequential=True, trigger_class="active_testing", fail_open_allowed=False)
+    with pytest.raises(TaxonomyError, match="every class is consequential"):
+        parse_table(raw)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from core.run.execute import execute
 from core.run.stages import STAGES
-from core.run.verify import Check, VerificationRecorder, record_finding, verify, verify_finding
+from core.run.verify import Check, record_finding, run_check, verify_finding
 from lab.plugin import make_adapter
 
 from .lab_run import go_to, lab_run
@@ -38,7 +38,8 @@ class Verifying:
     """A lesson 7 door that captured the /debug probe and robots.txt in execute and now stands in verify."""
 
     def __init__(self, max_actions: int = 12, adapter=None):
-        self.recorder = lab_run(VerificationRecorder, world="lesson-7", max_actions=max_actions)
+        # The evidence is captured by hand in execute; choosing it is lesson 5's business.
+        self.recorder = lab_run(7, world="lesson-7", without=("is_the_selection",), max_actions=max_actions)
         self.adapter = adapter or make_adapter("inprocess")
         go_to(self.recorder, "execute")
         run_id = self.recorder.run.run_id
@@ -62,14 +63,15 @@ class Verifying:
 def test_a_finding_is_confirmed_by_a_distinct_action_and_a_clean_control():
     """A finding is confirmed only when a distinct confirming action's capture shows the expected evidence and the negative control's capture does not."""
     run = Verifying()
-    finding, answer = verify(run.recorder, XSS, run.act)
+    finding, answer = run_check(run.recorder, XSS, run.act)
     assert finding["recorded"] and answer["recorded"]
     verdict = run.verdict(finding["id"])
     assert verdict["verdict"] == "confirmed"
     assert verdict["reason"] == ("the confirming capture (HTTP 200) shows 'lab-verify-<b>3</b>' and the negative "
                                  "control (HTTP 200) does not")
-    assert run.action_of(verdict["confirming_capture_id"]) == f"probe_reflection -> https://lab.example:443/debug?q={MARKER}"
-    assert run.action_of(verdict["control_capture_id"]) == f"probe_reflection -> https://lab.example:443/search?q={MARKER}"
+    escaped = "lab-verify-%3Cb%3E3%3C/b%3E"  # the canonical spelling of the marker in a query
+    assert run.action_of(verdict["confirming_capture_id"]) == f"probe_reflection -> https://lab.example:443/debug?q={escaped}"
+    assert run.action_of(verdict["control_capture_id"]) == f"probe_reflection -> https://lab.example:443/search?q={escaped}"
     quoted = next(f for f in run.recorder.records("finding") if f["finding_id"] == finding["id"])["capture_id"]
     assert run.action_of(quoted) == DEBUG_PROBE
     assert "lab-verify-&lt;b&gt;3&lt;/b&gt;" in next(c["body"] for c in run.recorder.records("capture")
@@ -79,7 +81,7 @@ def test_a_finding_is_confirmed_by_a_distinct_action_and_a_clean_control():
 def test_a_refuted_finding_stays_in_the_ledger_with_its_verdict():
     """A finding whose confirming capture lacks the expected evidence is refuted, and the finding stays in the ledger beside its verdict."""
     run = Verifying()
-    finding, answer = verify(run.recorder, STAGING, run.act)
+    finding, answer = run_check(run.recorder, STAGING, run.act)
     verdict = run.verdict(finding["id"])
     assert verdict["verdict"] == "refuted"
     assert verdict["reason"] == "the confirming capture (HTTP 404) does not show 'Index of /staging/'"
@@ -94,7 +96,7 @@ def test_a_verdict_is_inconclusive_without_a_telling_control_or_a_capture():
     run = Verifying()
     echoing_control = check(XSS.claim, DEBUG_PROBE, XSS.quote, ("probe_reflection", f"https://lab.example/debug?q={MARKER}"),
                             ("probe_reflection", f"https://lab.example/debug?again=1&q={MARKER}"), MARKER)
-    finding, _ = verify(run.recorder, echoing_control, run.act)
+    finding, _ = run_check(run.recorder, echoing_control, run.act)
     assert run.verdict(finding["id"])["verdict"] == "inconclusive"
     assert run.verdict(finding["id"])["reason"] == ("the negative control shows 'lab-verify-<b>3</b>' too, so the check "
                                                     "cannot tell the weakness from its absence")
@@ -116,7 +118,7 @@ def test_verification_actions_pass_the_same_policy_door_and_budgets():
     run = Verifying()
     out_of_scope = check(XSS.claim, DEBUG_PROBE, XSS.quote, ("probe_reflection", f"https://lab.example/debug?q={MARKER}"),
                          ("probe_reflection", f"https://other.example/search?q={MARKER}"), MARKER)
-    finding, _ = verify(run.recorder, out_of_scope, run.act)
+    finding, _ = run_check(run.recorder, out_of_scope, run.act)
     refusal = [e for e in run.recorder.events if e["kind"] == "action" and e["status"] == "refused"][-1]
     assert refusal["reason"] == "destination https://other.example:443 is outside the explicit authorized origins"
     verdict = run.verdict(finding["id"])
@@ -124,7 +126,7 @@ def test_verification_actions_pass_the_same_policy_door_and_budgets():
     assert verdict["reason"] == "the confirming capture shows 'lab-verify-<b>3</b>', but no negative control was captured"
 
     spent = Verifying(max_actions=3)  # two actions in execute, one left for verification
-    finding, _ = verify(spent.recorder, XSS, spent.act)
+    finding, _ = run_check(spent.recorder, XSS, spent.act)
     refusals = [e["reason"] for e in spent.recorder.events if e["kind"] == "action" and e["status"] == "refused"]
     assert refusals == ["action budget of 3 actions is spent"]
     assert spent.verdict(finding["id"])["verdict"] == "inconclusive"
@@ -154,7 +156,7 @@ def test_evidence_must_come_from_distinct_acts_made_after_the_finding():
 def test_the_door_judges_the_verdict_and_gives_one_per_finding():
     """The door judges each verdict from the captures itself: a payload cannot name its own verdict, and a finding gets one verdict only."""
     run = Verifying()
-    finding, answer = verify(run.recorder, STAGING, run.act)
+    finding, answer = run_check(run.recorder, STAGING, run.act)
     verdict = run.verdict(finding["id"])
     forged = {"run_id": run.recorder.run.run_id, "finding_id": finding["id"], "expect": "Index of /staging/",
               "confirming_capture_id": verdict["confirming_capture_id"], "control_capture_id": verdict["control_capture_id"]}
@@ -169,13 +171,13 @@ def test_the_door_judges_the_verdict_and_gives_one_per_finding():
 def test_verdicts_are_admitted_in_the_verify_stage_only():
     """A verdict is admitted only in the verify stage, where the actions, captures and outcomes of verification are admitted too."""
     for stage in STAGES:
-        recorder = lab_run(VerificationRecorder, world=f"verdict-in-{stage}")
+        recorder = lab_run(7, world=f"verdict-in-{stage}")
         go_to(recorder, stage)
         answer = recorder.record("verdict", {"run_id": recorder.run.run_id, "finding_id": "f" * 64, "expect": "x"})
         outside = answer["reason"] == f"record kind 'verdict' is not admitted in stage '{stage}'"
         assert outside == (stage != "verify"), stage
     run = Verifying()
-    verify(run.recorder, XSS, run.act)
+    run_check(run.recorder, XSS, run.act)
     verify_events = [e for e in run.recorder.events if e["seq"] > _seq_of_verify(run.recorder)]
     assert {e["kind"] for e in verify_events if e["status"] == "admitted"} == {
         "finding", "action", "outcome", "capture", "verdict"}

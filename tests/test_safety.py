@@ -265,3 +265,29 @@ def test_custom_predicates_can_be_registered_and_a_boundary_without_one_is_not_j
     assert (found["no_secret_in_report"].upheld, found["no_secret_in_report"].runtime_checkable) == (True, True)
     assert found["no_model_written_policy"].reason == "reviewed in this test"
     assert results(SafetyCheck().check(context, extended))["no_model_written_policy"].upheld is None
+
+
+def test_a_report_names_the_pack_and_taxonomy_it_ran_under(packs, monkeypatch):
+    """A sealed report records the safety pack's id, digest and ratification state, ratified or unratified (override), and the taxonomy's version and digest, so a run under the development override can always be told from a ratified one."""
+    from core.run.report import seal_run
+    from core.run.seal import finish
+    from core.run.taxonomy import current_table
+
+    from .lab_run import go_to, lab_run
+
+    def sealed(pack) -> dict:
+        door = lab_run(10, world="which-pack")
+        go_to(door, "observe")
+        assert finish(door, "looked once")["recorded"]
+        return seal_run(door, pack)
+
+    ratified = sealed(load_safety_pack())
+    edit_pack(packs, lambda d: d.update(ratification_digest=""))
+    monkeypatch.setenv(OVERRIDE_ENV, "1")
+    overridden = sealed(load_safety_pack(packs))
+    table = current_table()
+    assert ratified["taxonomy"] == overridden["taxonomy"] == {"version": table.version, "digest": table.digest}
+    assert ratified["safety_pack"] == {"pack_id": DEFAULT_SAFETY_PACK, "digest": load_safety_pack().digest,
+                                       "ratification": "ratified"}
+    assert overridden["safety_pack"] == {**ratified["safety_pack"], "ratification": "unratified (override)"}
+    assert ratified["seal"]["head"] != overridden["seal"]["head"]

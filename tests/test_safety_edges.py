@@ -13,6 +13,7 @@ import pytest
 
 from core.run.canon import artifact_text, digest
 from core.run.demo_records import run_demo
+from core.run.gate import act_subject
 from core.safety import OVERRIDE_ENV, SafetyCheck, SafetyContext, SafetyPackError, load_safety_pack
 from core.safety.check import Judgement, not_judged
 from core.safety.pack import DEFAULT_SAFETY_PACK, PACK_DIR, seal_of
@@ -83,7 +84,7 @@ def test_each_malformed_pack_stops_startup(packs, monkeypatch, case, override):
 
 @pytest.mark.parametrize("text, fragment", [
     ("", "not JSON (Expecting value at line 1 column 1)"),
-    ("[]", "must be a JSON object"),
+    ("[]", "must be an object, got list"),
     ('{"pack_id": "a", "pack_id": "b"}', "the key 'pack_id' appears twice in one object"),
     (b"\xff\xfe", "not UTF-8 text"),
 ])
@@ -104,7 +105,7 @@ def reseal(report: dict) -> dict:
 # Each broken report makes the pack unratified; the fragment is the reason given.
 BROKEN_REPORTS = {
     "report that is not JSON": ("{", "not JSON (Expecting property name"),
-    "report that is a list": ("[]", "must be a JSON object"),
+    "report that is a list": ("[]", "must be an object, got list"),
     "report without its seal": (lambda r: {k: v for k, v in r.items() if k != "seal"}, "lacks the field(s) seal"),
     "report with an extra field": (lambda r: reseal({**r, "signed_by": "x"}), "has unknown field(s) signed_by"),
     "report with a broken seal": (lambda r: {**r, "seal": "0" * 64}, "does not match its content"),
@@ -210,19 +211,20 @@ def test_a_refusal_without_a_reason_is_a_violation():
     assert (result.upheld, result.evidence) == (False, ("events[2]",))
 
 
-def test_an_approved_review_by_the_declared_role_upholds_the_consequential_boundary():
+def test_an_approved_review_of_the_exact_act_by_the_declared_role_upholds_the_consequential_boundary():
     snapshot = run_demo()["report"]
-    action_id = snapshot["actions"][0]["action_id"]
+    action = snapshot["actions"][0]
     classes = {"inspect_headers": "probe.active_light"}
 
-    def judged(reviewer: str):
+    def judged(reviewer: str, subject: str = act_subject(action["action_id"], action["arguments"])):
         edited = json.loads(json.dumps(snapshot))
-        edited["reviews"].append({"subject_id": action_id, "decision": "approved", "reviewer": reviewer})
+        edited["reviews"].append({"subject_id": subject, "decision": "approved", "reviewer": reviewer})
         verdict = SafetyCheck().check(SafetyContext.from_snapshot(edited, classes), load_safety_pack())
         return next(r for r in verdict.results if r.boundary_id == "no_unapproved_consequential_action")
 
     assert judged("engagement-lead").upheld is True
     assert judged("tester").upheld is False
+    assert judged("engagement-lead", subject=action["action_id"]).upheld is False  # a name, not the exact act
     unknown = SafetyContext.from_snapshot(snapshot, {"inspect_headers": None})
     result = SafetyCheck().check(unknown, load_safety_pack()).results[3]
     assert (result.boundary_id, result.upheld) == ("no_unapproved_consequential_action", False)

@@ -14,24 +14,39 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.audit.replay import Decision, ReplayError, harness_door, replay
+from core.audit.replay import Answer, replay
 from core.run.canon import artifact_text, write_artifact
+from core.run.doors import DoorError
+from core.run.gate import act_subject
 from core.run.propose import propose
-from core.run.recorder import Recorder
+from core.run.recorder import BOUNDED, PAYLOAD_LIMIT, Recorder
 from core.run.report import ReportError, build_report, render_markdown, with_verdicts
-from core.run.seal import SealError, abort, finish, load_report, seal, verify
-from core.run.select import SelectionRecorder
+from core.run.seal import SealError, abort, finish, load_report, reseal, seal
+from core.run.seal import verify_chain as verify
+from core.run.stages import advance
 
 from .lab_run import go_to, lab_run
-from .test_audit_replay import gated_report, resealed, selection_door
-from .test_run_seal import GATING, ROOT, lab_report, run_command, sealed_from, stage_walk_report
+from .test_audit_replay import gated_report
+from .test_run_seal import ROOT, lab_report, run_command, sealed_from, stage_walk_report
+
+
+def resealed(report: dict, **changes) -> dict:
+    """``report`` with ``changes`` applied and sealed again, as a door that sealed its own mistakes would."""
+    return reseal({**report, **changes})
+
+
+def setting(recorder) -> dict:
+    """What build_report needs besides the run: the gating, the taxonomy and the pack it ran under."""
+    gating = recorder.parts["gating"]
+    return {"gating": gating.snapshot(), "taxonomy": {"version": 2, "digest": gating.table.digest},
+            "safety_pack": {"pack_id": "p", "digest": "d", "ratification": "ratified"}}
 
 REFERENCE = ROOT / "data" / "course" / "report.json"
 
 
 def tamper_source() -> dict:
-    """The reference report if it is committed, else the realistic lab report."""
-    return load_report(REFERENCE) if REFERENCE.exists() else lab_report()
+    """The committed reference report."""
+    return load_report(REFERENCE)
 
 
 SOURCE = tamper_source()
@@ -108,21 +123,23 @@ def test_every_part_outside_the_ledger_is_covered(key):
     else:
         verification = verify({**SOURCE, key: "tampered"})
         assert (verification.ok, verification.seq, verification.message) == (
-            False, None, "altered: report body altered outside the ledger")
+            False, None, "altered: the report's body was altered outside the ledger")
 
 
 def test_seal_fields_are_checked():
     """An edited head, count or body digest is caught; a missing seal or another algorithm is not a sealed report."""
     sealed, count = lab_report(), len(lab_report()["events"])
     head = verify({**sealed, "seal": {**sealed["seal"], "head": "0" * 64}})
-    assert (head.ok, head.seq) == (False, count) and "not the sealed head" in head.message
+    assert (head.ok, head.seq) == (False, None) and "head does not commit" in head.message
+    chain = verify({**sealed, "seal": {**sealed["seal"], "chain": "0" * 64}})
+    assert (chain.ok, chain.seq) == (False, count) and "not the sealed one" in chain.message
     more = verify({**sealed, "seal": {**sealed["seal"], "events": count + 1}})
     assert (more.seq, more.message) == (count + 1, f"altered: event {count + 1}: missing: the ledger ends after event "
                                                    f"{count} but the seal covers {count + 1} (events removed from the end)")
     fewer = verify({**sealed, "seal": {**sealed["seal"], "events": count - 1}})
     assert fewer.seq == count and "not covered by the seal" in fewer.message
     body = verify({**sealed, "seal": {**sealed["seal"], "body": "0" * 64}})
-    assert body.message == "altered: report body altered outside the ledger"
+    assert body.message == "altered: the report's body was altered outside the ledger"
     with pytest.raises(SealError, match="no seal"):
         verify({key: value for key, value in sealed.items() if key != "seal"})
     with pytest.raises(SealError, match="algorithm is 'md5'"):
@@ -145,7 +162,7 @@ def test_an_event_that_lost_its_canonical_form_is_named():
     assert verify(sealed).seq == 4
     sealed = lab_report()
     sealed["policy"]["max_actions"] = float("inf")
-    assert verify(sealed).message == "altered: report body altered outside the ledger"
+    assert verify(sealed).message == "altered: the report's body was altered outside the ledger"
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -176,10 +193,10 @@ _LAB_SEALED = lab_report()
 
 def test_sealing_is_pure_and_deterministic(tmp_path):
     """Sealing leaves its input alone, gives the same bytes every time, and survives a trip through a file."""
-    recorder = lab_run(world="pure")
+    recorder = lab_run(10, world="pure")
     go_to(recorder, "observe")
     finish(recorder, "done")
-    unsealed = build_report(recorder, gating=GATING, safety={})
+    unsealed = build_report(recorder, setting=setting(recorder), safety={})
     before = copy.deepcopy(unsealed)
     first, second = seal(unsealed), seal(unsealed)
     assert unsealed == before and artifact_text(first) == artifact_text(second)
@@ -221,18 +238,21 @@ def test_load_report_refuses_unreadable_files(tmp_path):
 
 def test_a_bad_close_is_refused_and_the_run_stays_open():
     """A close with an unknown ending or no reason is a recorded refusal, and the run stays open."""
-    recorder = lab_run(world="bad-close")
-    assert recorder.close("paused", "tea") == {"recorded": False, "reason": "a run closes as finished or aborted, not 'paused'"}
+    recorder = lab_run(10, world="bad-close")
+    run_id = recorder.run.run_id
+    assert recorder.record("close", {"run_id": run_id, "how": "paused", "reason": "tea"}) == {
+        "recorded": False, "reason": "a run closes as finished or aborted, not 'paused'"}
     assert finish(recorder, "  ") == {"recorded": False, "reason": "closing a run needs a reason"}
     assert abort(recorder, None) == {"recorded": False, "reason": "closing a run needs a reason"}
-    assert recorder.closed is None and recorder.advance("observe")["recorded"]
+    assert recorder.closed is None and advance(recorder, "observe")["recorded"]
     assert [e["payload"] for e in recorder.ledger[:3]] == [
-        {"how": "paused", "reason": "tea"}, {"how": "finished", "reason": "  "}, {"how": "aborted", "reason": None}]
+        {"how": "paused", "reason": "tea", "run_id": run_id}, {"how": "finished", "reason": "  ", "run_id": run_id},
+        {"how": "aborted", "reason": None, "run_id": run_id}]
 
 
 def test_closed_state_and_ledger_are_copies():
     """Editing the snapshot's closed entry or the ledger's payloads changes nothing in the door."""
-    recorder = lab_run(world="copies")
+    recorder = lab_run(10, world="copies")
     finish(recorder, "done")
     snapshot = recorder.snapshot()
     snapshot["closed"]["how"] = "aborted"
@@ -264,18 +284,19 @@ def test_every_event_keeps_a_json_ready_copy_of_its_payload():
 
 
 def test_build_report_refuses_an_open_run_and_malformed_parts():
-    """An open run, a gating section without exactly its three fields, or a safety verdict that is not an object is refused."""
-    recorder = lab_run(world="open")
+    """An open run, a setting without exactly its three sections, or a safety verdict that is not an object is refused."""
+    recorder = lab_run(10, world="open")
     with pytest.raises(ReportError, match="still open"):
-        build_report(recorder, gating=GATING, safety={})
+        build_report(recorder, setting=setting(recorder), safety={})
     finish(recorder, "done")
-    for gating in ({}, {**GATING, "extra": 1}, {**GATING, "taxonomy_version": "2"}, {**GATING, "taxonomy_version": 0}):
-        with pytest.raises(ReportError, match="gating"):
-            build_report(recorder, gating=gating, safety={})
+    good = setting(recorder)
+    for bad in ({}, {**good, "extra": 1}, {key: value for key, value in good.items() if key != "taxonomy"}):
+        with pytest.raises(ReportError, match="setting"):
+            build_report(recorder, setting=bad, safety={})
     with pytest.raises(ReportError, match="safety"):
-        build_report(recorder, gating=GATING, safety=[])
+        build_report(recorder, setting=good, safety=[])
     with pytest.raises(ReportError, match="canonical JSON"):
-        build_report(recorder, gating={**GATING, "caps": {"recon.passive": float("nan")}}, safety={})
+        build_report(recorder, setting={**good, "gating": {"caps": {"recon.passive": float("nan")}}}, safety={})
 
 
 def test_findings_carry_their_verdicts():
@@ -296,8 +317,10 @@ def test_markdown_tells_the_held_and_approved_story_and_the_safety_verdict():
     admitted = next(e["seq"] for e in sealed["events"] if e["kind"] == "action" and e["seq"] > held
                     and e["status"] == "admitted")
     review = sealed["reviews"][0]["review_id"][:12]
-    assert (f"- `probe_reflection -> https://lab.example:443/search?q=lab-probe`: refused at event {held}, then approved "
-            f"by `engagement-lead` in review {review}, then admitted at event {admitted}") in text
+    subject = sealed["reviews"][0]["subject_id"]
+    assert subject.startswith("probe_reflection -> https://lab.example:443/search with arguments ")
+    assert (f"- `{subject}`: refused at event {held}, then admitted at event {admitted}; approved "
+            f"by `engagement-lead` in review {review}") in text
     assert f"- event {held} (`action`): `probe.active_light is consequential" in text
     assert "- no_model_written_policy: declared only, not judged: " in text
     assert "- no_out_of_scope_destination: upheld at runtime: " in text
@@ -306,7 +329,7 @@ def test_markdown_tells_the_held_and_approved_story_and_the_safety_verdict():
 
 def test_text_from_outside_the_harness_stays_inert_in_the_markdown():
     """A refusal reason with Markdown, HTML, backticks and a line break renders as one code span on one line."""
-    recorder = lab_run(world="inert")
+    recorder = lab_run(10, world="inert")
     recorder.refuse("proposal", "see [here](https://attacker.test) `tick` <b>bold</b>\nsecond line")
     finish(recorder, "done")
     lines = render_markdown(sealed_from(recorder)).splitlines()
@@ -324,7 +347,7 @@ json_values = st.recursive(
 @given(key=st.sampled_from(["findings", "reviews", "safety", "counts", "closed", "policy", "stage", "run"]),
        value=json_values, event_value=json_values)
 def test_rendering_any_sealed_junk_never_raises(key, value, event_value):
-    """A sealed report whose parts hold any JSON at all renders, or is refused as not a report; it never crashes."""
+    """A resealed report whose parts hold any JSON at all renders, saying on its seal line what is wrong, or is refused as not a report; it never crashes."""
     sealed = _LAB_SEALED
     events = copy.deepcopy(sealed["events"])
     events[2]["payload"], events[3]["id"] = event_value, event_value
@@ -334,16 +357,16 @@ def test_rendering_any_sealed_junk_never_raises(key, value, event_value):
         text = render_markdown(resealed(sealed, events=events, **{key: value}))
     except (SealError, ReportError):
         return
-    assert text.startswith("# Run report: ") and "- Seal: intact" in text
+    assert text.startswith("# Run report: ") and "\n- Seal: " in text
 
 
 def test_markdown_of_an_altered_report_says_so_and_the_command_exits_1(tmp_path):
     """An altered report still renders, with the seal line saying what was altered, and the render command exits 1."""
     sealed = lab_report()
     sealed["counts"]["refusals"] = 0
-    assert "- Seal: altered: report body altered outside the ledger" in render_markdown(sealed)
+    assert "- Seal: altered: the report's body was altered outside the ledger" in render_markdown(sealed)
     done = run_command("core.run.report", "render", str(write_artifact(tmp_path / "altered.json", sealed)))
-    assert done.returncode == 1 and "- Seal: altered: report body altered outside the ledger" in done.stdout
+    assert done.returncode == 1 and "- Seal: altered: the report's body was altered outside the ledger" in done.stdout
 
 
 def test_render_command_refuses_what_is_not_a_sealed_harness_report(tmp_path):
@@ -352,7 +375,7 @@ def test_render_command_refuses_what_is_not_a_sealed_harness_report(tmp_path):
     unsealed = {key: value for key, value in lab_report().items() if key != "seal"}
     cases = {
         tmp_path / "missing.json": "no such file",
-        write_artifact(tmp_path / "other.json", other): "format is something-else/1",
+        write_artifact(tmp_path / "other.json", other): "format is 'something-else/1'",
         write_artifact(tmp_path / "unsealed.json", unsealed): "has no seal",
     }
     for path, problem in cases.items():
@@ -367,7 +390,7 @@ def test_render_command_refuses_what_is_not_a_sealed_harness_report(tmp_path):
 
 def test_replay_copies_refusals_it_cannot_ask_again():
     """A refusal the caller wrote (a model reply that did not parse) is copied, and its run still replays in agreement."""
-    recorder = lab_run(world="garbled")
+    recorder = lab_run(10, world="garbled")
     go_to(recorder, "propose")
     propose(recorder, lambda prompt: "not json at all")
     recorder.record("observation", {"unhashable": {1, 2}})
@@ -375,7 +398,9 @@ def test_replay_copies_refusals_it_cannot_ask_again():
     finish(recorder, "the model made no sense")
     sealed = sealed_from(recorder)
     assert [e["payload"] for e in sealed["events"] if e["kind"] == "proposal"] == [None]
-    assert replay(sealed, selection_door) == []
+    result = replay(sealed)
+    assert result.divergences == ()
+    assert len(result.not_redecided) == 2
 
 
 def test_an_admitted_event_without_its_payload_cannot_be_explained():
@@ -383,42 +408,55 @@ def test_an_admitted_event_without_its_payload_cannot_be_explained():
     sealed = stage_walk_report("no-payload")
     events = copy.deepcopy(sealed["events"])
     events[0]["payload"] = None
-    divergences = replay(resealed(sealed, events=events), selection_door)
-    assert divergences[0].seq == 1 and divergences[0].sealed == Decision("admitted", "authorize -> observe", "")
-    assert divergences[0].replayed.reason == "replay cannot ask this 'transition' event again: it kept no payload to ask with"
+    divergences = replay(resealed(sealed, events=events)).divergences
+    assert divergences[0].seq == 1 and divergences[0].sealed == Answer("admitted", "authorize -> observe", "")
+    assert divergences[0].replayed.reason == "this event kept no payload to ask again with"
+
+
+def test_an_over_long_payload_is_kept_as_its_digest_and_is_not_redecided():
+    """A payload over the ledger's bound is kept as its digest, its size and a prefix, and replay reports the event as not re-decided, never as agreeing."""
+    recorder = lab_run(10, world="huge")
+    go_to(recorder, "observe")
+    huge = {"run_id": recorder.run.run_id, "field": "page", "value": "x" * (PAYLOAD_LIMIT + 10)}
+    assert recorder.record("observation", {**huge, "extra": 1})["recorded"] is False
+    kept = recorder.ledger[-1]["payload"]
+    assert list(kept) == [BOUNDED] and kept[BOUNDED]["bytes"] > PAYLOAD_LIMIT
+    assert len(kept[BOUNDED]["prefix"]) <= 1024 and len(kept[BOUNDED]["sha256"]) == 64
+    finish(recorder, "done")
+    result = replay(sealed_from(recorder))
+    assert result.divergences == () and result.not_redecided == (2,)
 
 
 def test_replay_refuses_a_report_it_cannot_rebuild():
     """A run that is not a run, a policy that is not the run's own, or a taxonomy version that is not carried stops replay with a reason."""
     sealed = lab_report()
-    with pytest.raises(ReplayError, match="exactly the fields"):
-        replay({**sealed, "run": {"run_id": "x"}}, selection_door)
-    with pytest.raises(ReplayError, match="not the one its run identifier was made from"):
-        replay({**sealed, "policy": {**sealed["policy"], "max_actions": 5}}, selection_door)
-    with pytest.raises(ReplayError, match="cannot be rebuilt"):
-        replay({**sealed, "policy": {"reference": "x"}}, selection_door)
-    with pytest.raises(ReplayError, match="no gating section"):
-        replay({**sealed, "gating": None}, selection_door)
-    gated = gated_report()
-    with pytest.raises(ReplayError, match="taxonomy version 7 is not carried"):
-        replay({**gated, "gating": {**gated["gating"], "taxonomy_version": 7}}, harness_door)
+    with pytest.raises(DoorError, match="exactly the fields"):
+        replay({**sealed, "run": {"run_id": "x"}})
+    with pytest.raises(DoorError, match="not the one its run identifier was made from"):
+        replay({**sealed, "policy": {**sealed["policy"], "max_actions": 5}})
+    with pytest.raises(DoorError, match="cannot be rebuilt"):
+        replay({**sealed, "policy": {"reference": "x"}})
+    with pytest.raises(DoorError, match="cannot be rebuilt"):
+        replay({**sealed, "gating": None})
+    with pytest.raises(DoorError, match="taxonomy version 7 is not carried"):
+        replay({**sealed, "gating": {**sealed["gating"], "taxonomy_version": 7}})
 
 
 def test_replay_and_verify_agree_with_the_reference_report():
     """The committed reference report verifies and replays with every decision agreeing, from the command line."""
-    if not REFERENCE.exists():
-        pytest.skip("data/course/report.json is not committed yet")
     assert run_command("core.run.seal", "verify", str(REFERENCE)).returncode == 0
     done = run_command("core.audit.replay", str(REFERENCE))
-    assert (done.returncode, done.stdout) == (0, f"replayed {SOURCE_EVENTS} events: every decision agrees\n")
+    assert done.returncode == 0
+    assert done.stdout.startswith(f"replayed {SOURCE_EVENTS} events: every decision agrees")
 
 
-def test_a_selection_door_replays_a_closed_run_that_kept_refusing():
-    """Records refused after the close replay as the same refusals, naming the close."""
-    recorder = SelectionRecorder(lab_run(world="late").run, lab_run(world="late").policy)
+def test_a_closed_run_appends_nothing_more_and_replays_in_agreement():
+    """Records asked for after the close are refused without a ledger event, so the sealed ledger ends at the close."""
+    recorder = lab_run(10, world="late")
     finish(recorder, "closed at once")
-    recorder.record("observation", {"run_id": recorder.run.run_id, "field": "late", "value": 1})
-    recorder.advance("observe")
+    assert recorder.record("observation", {"run_id": recorder.run.run_id, "field": "late", "value": 1})["reason"] \
+        == "run is closed (finished): closed at once"
+    assert advance(recorder, "observe")["recorded"] is False
     sealed = sealed_from(recorder)
-    assert [e["reason"] for e in sealed["events"][1:]] == ["run is closed (finished): closed at once"] * 2
-    assert replay(sealed, selection_door) == []
+    assert [e["kind"] for e in sealed["events"]] == ["close"]
+    assert replay(sealed).divergences == ()

@@ -11,7 +11,10 @@ import shutil
 
 import pytest
 
+from types import MappingProxyType
+
 from core.run.canon import artifact_text
+from core.run.gate import GateDecision, GateState, Gating, decide
 from core.run.taxonomy import (
     CARRIED_DIGESTS,
     ROW_KEYS,
@@ -19,7 +22,6 @@ from core.run.taxonomy import (
     TaxonomyError,
     carried_taxonomy,
     current_table,
-    gate,
     load_table,
     parse_table,
 )
@@ -54,7 +56,7 @@ def add_row(**changes):
 MALFORMED = {
     **{f"row without {key}": (pop_from_row("exploit.attempt", key), f"does not declare {key}; every key must be declared")
        for key in ROW_KEYS},
-    "row with an unknown key": (set_row("recon.passive", "approver", "x"), "has unknown key(s) approver"),
+    "row with an unknown key": (set_row("recon.passive", "approver", "x"), "has unknown field(s) approver"),
     "row that is not an object": (lambda raw: raw["classes"].append("recon.extra"), "classes[7] must be an object"),
     "consequential given as text": (
         set_row("exploit.attempt", "consequential", "yes"),
@@ -119,7 +121,7 @@ MALFORMED = {
     "table without taxonomy_version": (drop("taxonomy_version"), "the table does not declare taxonomy_version"),
     "table without about": (drop("about"), "the table does not declare about"),
     "about given as a number": (lambda raw: raw.__setitem__("about", 2), "about must say"),
-    "table with an unknown key": (lambda raw: raw.__setitem__("notes", "x"), "the table has unknown key(s) notes"),
+    "table with an unknown key": (lambda raw: raw.__setitem__("notes", "x"), "the table has unknown field(s) notes"),
     "version given as a string": (
         lambda raw: raw.__setitem__("taxonomy_version", "2"),
         "taxonomy_version must be a positive integer",
@@ -217,32 +219,32 @@ def test_a_carried_file_must_declare_its_own_version(tmp_path):
         carried_taxonomy(1, folder)
 
 
+def _decide(declared, decided=None, stale_view=False, fail_open=()):
+    table = current_table()
+    gating = Gating(table.version, table, MappingProxyType({}), tuple(fail_open))
+    state = GateState(decided=dict(decided or {}))
+    return decide(gating, declared, "probe_reflection -> https://lab.example:443/debug", "act", state, stale_view)
+
+
 def test_a_rejection_by_the_approver_denies_and_reviews_of_others_do_not_count():
-    action_id = "probe_reflection -> https://lab.example:443/debug"
-    rejected = {"subject_id": action_id, "reviewer": "engagement-lead", "decision": "rejected", "review_id": "r1"}
-    decision = gate("probe.active_light", action_id=action_id, reviews=[rejected], caps={}, used={})
-    assert decision.verdict == "deny" and decision.reason.endswith("engagement-lead rejected it in review r1")
-    approved = {**rejected, "decision": "approved", "review_id": "r2"}
-    both = gate("probe.active_light", action_id=action_id, reviews=[approved, rejected], caps={}, used={})
-    assert both.verdict == "deny"
+    decision = _decide("probe.active_light", {"act": ("rejected", "engagement-lead", "r1")})
+    assert decision.verdict == "deny" and decision.reason.endswith("engagement-lead rejected this exact act in review r1")
+    by_another = _decide("probe.active_light", {"act": ("approved", "tester", "r2")})
+    assert by_another.verdict == "hold"
 
 
-def test_a_configured_fail_open_list_with_legacy_names_does_not_open_anything():
-    decision = gate("recon.passive", action_id="a", reviews=[], caps={}, used={}, stale_view=True,
-                    fail_open_classes=["passive"])
-    assert decision.verdict == "deny"
-    assert decision.reason == ("the gating view is stale; recon.passive may fail open but this run "
-                               "does not configure it to: fail closed")
+def test_a_fail_open_list_written_with_a_legacy_name_binds_its_canonical_class():
+    gating = Gating.from_dict({"taxonomy_version": 2, "caps": {}, "fail_open_classes": ["passive"]})
+    assert gating.fail_open_classes == ("recon.passive",)
+    assert _decide("recon.passive", stale_view=True, fail_open=["passive"]).verdict == "deny"  # names are canonical here
+    assert _decide("recon.passive", stale_view=True, fail_open=gating.fail_open_classes).verdict == "allow"
 
 
-def test_gate_decisions_are_json_ready_and_deterministic():
-    first = gate("active", action_id="a", reviews=[], caps={}, used={}).to_dict()
-    second = gate("active", action_id="a", reviews=[], caps={}, used={}).to_dict()
-    assert first == second == {
-        "verdict": "hold",
-        "action_class": "probe.active_light",
-        "reason": "probe.active_light (legacy name 'active') is consequential; "
-                  "it waits for an approved review by engagement-lead",
-    }
+def test_gate_decisions_are_deterministic_and_validated():
+    first, second = _decide("active"), _decide("active")
+    assert first == second
+    assert (first.verdict, first.action_class, first.trigger_class) == ("hold", "probe.active_light", "active_testing")
+    assert first.reason == ("probe.active_light (legacy name 'active') is consequential; "
+                            "it waits for an approved review of this exact act by engagement-lead")
     with pytest.raises(ValueError):
-        type(gate("active", action_id="a", reviews=[], caps={}, used={}))("maybe", "x", "y")
+        GateDecision("maybe", "x", None, "y")

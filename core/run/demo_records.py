@@ -16,7 +16,7 @@ import sys
 from core.run.canon import write_artifact
 from core.run.commandline import OneLineParser
 from core.run.policy import Policy
-from core.run.recorder import ID_FIELDS, STORE_NAMES, Recorder
+from core.run.recorder import Recorder
 from core.run.records import make_run
 
 POLICY = {
@@ -136,18 +136,13 @@ def run_demo() -> dict:
     )
 
     report = recorder.snapshot()
-    return {"admitted": _admitted_chain(report), "refused": refused, "report": report}
+    return {"admitted": _admitted_chain(recorder), "refused": refused, "report": report}
 
 
-def _admitted_chain(report: dict) -> list[dict]:
+def _admitted_chain(recorder: Recorder) -> list[dict]:
     """Each admitted event with the full record it admitted, in ledger order."""
-    chain = []
-    for event in report["events"]:
-        if event["status"] == "admitted":
-            kind = event["kind"]
-            record = next(r for r in report[STORE_NAMES[kind]] if r[ID_FIELDS[kind]] == event["id"])
-            chain.append({"kind": kind, "id": event["id"], "record": record})
-    return chain
+    return [{"kind": event["kind"], "id": event["id"], "record": recorder.get(event["kind"], event["id"])}
+            for event in recorder.events if event["status"] == "admitted"]
 
 
 def main(argv: list[str] | None = None) -> int:

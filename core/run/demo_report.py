@@ -27,13 +27,16 @@ from pathlib import Path
 from core.run import report, seal
 from core.run.canon import write_artifact
 from core.run.commandline import OneLineParser
-from core.run.harness import Gating, GatedRecorder, GatingError, HarnessError, load_reviews, make_recorder, run_through
+from core.run.doors import final_door
+from core.run.drive import DriveError, HarnessError, load_reviews, run_through
+from core.run.gate import Gating, GatingError
 from core.run.jsonfile import read_json, shown_path
 from core.run.plugins import PluginError, load_plugin
 from core.run.policy import Policy, PolicyError
-from core.run.records import make_run
+from core.run.recorder import Recorder
+from core.run.records import make_run, require_keys
 from core.run.verify import Check, CheckError
-from core.safety import SafetyCheck, SafetyContext, SafetyPackError, load_safety_pack
+from core.safety import SafetyPackError, load_safety_pack
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_CONFIG = REPO / "data" / "policy" / "training-authorization-0001.json"
@@ -64,13 +67,11 @@ def load_configuration(path: str | Path) -> Configuration:
     """The configuration in the file at ``path``, or ConfigError naming what is wrong with it."""
     where = shown_path(path)
     raw = read_json(path, error=ConfigError, what="configuration file")
-    if not isinstance(raw, dict) or sorted(raw) != sorted(CONFIG_FIELDS):
-        raise ConfigError(f"{where}: a configuration has exactly the keys {', '.join(CONFIG_FIELDS)}")
+    require_keys(f"{where}: the configuration", raw, CONFIG_FIELDS, error=ConfigError)
     if not isinstance(raw["about"], str) or not raw["about"].strip():
         raise ConfigError(f"{where}: about must say in words what the configuration is for")
     plugins = raw["plugins"]
-    if not isinstance(plugins, dict) or sorted(plugins) != sorted(PLUGIN_FIELDS):
-        raise ConfigError(f"{where}: plugins has exactly the keys {', '.join(PLUGIN_FIELDS)}")
+    require_keys(f"{where}: plugins", plugins, PLUGIN_FIELDS, error=ConfigError)
     if not isinstance(raw["verification"], list):
         raise ConfigError(f"{where}: verification must be a list of checks")
     try:
@@ -79,7 +80,7 @@ def load_configuration(path: str | Path) -> Configuration:
         reviews = load_reviews(raw["reviewers"])
         checks = tuple(Check.from_dict(entry, f"verification[{index}]")
                        for index, entry in enumerate(raw["verification"]))
-    except (PolicyError, GatingError, CheckError) as exc:
+    except (PolicyError, GatingError, CheckError, DriveError) as exc:
         raise ConfigError(f"{where}: {exc}") from None
     return Configuration(raw, policy, gating, reviews, checks, dict(plugins))
 
@@ -103,11 +104,11 @@ def lab_adapter(plugins: dict, transport: str, lab_dir: Path):
         yield adapter
 
 
-def run_reference(config: Configuration, lab_dir: Path, transport: str) -> GatedRecorder:
+def run_reference(config: Configuration, lab_dir: Path, transport: str) -> Recorder:
     """Take one run through every stage, up to the report stage; the run is still open."""
     plugins = {name: load_plugin(config.plugins[name]) for name in PLUGIN_FIELDS}
     run = make_run(config.policy.snapshot(), world_of(config, plugins["world"](lab_dir)))
-    recorder = make_recorder(run, config.policy, config.gating)
+    recorder = final_door(run, config.policy, config.gating)
     model = plugins["model"](lab_dir)
     with lab_adapter(plugins, transport, lab_dir) as adapter:
         run_through(recorder, model, adapter, config.reviews, config.checks)
@@ -121,9 +122,7 @@ def sealed_report(config: Configuration, lab_dir: Path, transport: str) -> dict:
     closed = seal.finish(recorder, FINISH_REASON)
     if not closed["recorded"]:
         raise HarnessError(f"the run could not be finished: {closed['reason']}")
-    tool_classes = {tool.tool_id: tool.activity for tool in config.policy.tools}
-    safety = SafetyCheck().check(SafetyContext.from_snapshot(recorder.snapshot(), tool_classes), pack)
-    return seal.seal(report.build_report(recorder, gating=config.gating.snapshot(), safety=safety.to_dict()))
+    return report.seal_run(recorder, pack)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,6 +34,7 @@ from typing import Protocol
 from urllib.parse import urlencode
 
 from core.run.observe import render_response
+from core.run.policy import Tool
 from core.run.recorder import Recorder
 from core.run.records import shown
 
@@ -72,17 +73,21 @@ class ExecutionResult:
     answers: tuple[dict, ...]
 
 
-def request_url(action: dict) -> str:
+def request_url(action: dict, tool: Tool) -> str:
     """The URL an action fetches: its destination, plus one query pair for a probe.
 
     A probe names the query ``parameter`` to send and the ``marker`` to send
     in it; both are URL-encoded here. An action with no arguments fetches its
-    destination as it is. Any other arguments are refused rather than
-    guessed at: the executor must not send what it does not understand.
+    destination as it is. Only what the tool's schema declares is ever sent:
+    any other arguments are refused rather than guessed at, so a tool that
+    declares no probe fields cannot send a probe, whatever it is handed.
     """
     arguments = action["arguments"]
     if not arguments:
         return action["destination"]
+    undeclared = sorted(name for name in arguments if name not in tool.arguments)
+    if undeclared:
+        raise ValueError(f"tool {shown(tool.tool_id)} does not declare the argument(s) {', '.join(undeclared)}")
     if sorted(arguments) != PROBE_ARGUMENTS or not all(isinstance(value, str) for value in arguments.values()):
         raise ValueError(f"arguments {shown(arguments)} are not a probe's parameter and marker")
     separator = "&" if "?" in action["destination"] else "?"
@@ -95,7 +100,7 @@ def execute(recorder: Recorder, action_payload: dict, adapter: Adapter) -> Execu
     if not answers[0]["recorded"]:
         return ExecutionResult("", "refused", "", answers[0]["reason"], tuple(answers))
     action_id = answers[0]["id"]
-    action = next(record for record in recorder.records("action") if record["action_id"] == action_id)
+    action = recorder.get("action", action_id)
 
     def ended(status: str, capture_id: str, detail: str) -> ExecutionResult:
         return ExecutionResult(action_id, status, capture_id, detail, tuple(answers))
@@ -114,7 +119,7 @@ def execute(recorder: Recorder, action_payload: dict, adapter: Adapter) -> Execu
     if not started["recorded"]:  # without a written start the act is never attempted
         return ended("unresolved", "", f"outcome refused: {started['reason']}")
     try:
-        url = request_url(action)
+        url = request_url(action, recorder.policy.tool_named(action["tool"]))
     except ValueError as error:
         return stays_unresolved(f"cannot send: {error}")
     try:

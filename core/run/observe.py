@@ -144,15 +144,12 @@ def observe(recorder: Recorder, capture_id: str) -> list[dict]:
     holds it. Observing a capture twice yields the same records again, which
     the door refuses as already recorded.
     """
-    capture = _held_capture(recorder, capture_id)
-    if capture is None:
+    if not recorder.holds("capture", capture_id):
         return [recorder.refuse(OBSERVATION_KIND, f"capture {shown(capture_id)} is not held by this run")]
+    capture = recorder.get("capture", capture_id)
     run_id = recorder.run.run_id
     return [
         recorder.record(OBSERVATION_KIND, {"run_id": run_id, "field": field, "value": value, "capture_id": capture_id})
         for field, value in read_observations(capture["body"])
     ]
 
-
-def _held_capture(recorder: Recorder, capture_id: object) -> dict | None:
-    return next((c for c in recorder.records("capture") if c["capture_id"] == capture_id), None)

@@ -8,6 +8,38 @@ destination is reduced to a single canonical form before anything compares
 it, and text that cannot be reduced with certainty is refused with a
 category, never guessed at.
 
+A destination is an origin plus a path and a query, and those have aliases
+too: `/about`, `/./about`, `/a/../about` and `/%61bout` are one request. If
+each spelling earned its own identity, one act could run, and be credited,
+once per spelling. So the path and query are normalized as RFC 3986 section
+6.2.2 says (escapes in upper case, unreserved characters decoded, dot segments
+removed, non-ASCII text as UTF-8 escapes), and further, to the one spelling
+for everything the fixture lab reads as the same request:
+
+- Path. The lab's server decodes every escape before the application sees
+  the path (WSGI's PATH_INFO), so `%2F` is a `/` and `%21` a `!`. The path is
+  decoded the same way, its dot segments are removed, a run of leading
+  slashes becomes one (the server does that too), and each segment is
+  written back with letters, digits, `-._~` and `!$&'()*+,;=:@` as
+  themselves and every other byte as an upper-case escape. In a path, `+`
+  is a plus sign.
+- Query. The lab reads a query as form fields (`parse_qs`): fields split at
+  `&`, a name from its value at the first `=`, and `+` and `%20` are both a
+  space. Each name and value is decoded that way and written back with
+  letters, digits, `-._~` and `!$'()*,/:;@?` as themselves and every other
+  byte as an upper-case escape, so a space is `%20`, a plus sign `%2B`, and
+  `<b>` is `%3Cb%3E`. Fields keep their order; an empty query is dropped.
+- A `%` that starts no escape is a percent sign, written `%25`, which is how
+  the lab's server reads it too.
+
+So a destination never needs refusing for its path or query: whatever has
+an origin has a canonical destination. One difference from the lab is
+deliberate: a dot segment hidden behind an escape (`/%2E%2E/about`,
+`/a%2F..%2Fabout`) is removed like any other, so a canonical destination
+never asks for a traversal, where the same text sent as written meets the
+lab's traversal guard and gets a 400. Bytes that are not UTF-8 keep their
+escapes, although the lab's query parser would read them all as U+FFFD.
+
 This module restates the fixture lab's canonicalizer (`lab/origins.py`) on
 purpose: `core/` may use only the standard library, so it cannot import the
 lab. tests/test_run_policy_equivalence.py holds the two twins to one shared
@@ -18,6 +50,7 @@ from __future__ import annotations
 
 import ipaddress
 import unicodedata
+from urllib.parse import quote, unquote_to_bytes
 
 # Every way a text can fail to be an origin; the lab's twin uses the same words.
 CATEGORIES = ("empty", "malformed", "unsupported-scheme", "userinfo", "invalid-host", "invalid-port")
@@ -26,6 +59,10 @@ DIGITS = frozenset("0123456789")
 LABEL_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 MAX_HOST_LENGTH = 253
 MAX_LABEL_LENGTH = 63
+# Besides letters, digits and -._~, the characters a canonical path segment,
+# and a canonical query name or value, write as themselves.
+PATH_KEEPS = "!$&'()*+,;=:@"
+QUERY_KEEPS = "!$'()*,/:;@?"
 
 
 class OriginError(ValueError):
@@ -45,15 +82,52 @@ def canonical_origin(text: str) -> str:
 
 
 def canonical_destination(text: str) -> str:
-    """The canonical origin plus the path (``/`` if empty) and any query.
+    """The canonical origin plus the canonical path and query (see above).
 
-    The fragment is dropped because it never leaves the client. The path and
-    query are kept exactly as written: the policy authorizes origins, and the
-    path only tells two acts at one origin apart.
+    The fragment is dropped because it never leaves the client. The policy
+    authorizes origins; the path and query only tell two acts at one origin
+    apart, so they are brought to one spelling and never refused.
     """
     origin, rest = _parse(text)
     path, _, query = rest.partition("#")[0].partition("?")
-    return origin + (path or "/") + (f"?{query}" if query else "")
+    query = "&".join(_canonical_field(field) for field in query.split("&")) if query else ""
+    return origin + _canonical_path(path) + (f"?{query}" if query else "")
+
+
+def _canonical_path(path: str) -> str:
+    """Decode as the lab's server does, remove dot segments, write back one way."""
+    segments = _remove_dot_segments(unquote_to_bytes(path).split(b"/")[1:])
+    while segments and segments[0] == b"":
+        segments.pop(0)  # `//about` is `/about` to the server
+    return "/" + "/".join(quote(segment, safe=PATH_KEEPS) for segment in segments)
+
+
+def _remove_dot_segments(segments: list[bytes]) -> list[bytes]:
+    """RFC 3986 section 5.2.4 over a path's segments: `.` goes, `..` takes one back.
+
+    A dot segment at the end leaves the path ending in `/`, and `..` never
+    climbs above the root.
+    """
+    kept: list[bytes] = []
+    for segment in segments:
+        if segment == b"..":
+            kept = kept[:-1]
+        elif segment != b".":
+            kept.append(segment)
+    if segments and segments[-1] in (b".", b".."):
+        kept.append(b"")
+    return kept
+
+
+def _canonical_field(field: str) -> str:
+    """One query field, ``name`` or ``name=value``, as the lab's form parser reads it."""
+    name, equals, value = field.partition("=")
+    return _form_text(name) + equals + _form_text(value)
+
+
+def _form_text(text: str) -> str:
+    """A query name or value: `+` is a space, every escape is decoded, then one encoding."""
+    return quote(unquote_to_bytes(text.replace("+", " ")), safe=QUERY_KEEPS)
 
 
 def _parse(text: object) -> tuple[str, str]:
@@ -76,8 +150,9 @@ def _split(text: object) -> tuple[str, str, str]:
     """Scheme, authority, and whatever follows the authority."""
     if not isinstance(text, str) or not text:
         raise OriginError("empty", "no text to read an origin from")
-    if any(char.isspace() or unicodedata.category(char) == "Cc" for char in text):
-        raise OriginError("malformed", "whitespace or a control character")
+    if any(char.isspace() or unicodedata.category(char) in ("Cc", "Cs") for char in text):
+        # A lone surrogate (Cs) has no UTF-8 form, so no path could be written with it.
+        raise OriginError("malformed", "whitespace, a control character or a lone surrogate")
     scheme, colon, rest = text.partition(":")
     scheme = _ascii_lower(scheme)
     if not colon or scheme not in DEFAULT_PORTS:

@@ -16,17 +16,19 @@ the ledger records when work is turned away, and what a reader audits later.
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from core.run.canon import CanonError, canonical_bytes
 from core.run.origins import OriginError, canonical_destination, canonical_origin
-from core.run.records import shown
+from core.run.records import frozen_json, json_text, require_keys, shown, thawed_json
 
 POLICY_FIELDS = ("reference", "allowed_origins", "tools", "max_actions", "max_model_calls")
 TOOL_FIELDS = ("tool_id", "activity", "requires", "family", "weight", "cost")
+OPTIONAL_TOOL_FIELDS = ("arguments",)  # a tool that declares none takes no arguments (fail-closed)
+ARGUMENT_TYPES = {"string": str, "integer": int, "boolean": bool}  # what an argument schema may declare
 
 
 class PolicyError(ValueError):
@@ -50,46 +52,87 @@ class Tool:
 
     ``requires`` lists observed fields and the values they must have before
     the tool may run; ``family``, ``weight`` and ``cost`` are what selection
-    (lesson 5) uses to choose between eligible actions.
+    (lesson 5) uses to choose between eligible actions. ``arguments`` is the
+    tool's argument schema: each field it takes and its type. A tool that
+    declares none takes no arguments and no query, so a passive tool cannot
+    be handed a probe's input. Every value is frozen when the tool is built:
+    the run's identity was computed from it, so nothing may edit it later.
     """
 
     tool_id: str
     activity: str
-    requires: dict
+    requires: Mapping
     family: str
     weight: float
     cost: float
+    arguments: Mapping = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         for name in ("tool_id", "activity", "family"):
             _require_word(name, getattr(self, name))
-        if not isinstance(self.requires, dict) or not all(isinstance(key, str) for key in self.requires):
-            raise PolicyError(f"tool {self.tool_id!r} requires must be an object keyed by field names")
+        where = f"tool {self.tool_id!r}"
+        if not isinstance(self.requires, Mapping) or not all(isinstance(key, str) for key in self.requires):
+            raise PolicyError(f"{where} requires must be an object keyed by field names")
         try:
-            canonical_bytes(self.requires)
+            canonical_bytes(thawed_json(self.requires))
         except CanonError as exc:
-            raise PolicyError(f"tool {self.tool_id!r} requires has no canonical JSON form: {exc}") from None
-        object.__setattr__(self, "requires", copy.deepcopy(self.requires))
+            raise PolicyError(f"{where} requires has no canonical JSON form: {exc}") from None
+        object.__setattr__(self, "requires", frozen_json(thawed_json(self.requires)))
+        if not isinstance(self.arguments, Mapping):
+            raise PolicyError(f"{where} arguments must map argument names to types")
+        for name, type_name in self.arguments.items():
+            _require_word(f"{where} argument name", name)
+            if type_name not in ARGUMENT_TYPES:
+                raise PolicyError(f"{where} argument {name!r} must have a type among "
+                                  f"{', '.join(ARGUMENT_TYPES)}, got {shown(type_name)}")
+        object.__setattr__(self, "arguments", MappingProxyType(dict(sorted(self.arguments.items()))))
         for name in ("weight", "cost"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-                raise PolicyError(f"tool {self.tool_id!r} {name} must be a non-negative number, got {shown(value)}")
+                raise PolicyError(f"{where} {name} must be a non-negative number, got {shown(value)}")
             object.__setattr__(self, name, float(value))
 
     @classmethod
     def from_dict(cls, data: dict) -> Tool:
-        _require_fields("tool", data, TOOL_FIELDS)
-        return cls(**{name: data[name] for name in TOOL_FIELDS})
+        require_keys("tool", data, TOOL_FIELDS, optional=OPTIONAL_TOOL_FIELDS, error=PolicyError,
+                     named=data.get("tool_id") if isinstance(data, dict) else None)
+        return cls(**{name: data[name] for name in TOOL_FIELDS + OPTIONAL_TOOL_FIELDS if name in data})
 
     def to_dict(self) -> dict:
-        return {
+        """The entry as JSON-ready data; a tool that takes no arguments leaves the schema out."""
+        data = {
             "tool_id": self.tool_id,
             "activity": self.activity,
-            "requires": copy.deepcopy(self.requires),
+            "requires": thawed_json(self.requires),
             "family": self.family,
             "weight": self.weight,
             "cost": self.cost,
         }
+        if self.arguments:
+            data["arguments"] = dict(self.arguments)
+        return data
+
+    def check_arguments(self, arguments: object, destination: object) -> str:
+        """Why ``arguments`` (and ``destination``'s query) do not fit this tool's schema, or "".
+
+        Arguments are the input an act sends. A name the schema does not
+        declare, or a value of another type, is refused; so is a query in
+        the destination of a tool that declares no arguments, since a query
+        is input too.
+        """
+        if not isinstance(arguments, dict):
+            return f"arguments must be an object, got {type(arguments).__name__}"
+        for name, value in sorted(arguments.items(), key=lambda item: str(item[0])):  # one reason, any order
+            if name not in self.arguments:
+                declared = ", ".join(self.arguments) or "none"
+                return (f"tool {shown(self.tool_id)} does not declare the argument {shown(name)} "
+                        f"(it declares {declared})")
+            wanted = ARGUMENT_TYPES[self.arguments[name]]
+            if isinstance(value, bool) is not (wanted is bool) or not isinstance(value, wanted):
+                return f"tool {shown(self.tool_id)} argument {shown(name)} must be a {self.arguments[name]}"
+        if not self.arguments and _has_query(destination):
+            return f"tool {shown(self.tool_id)} declares no arguments, so its destination may carry no query"
+        return ""
 
 
 @dataclass(frozen=True)
@@ -119,7 +162,7 @@ class Policy:
     @classmethod
     def from_dict(cls, data: dict) -> Policy:
         """A policy from the operator's JSON shape (the same shape snapshot() writes)."""
-        _require_fields("policy", data, POLICY_FIELDS)
+        require_keys("policy", data, POLICY_FIELDS, error=PolicyError)
         if not isinstance(data["tools"], list):
             raise PolicyError("tools must be a list of tool objects")
         tools = tuple(Tool.from_dict(entry) for entry in data["tools"])
@@ -164,24 +207,31 @@ class Policy:
         destination: object,
         observed: Mapping[str, object] | None = None,
         actions_taken: int = 0,
+        arguments: object = None,
     ) -> Decision:
-        """May ``tool`` run against ``destination`` now?
+        """May ``tool`` run against ``destination`` with ``arguments`` now?
 
-        The checks run in a fixed order (tool, destination, required
-        observations, budget) so the same request always gets the same reason.
+        The checks run in a fixed order (tool, destination, arguments,
+        required observations, budget) so the same request always gets the
+        same reason, and an act the schema refuses never spends budget.
+        ``arguments`` of None means none were given, as ``{}``.
         """
         for decision in (self.knows_tool(tool), self.allows_destination(destination)):
             if not decision.allowed:
                 return decision
+        entry = self.tool_named(tool)
+        problem = entry.check_arguments({} if arguments is None else arguments, destination)
+        if problem:
+            return Decision(False, problem)
         observed = observed or {}
-        for field, required in self.tool_named(tool).requires.items():
+        for field, required in entry.requires.items():
             if field not in observed:
                 return Decision(False, f"tool {shown(tool)} requires observed field {shown(field)}")
             if not _same_value(observed[field], required):
                 return Decision(
                     False,
-                    f"tool {shown(tool)} requires observed field {shown(field)} to be {_json(required)}, "
-                    f"observed {_json(observed[field])}",
+                    f"tool {shown(tool)} requires observed field {shown(field)} to be {json_text(required)}, "
+                    f"observed {json_text(observed[field])}",
                 )
         if actions_taken >= self.max_actions:
             return Decision(False, f"action budget of {self.max_actions} actions is spent")
@@ -199,28 +249,22 @@ def _require_word(field: str, value: object) -> None:
         raise PolicyError(f"{field} has no canonical JSON form: {exc}") from None
 
 
-def _require_fields(what: str, data: object, fields: tuple[str, ...]) -> None:
-    """Exactly the documented fields: a typo in operator data must not pass silently."""
-    if not isinstance(data, dict):
-        raise PolicyError(f"{what} must be an object, got {type(data).__name__}")
-    missing = [name for name in fields if name not in data]
-    extra = sorted(str(name) for name in data if name not in fields)
-    if missing:
-        raise PolicyError(f"{what} lacks the field(s) {', '.join(missing)}")
-    if extra:
-        raise PolicyError(f"{what} has unknown field(s) {', '.join(extra)}")
-
-
 def _canonical_origins(origins: object) -> tuple[str, ...]:
+    """Bare origins only: an entry with a path, query or fragment would look narrower than it is."""
     if isinstance(origins, str) or not isinstance(origins, (list, tuple)) or not origins:
         raise PolicyError("allowed_origins must be a non-empty list of origins")
     canonical = set()
     for index, origin in enumerate(origins):
         try:
             canonical.add(canonical_origin(origin))
+            bare = canonical_destination(origin) == canonical_origin(origin) + "/" and not any(
+                mark in origin for mark in "?#")
         except OriginError as exc:
             reason = f"allowed_origins[{index}] {shown(origin)} is not a valid origin: {exc.category}"
             raise PolicyError(reason) from None
+        if not bare:
+            raise PolicyError(f"allowed_origins[{index}] {shown(origin)} is not a bare origin: an authorization "
+                              "covers whole origins, so a path, query or fragment would only look narrower")
     return tuple(sorted(canonical))
 
 
@@ -234,10 +278,14 @@ def _catalogue(tools: object) -> tuple[Tool, ...]:
     return tuple(sorted(tools, key=lambda tool: tool.tool_id))
 
 
+def _has_query(destination: object) -> bool:
+    """Whether the canonical form of ``destination`` sends a query (an empty ``?`` sends none)."""
+    try:
+        return "?" in canonical_destination(destination)
+    except OriginError:
+        return False  # not a destination at all: the origin check has already said so
+
+
 def _same_value(observed: object, required: object) -> bool:
     """Compare as canonical JSON, so that 1 does not pass for true."""
-    return canonical_bytes(observed) == canonical_bytes(required)
-
-
-def _json(value: object) -> str:
-    return canonical_bytes(value).decode("utf-8")
+    return canonical_bytes(thawed_json(observed)) == canonical_bytes(thawed_json(required))

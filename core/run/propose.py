@@ -22,20 +22,31 @@ model plugs in from outside ``core``.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.run.canon import canonical_bytes, digest
-from core.run.recorder import Refusal
-from core.run.records import Action, RecordError, make_action, require_digest, require_text, shown
-from core.run.stages import StagedRecorder
+from core.run.canon import CanonError, canonical_bytes, digest
+from core.run.recorder import Kind, Recorder, Refusal
+from core.run.records import (
+    Action,
+    RecordError,
+    json_text,
+    make_action,
+    named_by_content,
+    require_digest,
+    require_text,
+    shown,
+)
 
 MODEL_CALL_KIND = "model_call"
 PROPOSAL_KIND = "proposal"
 PROPOSAL_KEYS = ("arguments", "destination", "tool", "why")  # exactly these, sorted
 EXCERPT_LIMIT = 2000  # characters of each capture the prompt shows
+REPLY_LIMIT = 64 * 1024  # characters of reply text the harness will read at all
+PROPOSALS_LIMIT = 16  # proposals one reply may carry
+WHY_LIMIT = 500  # characters of a proposal's "why"
 
 Model = Callable[[str], str]
 
@@ -55,7 +66,7 @@ class ModelCall:
     number: int
     prompt_digest: str
     capture_ids: tuple[str, ...]
-    model_call_id: str = dataclasses.field(init=False)  # the digest of the other four
+    model_call_id: str = ""  # the digest of the other four
 
     def __post_init__(self) -> None:
         require_text("run_id", self.run_id)
@@ -67,7 +78,7 @@ class ModelCall:
         for capture_id in self.capture_ids:
             require_digest("capture_ids entry", capture_id)
         object.__setattr__(self, "capture_ids", tuple(self.capture_ids))
-        object.__setattr__(self, "model_call_id", digest(self.content()))
+        named_by_content(self, "model_call_id")
 
     def content(self) -> dict:
         return {
@@ -99,10 +110,14 @@ class Proposal:
 
     def __post_init__(self) -> None:
         # A proposal is an action nobody has chosen yet, so an action's checks apply to it.
-        Action(self.run_id, self.tool, self.destination, self.arguments, self.action_id)
+        action = Action(self.run_id, self.tool, self.destination, self.arguments, self.action_id)
         require_digest("model_call_id", self.model_call_id)
         require_text("why", self.why, may_be_empty=True)
-        object.__setattr__(self, "arguments", copy.deepcopy(self.arguments))
+        try:
+            canonical_bytes(self.why)
+        except CanonError as error:
+            raise RecordError(f"why has no canonical JSON form: {error}") from None
+        object.__setattr__(self, "arguments", action.arguments)  # the action's private copy
 
     def to_dict(self) -> dict:
         return {
@@ -122,51 +137,49 @@ def make_proposal(run_id: str, model_call_id: str, tool: str, destination: str, 
     return Proposal(run_id, model_call_id, action.tool, action.destination, action.arguments, why, action.action_id)
 
 
-# --- the door, with the two new kinds ------------------------------------------------
+# --- the two rows of the door --------------------------------------------------------
 
 
-class ProposalRecorder(StagedRecorder):
-    """The staged door, extended with model calls and proposals."""
+def build_model_call(door: Recorder, payload: dict) -> ModelCall:
+    """Spend one model call, or refuse: this runs before the model is asked."""
+    calls_made = door.count(MODEL_CALL_KIND)
+    if calls_made >= door.policy.max_model_calls:
+        raise Refusal(f"model call budget of {door.policy.max_model_calls} calls is spent")
+    call = ModelCall(door.run.run_id, calls_made + 1, payload["prompt_digest"], payload["capture_ids"])
+    for capture_id in call.capture_ids:
+        if not door.holds("capture", capture_id):
+            raise Refusal(f"model call cites capture {shown(capture_id)} that this run does not hold")
+    return call
 
-    record_kinds = StagedRecorder.record_kinds + (MODEL_CALL_KIND, PROPOSAL_KIND)
-    payload_fields = {
-        **StagedRecorder.payload_fields,
-        MODEL_CALL_KIND: ("run_id", "prompt_digest", "capture_ids"),
-        PROPOSAL_KIND: ("run_id", "model_call_id", "tool", "destination", "arguments", "why"),
-    }
-    store_names = {**StagedRecorder.store_names, MODEL_CALL_KIND: "model_calls", PROPOSAL_KIND: "proposals"}
-    id_fields = {**StagedRecorder.id_fields, MODEL_CALL_KIND: "model_call_id", PROPOSAL_KIND: "action_id"}
 
-    def _build(self, kind: str, payload: dict) -> object:
-        if kind == MODEL_CALL_KIND:
-            return self._build_model_call(payload)
-        if kind == PROPOSAL_KIND:
-            return self._build_proposal(payload)
-        return super()._build(kind, payload)
+def build_proposal(door: Recorder, payload: dict) -> Proposal:
+    """The policy judges a proposal exactly as it would judge the action."""
+    model_call_id = payload["model_call_id"]
+    if not door.holds(MODEL_CALL_KIND, model_call_id):
+        raise Refusal(f"proposal cites model call {shown(model_call_id)} that this run does not hold")
+    tool, destination, arguments = payload["tool"], payload["destination"], payload["arguments"]
+    decision = door.policy.allows_action(tool, destination, observed=door.observed_now,
+                                         actions_taken=door.count("action"), arguments=arguments)
+    if not decision.allowed:
+        raise Refusal(decision.reason)
+    return make_proposal(door.run.run_id, model_call_id, tool, destination, arguments, payload["why"])
 
-    def _build_model_call(self, payload: dict) -> ModelCall:
-        """Spend one model call, or refuse: this runs before the model is asked."""
-        calls_made = len(self._stores[MODEL_CALL_KIND])
-        if calls_made >= self.policy.max_model_calls:
-            raise Refusal(f"model call budget of {self.policy.max_model_calls} calls is spent")
-        call = ModelCall(self.run.run_id, calls_made + 1, payload["prompt_digest"], payload["capture_ids"])
-        for capture_id in call.capture_ids:
-            if not self._holds("capture", capture_id):
-                raise Refusal(f"model call cites capture {shown(capture_id)} that this run does not hold")
-        return call
 
-    def _build_proposal(self, payload: dict) -> Proposal:
-        """The policy judges a proposal exactly as it would judge the action."""
-        model_call_id = payload["model_call_id"]
-        if not self._holds(MODEL_CALL_KIND, model_call_id):
-            raise Refusal(f"proposal cites model call {shown(model_call_id)} that this run does not hold")
-        tool, destination = payload["tool"], payload["destination"]
-        decision = self.policy.allows_action(
-            tool, destination, observed=self.observed(), actions_taken=len(self._stores["action"])
-        )
-        if not decision.allowed:
-            raise Refusal(decision.reason)
-        return make_proposal(self.run.run_id, model_call_id, tool, destination, payload["arguments"], payload["why"])
+def _note_shown(door: Recorder, call: ModelCall) -> None:
+    shown_captures(door).update(call.capture_ids)
+
+
+def shown_captures(door: Recorder) -> set[str]:
+    """The door's index of captures some prompt has already shown (this module's own state)."""
+    return door.state.setdefault(MODEL_CALL_KIND, set())
+
+
+KINDS = (
+    Kind(MODEL_CALL_KIND, ("run_id", "prompt_digest", "capture_ids"), "model_calls", "model_call_id",
+         build_model_call, stages=("propose",), admitted=_note_shown),
+    Kind(PROPOSAL_KIND, ("run_id", "model_call_id", "tool", "destination", "arguments", "why"), "proposals",
+         "action_id", build_proposal, stages=("propose",)),
+)
 
 
 # --- the prompt ----------------------------------------------------------------------
@@ -177,13 +190,13 @@ PROMPT_INTRO = (
 )
 
 
-def unseen_captures(recorder: ProposalRecorder) -> list[dict]:
+def unseen_captures(recorder: Recorder) -> list[dict]:
     """The captures no earlier prompt has shown, in the order they were recorded."""
-    shown_before = {cid for call in recorder.records(MODEL_CALL_KIND) for cid in call["capture_ids"]}
+    shown_before = shown_captures(recorder)
     return [capture for capture in recorder.records("capture") if capture["capture_id"] not in shown_before]
 
 
-def build_prompt(recorder: ProposalRecorder) -> str:
+def build_prompt(recorder: Recorder) -> str:
     """The prompt for the next model call: fixed text, then the run's state.
 
     Deterministic: the authorization, the tool names, every observed field
@@ -202,12 +215,12 @@ def build_prompt(recorder: ProposalRecorder) -> str:
         "Observed:",
     ]
     observed = sorted(recorder.observed().items(), key=lambda item: item[0])
-    lines += [f"- {field}: {_json(value)}" for field, value in observed] or ["- nothing observed yet"]
+    lines += [f"- {field}: {json_text(value)}" for field, value in observed] or ["- nothing observed yet"]
     lines += ["", "New captures:", *_capture_lines(recorder)]
     return "\n".join(lines) + "\n"
 
 
-def _capture_lines(recorder: ProposalRecorder) -> list[str]:
+def _capture_lines(recorder: Recorder) -> list[str]:
     if not recorder.records("capture"):
         return ["(no captures yet)"]
     unseen = unseen_captures(recorder)
@@ -225,10 +238,6 @@ def _excerpt(text: str) -> str:
     return text[:EXCERPT_LIMIT] + f"\n[... {len(text) - EXCERPT_LIMIT} more characters]"
 
 
-def _json(value: object) -> str:
-    """A value as canonical JSON: one line, so an observed value cannot add lines to the prompt."""
-    return canonical_bytes(value).decode("utf-8")
-
 
 # --- the reply -----------------------------------------------------------------------
 
@@ -236,19 +245,27 @@ def _json(value: object) -> str:
 def parse_reply(text: str) -> list[dict]:
     """The proposals in a reply, or ReplyError saying what is wrong with it.
 
-    A reply is refused whole if any part of it breaks the shape: guessing
-    which half of a broken answer the model meant is not the harness's job.
+    Any text at all comes out as one or the other. A reply is refused whole
+    if any part of it breaks the shape, or any limit: guessing which half of
+    a broken answer the model meant is not the harness's job, and a reply
+    the size of a book must not become a book in the ledger.
     """
+    if len(text) > REPLY_LIMIT:
+        raise ReplyError(f"the reply has {len(text)} characters, over the limit of {REPLY_LIMIT}")
     try:
-        reply = json.loads(text)
+        reply = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except json.JSONDecodeError as error:
         raise ReplyError(f"not JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
     except RecursionError:
         raise ReplyError("not JSON that can be read (nested too deeply)") from None
+    except ValueError as error:  # an integer too long to read, a non-finite number
+        raise ReplyError(f"not JSON that can be read ({error})") from None
     if not isinstance(reply, dict) or list(reply) != ["proposals"]:
         raise ReplyError("expected an object with the one key 'proposals'")
     if not isinstance(reply["proposals"], list):
         raise ReplyError("'proposals' must be a list")
+    if len(reply["proposals"]) > PROPOSALS_LIMIT:
+        raise ReplyError(f"{len(reply['proposals'])} proposals, over the limit of {PROPOSALS_LIMIT} per reply")
     return [_proposal_fields(number, item) for number, item in enumerate(reply["proposals"], start=1)]
 
 
@@ -260,13 +277,30 @@ def _proposal_fields(number: int, item: object) -> dict:
             raise ReplyError(f"proposal {number}: {key!r} must be a string")
     if not isinstance(item["arguments"], dict):
         raise ReplyError(f"proposal {number}: 'arguments' must be an object")
+    if len(item["why"]) > WHY_LIMIT:
+        raise ReplyError(f"proposal {number}: 'why' has {len(item['why'])} characters, over the limit of {WHY_LIMIT}")
+    try:
+        canonical_bytes(item)
+    except (CanonError, RecursionError) as error:
+        raise ReplyError(f"proposal {number} has no canonical JSON form ({error})") from None
     return item
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:20]} is too large to be finite")
+    return value
 
 
 # --- one round -----------------------------------------------------------------------
 
 
-def propose(recorder: ProposalRecorder, model: Model) -> list[dict]:
+def propose(recorder: Recorder, model: Model) -> list[dict]:
     """Ask ``model`` once and put everything it proposes through the door.
 
     Returns the door's answers in ledger order: the model call first, then
@@ -280,7 +314,7 @@ def propose(recorder: ProposalRecorder, model: Model) -> list[dict]:
     call = recorder.record(MODEL_CALL_KIND, {"run_id": run_id, "prompt_digest": digest(prompt), "capture_ids": shown_ids})
     if not call["recorded"]:
         return [call]
-    number = len(recorder.records(MODEL_CALL_KIND))
+    number = recorder.count(MODEL_CALL_KIND)
     try:
         proposals = parse_reply(_ask(model, prompt))
     except ReplyError as error:

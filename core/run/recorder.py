@@ -1,21 +1,34 @@
 """The recorder: the single door every change to a run's state passes through.
 
-A Recorder owns all mutable state of one run: its stores of records and one
-ordered ledger of events. ``record(kind, payload)`` is the only way in. It
-checks the payload's run binding first, then the contract of its kind, and
-either admits it (the record is stored and an admitted event appended) or
-refuses it (a refused event with the reason is appended and no store
-changes). It never raises: a payload that breaks the door's code is a
-refusal too, so the ledger tells the whole story, what the run did and what
-it declined.
+A Recorder owns all mutable state of one run: a store of records per kind and
+one ordered ledger of events. ``record(kind, payload)`` is the only way in,
+and the door is built from two pieces of data a reader can print:
 
-Each event also keeps the payload it was asked with. A decision can then be
-checked later by asking a fresh door the same questions in the same order
-(lesson 10's replay), instead of trusting the ledger's word for it.
+* a table of record **kinds** (``Kind``): each row names the payload fields
+  the kind may carry, the store its records are kept in, the field that
+  names a record, the stages it is admitted in (lesson 3), and its
+  **builder**, the kind's own contract, which turns a payload into a record
+  or refuses it;
+* an ordered list of **guards**: small functions, each asking one question
+  of a request and answering with a reason to refuse it, or "" to let it on.
 
-A run ends when it is closed: finished or aborted (lesson 9, seal.py). The
-close is an event like any other, and from then on the door refuses
-everything: a sealed report must describe a run that can no longer change.
+A request is admitted when every guard lets it through: the record is
+stored and an admitted event appended. The first guard that answers with a
+reason ends it: a refused event with that reason is appended and no store
+changes. The door never raises: a payload that breaks a guard's or a
+builder's code is a refusal too, so the ledger tells the whole story, what
+the run did and what it declined.
+
+Lesson 2's door is ``Recorder(run, policy)``: its six kinds (``KINDS``) and
+five guards (``GUARDS``). Later lessons add rows and guards of their own, in
+their own modules; ``doors.door_for(lesson, ...)`` assembles each lesson's
+door in one place, and ``print(door)`` lists its kinds and guards in order.
+
+Each event also keeps the payload it was asked with, so a decision can be
+checked later by asking a fresh door the same questions (lesson 10's
+replay) instead of trusting the ledger's word for it. The event is encoded
+into canonical JSON once, when it is written; the ledger, the seal and the
+report all read those bytes.
 
 This is an application boundary. The host process and the adapters are
 trusted here; containing a hostile adapter needs process and transport
@@ -24,19 +37,18 @@ isolation that no in-process door can give.
 
 from __future__ import annotations
 
-import copy
+import hashlib
 import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import MappingProxyType
 
-from core.run.canon import canonical_bytes
+from core.run.canon import MAX_SAFE_INTEGER, CanonError, canonical_bytes
 from core.run.policy import Policy
 from core.run.records import (
-    Action,
-    Capture,
-    Finding,
     Observation,
     Outcome,
     RecordError,
-    ReviewDecision,
     Run,
     make_action,
     make_capture,
@@ -45,236 +57,151 @@ from core.run.records import (
     shown,
 )
 
-RECORD_KINDS = ("observation", "action", "capture", "outcome", "finding", "review")
-
-# The fields each kind of payload may carry; any other field is refused.
-PAYLOAD_FIELDS = {
-    "observation": ("run_id", "field", "value", "capture_id"),
-    "action": ("run_id", "tool", "destination", "arguments"),
-    "capture": ("run_id", "action_id", "status", "body", "capture_id"),
-    "outcome": ("run_id", "action_id", "status", "capture_id", "detail"),
-    "finding": ("run_id", "capture_id", "quote", "claim", "finding_id"),
-    "review": ("run_id", "subject_id", "decision", "reviewer", "reason", "review_id"),
-}
-
-# Where each kind is kept in the snapshot, and which field holds its identifier.
-STORE_NAMES = {
-    "observation": "observations",
-    "action": "actions",
-    "capture": "captures",
-    "outcome": "outcomes",
-    "finding": "findings",
-    "review": "reviews",
-}
-ID_FIELDS = {
-    "observation": "observation_id",
-    "action": "action_id",
-    "capture": "capture_id",
-    "outcome": "outcome_id",
-    "finding": "finding_id",
-    "review": "review_id",
-}
-
-REASON_LIMIT = 200  # a hostile payload must not be able to flood the ledger
+REASON_LIMIT = 200  # a hostile payload must not be able to flood the ledger with its reason
+PAYLOAD_LIMIT = 64 * 1024  # bytes of canonical JSON an event keeps of a payload
+PREFIX_LIMIT = 1024  # characters of an over-long payload an event keeps, besides its digest and size
 
 # The fields of an event that say what the door decided; each event also keeps its "payload".
 DECISION_FIELDS = ("seq", "kind", "status", "id", "reason")
 
-# Closing is a ledger event of its own kind (not a stored record); its id says how the run ended.
-CLOSE_KIND = "close"
-CLOSE_HOWS = ("finished", "aborted")
-
-# What an event keeps instead of a payload that has no JSON form (a set, an object, NaN...).
+# What an event keeps instead of a payload that has no JSON form (a set, an object, NaN...),
+# and instead of one over PAYLOAD_LIMIT.
 UNREPRESENTABLE = "unrepresentable"
+BOUNDED = "bounded"
 
 
 class Refusal(Exception):
-    """Raised inside the door to turn a payload away; record() catches every one."""
+    """Raised by a builder to turn a payload away; the door catches every one."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One row of the door's table: a record kind and everything the door knows about it."""
+
+    name: str
+    fields: tuple[str, ...]  # the payload fields it may carry; any other is refused
+    store: str  # the snapshot key its records are kept under; "" for an event that is not stored
+    id_field: str  # the record attribute that names it
+    build: Callable[[Recorder, dict], object]  # the kind's own contract: a record, or Refusal
+    stages: tuple[str, ...] = ()  # where lesson 3's stage machine admits it; () before lesson 3
+    admitted: Callable[[Recorder, object], None] | None = None  # what the door learns from one admitted
+
+
+@dataclass
+class Request:
+    """One call to ``record`` on its way through the guards; a guard may fill in what it found."""
+
+    kind: object
+    payload: object
+    row: Kind | None = None  # set by kind_is_known
+    record: object = None  # set by kinds_contract
+
+
+Guard = Callable[["Recorder", Request], str]  # a reason to refuse, or "" to let the request on
 
 
 class Recorder:
-    """The single door of one run under one policy."""
+    """The single door of one run under one policy, assembled from kinds and guards."""
 
-    # The kinds this door admits, as data. A later lesson adds a kind by
-    # extending these four tables (and _build) in a subclass, not by
-    # rewriting the door.
-    record_kinds = RECORD_KINDS
-    payload_fields = PAYLOAD_FIELDS
-    store_names = STORE_NAMES
-    id_fields = ID_FIELDS
-
-    def __init__(self, run: Run, policy: Policy) -> None:
+    def __init__(self, run: Run, policy: Policy, kinds: Iterable[Kind] | None = None,
+                 guards: Iterable[Guard] | None = None, **parts: object) -> None:
         self.run = run
         self.policy = policy
+        self.kinds = MappingProxyType({row.name: row for row in (KINDS if kinds is None else kinds)})
+        self.guards = tuple(GUARDS if guards is None else guards)
+        self.parts = MappingProxyType(parts)  # what later lessons' guards need: the gate's configuration...
         self.stage = ""  # lesson 3's stage machine fills this in
         self.closed = None  # lesson 9's finish or abort: {"how", "reason", "seq"} of the close event
-        # One store per kind, keyed by record id; dicts keep admission order.
-        self._stores: dict[str, dict[str, object]] = {kind: {} for kind in self.record_kinds}
-        self._events: list[dict] = []
+        self._stores: dict[str, dict[str, object]] = {name: {} for name, row in self.kinds.items() if row.store}
+        self._events: list[bytes] = []  # each event's canonical JSON, written once
+        self._decisions: list[tuple] = []  # (seq, kind, status, id, reason) of each event
+        # Indexes the rows keep up to date, so no question costs more as the run grows.
+        self.observed_now: dict[str, object] = {}  # field -> its latest observed value
+        self.settled: set[str] = set()  # action ids whose outcome is settled
+        self.reviewed: set[str] = set()  # subject ids that have a review decision
+        self.seq_of: dict[tuple[str, str], int] = {}  # (kind, record id) -> the seq of the event that admitted it
+        self.state: dict[str, object] = {}  # later lessons' own indexes, each under its module's name
+
+    def __repr__(self) -> str:
+        kinds = ", ".join(self.kinds)
+        guards = ", ".join(guard.__name__ for guard in self.guards)
+        return f"<door of run {self.run.run_id[:12]}: kinds {kinds}; guards {guards}>"
+
+    def __str__(self) -> str:
+        """The door as a reader checks it: each kind with its store and stages, then each guard in order."""
+        lines = [f"door of run {self.run.run_id[:12]}", "kinds:"]
+        for row in self.kinds.values():
+            where = f" in {', '.join(row.stages)}" if row.stages else ""
+            lines.append(f"  {row.name:<12} -> {row.store or '(an event only)'}{where}")
+        lines.append("guards, in order:")
+        lines += [f"  {number}. {guard.__name__}" for number, guard in enumerate(self.guards, start=1)]
+        return "\n".join(lines)
 
     # --- the door ----------------------------------------------------------------
 
     def record(self, kind: str, payload: dict) -> dict:
-        """Admit ``payload`` as a record of ``kind``, or refuse it with a reason."""
-        try:
-            record, record_id = self._check(kind, payload)
-        except Refusal as refusal:
-            return self.refuse(kind, str(refusal), payload)
-        except Exception as exc:  # a payload must never crash the door
-            return self.refuse(kind, f"malformed payload: {exc!r}", payload)
-        self._stores[kind][record_id] = record
-        self._append(kind, "admitted", record_id, "", payload)
-        return {"recorded": True, "kind": kind, "id": record_id}
+        """Admit ``payload`` as a record of ``kind``, or refuse it with the first guard's reason."""
+        request = Request(kind, payload)
+        for guard in self.guards:
+            try:
+                reason = guard(self, request)
+            except Refusal as refusal:
+                reason = str(refusal)
+            except Exception as exc:  # a payload must never crash the door
+                reason = f"malformed payload: {exc!r}"
+            if reason:
+                return self.refuse(kind, reason, payload)
+        return self._admit(request)
 
-    def refuse(self, kind: str, reason: str, payload: object = None) -> dict:
+    def refuse(self, kind: object, reason: str, payload: object = None) -> dict:
         """Write a refusal into the ledger and return the answer the caller sees.
 
         ``payload`` is what the door was asked with; replay asks a fresh door
         again with it. A caller that refuses for reasons of its own (a model
         reply that does not parse) passes none: there was no question for the
         door, only the caller's judgement, which replay copies as it stands.
+        Once the run is closed (lesson 9) nothing is appended any more: the
+        sealed ledger is final, and the answer alone says why.
         """
         if not isinstance(reason, str) or not reason.strip():
             raise RecordError("a refusal must carry a reason")
-        reason = _bounded(reason)
-        self._append(kind, "refused", "", reason, payload)
+        reason = bounded_text(reason)
+        if self.closed is None:
+            self._append(kind, "refused", "", reason, payload)
         return {"recorded": False, "reason": reason}
 
-    def close(self, how: str, reason: str) -> dict:
-        """Close the run as ``finished`` or ``aborted`` for ``reason``; the close is a ledger event.
-
-        Everything admitted before stays as it is; from the close on, every
-        record is refused. A close that names no reason, or a second close, is
-        refused like any other bad request. seal.finish and seal.abort are the
-        names a run uses for this.
-        """
-        payload = {"how": how, "reason": reason}
-        problem = self._check_open() or _close_problem(how, reason)
-        if problem:
-            return self.refuse(CLOSE_KIND, problem, payload)
-        reason = _bounded(reason)
-        self._append(CLOSE_KIND, "admitted", how, reason, payload)
-        self.closed = {"how": how, "reason": reason, "seq": len(self._events)}
-        return {"recorded": True, "kind": CLOSE_KIND, "id": how}
-
-    def _check(self, kind: str, payload: dict) -> tuple[object, str]:
-        """The validated record for ``payload`` and its id; raises Refusal (or anything) otherwise."""
-        closed_reason = self._check_open()
-        if closed_reason:
-            raise Refusal(closed_reason)
-        if not isinstance(payload, dict):
-            raise Refusal(f"malformed payload: payload must be an object, got {type(payload).__name__}")
-        if kind not in self.record_kinds:
-            raise Refusal(f"unknown record kind {shown(kind)}")
-        if payload.get("run_id") != self.run.run_id:
-            raise Refusal("payload run_id does not belong to this run")
-        stage_reason = self._check_stage(kind)
-        if stage_reason:
-            raise Refusal(stage_reason)
-        for field in payload:
-            if field not in self.payload_fields[kind]:
-                raise Refusal(f"malformed payload: unexpected field {shown(field)}")
-        record = self._build(kind, payload)
-        record_id = getattr(record, self.id_fields[kind])
-        claimed = payload.get(self.id_fields[kind], record_id)
-        if claimed != record_id:
-            raise Refusal(f"{self.id_fields[kind]} {shown(claimed)} is not the digest of the {kind}'s content")
-        if self._holds(kind, record_id):
-            raise Refusal(f"{kind} {shown(record_id)} is already recorded")
-        return record, record_id
-
-    def _check_open(self) -> str:
-        """A reason to refuse anything more once the run is closed, or "" while it is open."""
-        if self.closed is None:
-            return ""
-        return f"run is closed ({self.closed['how']}): {self.closed['reason']}"
-
-    def _check_stage(self, kind: str) -> str:
-        """A reason to refuse ``kind`` in the current stage, or "" to go on.
-
-        Lesson 2 has no stages, so everything passes; lesson 3's stage machine
-        overrides this one method instead of rewriting the door.
-        """
-        return ""
-
-    # --- each kind's own contract ------------------------------------------------
-
-    def _build(self, kind: str, payload: dict) -> object:
-        builders = {
-            "observation": self._build_observation,
-            "action": self._build_action,
-            "capture": self._build_capture,
-            "outcome": self._build_outcome,
-            "finding": self._build_finding,
-            "review": self._build_review,
-        }
-        return builders[kind](payload)
-
-    def _build_observation(self, payload: dict) -> Observation:
-        observation = Observation(self.run.run_id, payload["field"], payload["value"], payload.get("capture_id", ""))
-        if observation.capture_id and not self._holds("capture", observation.capture_id):
-            raise Refusal(f"observation cites capture {shown(observation.capture_id)} that this run does not hold")
-        return observation
-
-    def _build_action(self, payload: dict) -> Action:
-        """The policy decides; the door only carries its reason into the ledger."""
-        tool, destination = payload["tool"], payload["destination"]
-        decision = self.policy.allows_action(
-            tool, destination, observed=self.observed(), actions_taken=len(self._stores["action"])
-        )
-        if not decision.allowed:
-            raise Refusal(decision.reason)
-        return make_action(self.run.run_id, tool, destination, payload["arguments"])
-
-    def _build_capture(self, payload: dict) -> Capture:
-        """Content-addressed on arrival: the door computes the capture_id itself."""
-        self._require_action("capture", payload["action_id"])
-        return make_capture(self.run.run_id, payload["action_id"], payload["status"], payload["body"])
-
-    def _build_outcome(self, payload: dict) -> Outcome:
-        action_id = payload["action_id"]
-        self._require_action("outcome", action_id)
-        outcome = Outcome(
-            self.run.run_id, action_id, payload["status"], payload.get("capture_id", ""), payload.get("detail", "")
-        )
-        if outcome.capture_id:
-            if not self._holds("capture", outcome.capture_id):
-                raise Refusal(f"outcome cites capture {shown(outcome.capture_id)} that this run does not hold")
-            if self._stores["capture"][outcome.capture_id].action_id != action_id:
-                raise Refusal(f"outcome cites capture {shown(outcome.capture_id)} of another action")
-        if any(earlier.action_id == action_id and earlier.settled for earlier in self._stores["outcome"].values()):
-            raise Refusal(f"outcome for {shown(action_id)} is already settled")
-        return outcome
-
-    def _build_finding(self, payload: dict) -> Finding:
-        capture_id = payload["capture_id"]
-        if not self._holds("capture", capture_id):
-            raise Refusal(f"finding cites capture {shown(capture_id)} that this run does not hold")
-        finding = make_finding(self.run.run_id, capture_id, payload["quote"], payload["claim"])
-        if finding.quote not in self._stores["capture"][capture_id].body:
-            raise Refusal(f"finding quote does not occur verbatim in capture {shown(capture_id)}")
-        return finding
-
-    def _build_review(self, payload: dict) -> ReviewDecision:
-        subject_id = payload["subject_id"]
-        if not (self._holds("finding", subject_id) or self._holds("action", subject_id)):
-            raise Refusal(f"review names subject {shown(subject_id)} that this run does not hold")
-        if any(review.subject_id == subject_id for review in self._stores["review"].values()):
-            raise Refusal(f"subject {shown(subject_id)} already has a review decision")
-        return make_review(self.run.run_id, subject_id, payload["decision"], payload["reviewer"], payload["reason"])
-
-    def _require_action(self, kind: str, action_id: object) -> None:
-        if not self._holds("action", action_id):
-            raise Refusal(f"{kind} names action {shown(action_id)} that this run never authorized")
-
-    def _holds(self, kind: str, record_id: object) -> bool:
-        return isinstance(record_id, str) and record_id in self._stores[kind]
+    def _admit(self, request: Request) -> dict:
+        row, record = request.row, request.record
+        record_id = getattr(record, row.id_field)
+        if row.store:
+            self._stores[row.name][record_id] = record
+        self._append(row.name, "admitted", record_id, "", request.payload)
+        self.seq_of[(row.name, record_id)] = len(self._events)
+        if row.admitted is not None:
+            row.admitted(self, record)
+        return {"recorded": True, "kind": row.name, "id": record_id}
 
     # --- reading the state -------------------------------------------------------
 
-    def observed(self) -> dict[str, object]:
-        """Every observed field and its latest observed value (copies: only the door writes)."""
-        return {o.field: copy.deepcopy(o.value) for o in self._stores["observation"].values()}
+    def holds(self, kind: str, record_id: object) -> bool:
+        """Whether the run holds a record of ``kind`` named ``record_id``."""
+        return isinstance(record_id, str) and record_id in self._stores.get(kind, {})
+
+    def get(self, kind: str, record_id: str) -> dict:
+        """The admitted record of ``kind`` named ``record_id``, as data (a copy: only the door writes)."""
+        return self._stores[kind][record_id].to_dict()
+
+    def held(self, kind: str, record_id: str) -> object:
+        """The frozen record itself, for a row's builder that must read it (records cannot be changed)."""
+        return self._stores[kind][record_id]
+
+    def count(self, kind: str) -> int:
+        """How many records of ``kind`` the run holds."""
+        return len(self._stores[kind])
+
+    def observed(self) -> MappingProxyType:
+        """Every observed field and its latest value, as a read-only view of the door's index."""
+        return MappingProxyType(self.observed_now)
 
     def records(self, kind: str) -> list[dict]:
         """Every admitted record of ``kind`` as data, in admission order (copies: only the door writes)."""
@@ -287,12 +214,16 @@ class Recorder:
         The payloads are left out: no decision reads them, and they can be
         large (a capture carries a whole response). ``ledger`` has them.
         """
-        return [{field: event[field] for field in DECISION_FIELDS} for event in self._events]
+        return [dict(zip(DECISION_FIELDS, decision)) for decision in self._decisions]
 
     @property
     def ledger(self) -> list[dict]:
-        """Every event in full, with the payload it was asked with (copies: only the door writes)."""
-        return copy.deepcopy(self._events)
+        """Every event in full, with the payload it was asked with, read back from its canonical bytes."""
+        return [json.loads(event, parse_int=_json_number) for event in self._events]
+
+    def event_bytes(self) -> tuple[bytes, ...]:
+        """The canonical JSON of every event, exactly as written: the seal chains these bytes."""
+        return tuple(self._events)
 
     def snapshot(self) -> dict:
         """The whole run state as JSON-ready data, in admission order.
@@ -300,55 +231,208 @@ class Recorder:
         ``outcomes`` lists every admitted outcome record, so a settlement that
         followed an unresolved outcome stays visible next to it.
         """
-        refusals = sum(1 for event in self._events if event["status"] == "refused")
+        refusals = sum(1 for decision in self._decisions if decision[2] == "refused")
         report = {
             "run": self.run.to_dict(),
             "policy": self.policy.snapshot(),
             "stage": self.stage,
-            "closed": copy.deepcopy(self.closed),
+            "closed": dict(self.closed) if self.closed is not None else None,
             "events": self.ledger,
-            "counts": {"admitted": len(self._events) - refusals, "refusals": refusals},
+            "counts": {"admitted": len(self._decisions) - refusals, "refusals": refusals},
         }
-        for kind in self.record_kinds:
-            report[self.store_names[kind]] = self.records(kind)
+        for name, row in self.kinds.items():
+            if row.store:
+                report[row.store] = self.records(name)
         return report
 
-    def _append(self, kind: object, status: str, record_id: str, reason: str, payload: object = None) -> None:
+    def _append(self, kind: object, status: str, record_id: str, reason: str, payload: object) -> None:
+        """Write one event, encoding it into canonical JSON once, around its payload's own bytes.
+
+        The keys of an event are ASCII and written here in sorted order, so
+        the bytes are exactly canonical_bytes(event) with the payload encoded
+        a single time.
+        """
+        seq = len(self._events) + 1
+        kind = bounded_text(kind if isinstance(kind, str) else repr(kind))
+        kept = _kept(payload)
         self._events.append(
-            {
-                "seq": len(self._events) + 1,
-                "kind": _bounded(kind if isinstance(kind, str) else repr(kind)),
-                "status": status,
-                "id": record_id,
-                "reason": reason,
-                "payload": _kept(payload),
-            }
+            b'{"id":' + canonical_bytes(record_id) + b',"kind":' + canonical_bytes(kind)
+            + b',"payload":' + kept + b',"reason":' + canonical_bytes(reason)
+            + b',"seq":' + str(seq).encode() + b',"status":' + canonical_bytes(status) + b"}"
         )
+        self._decisions.append((seq, kind, status, record_id, reason))
 
 
-def _close_problem(how: object, reason: object) -> str:
-    """Why a close request is malformed, or "" when it names a known ending and a reason."""
-    if how not in CLOSE_HOWS:
-        return f"a run closes as {' or '.join(CLOSE_HOWS)}, not {shown(how)}"
-    if not isinstance(reason, str) or not reason.strip():
-        return "closing a run needs a reason"
-    return ""
+def _kept(payload: object) -> bytes:
+    """The canonical JSON an event keeps of a payload.
 
-
-def _kept(payload: object) -> object:
-    """A JSON-ready copy of a payload, or a note of its type when it has no canonical JSON form.
-
-    The copy goes through JSON text, so it holds plain dicts, lists, strings
-    and numbers only, exactly what a report on disk gives back when read.
+    A payload with no JSON form is kept as a note of its type. One over
+    PAYLOAD_LIMIT bytes is kept as its digest, its size and a prefix, and the
+    note says so: a refused 20 MB reply must not cost 20 MB of ledger, and a
+    reader can still tell exactly which payload it was.
     """
     try:
-        canonical_bytes(payload)
-        return json.loads(json.dumps(payload))
-    except Exception:  # whatever the payload is, keeping it must not crash the door
-        return {UNREPRESENTABLE: _bounded(type(payload).__name__)}
+        data = canonical_bytes(payload)
+    except (CanonError, RecursionError, ValueError, TypeError):  # keeping a payload must not crash the door
+        return canonical_bytes({UNREPRESENTABLE: bounded_text(type(payload).__name__)})
+    if len(data) <= PAYLOAD_LIMIT:
+        return data
+    prefix = data[:PREFIX_LIMIT].decode("utf-8", "ignore")
+    return canonical_bytes({BOUNDED: {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data),
+                                      "prefix": prefix}})
 
 
-def _bounded(text: str) -> str:
+def _json_number(text: str) -> int | float:
+    """An integer read back from canonical JSON, as the double it stands for when it is too large for an int.
+
+    Canonical JSON writes the float 2.0**53 as ``9007199254740992``; read
+    back as an int it would fall outside the exact range canon.py accepts.
+    """
+    value = int(text)
+    return value if abs(value) <= MAX_SAFE_INTEGER else float(value)
+
+
+def bounded_text(text: str) -> str:
     """Text safe to keep in the ledger: valid UTF-8 and at most REASON_LIMIT characters."""
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text if len(text) <= REASON_LIMIT else text[: REASON_LIMIT - 3] + "..."
+
+
+# --- lesson 2's guards, in the order the door asks them -------------------------------
+
+
+def payload_is_object(door: Recorder, request: Request) -> str:
+    """A payload is a JSON object; anything else is malformed before any field is read."""
+    if not isinstance(request.payload, dict):
+        return f"malformed payload: payload must be an object, got {type(request.payload).__name__}"
+    return ""
+
+
+def run_binding(door: Recorder, request: Request) -> str:
+    """The payload names this run: another run's payload is turned away before anything else is read."""
+    if request.payload.get("run_id") != door.run.run_id:
+        return "payload run_id does not belong to this run"
+    return ""
+
+
+def kind_is_known(door: Recorder, request: Request) -> str:
+    """The kind has a row in this door's table."""
+    request.row = door.kinds.get(request.kind) if isinstance(request.kind, str) else None
+    return "" if request.row is not None else f"unknown record kind {shown(request.kind)}"
+
+
+def fields_are_declared(door: Recorder, request: Request) -> str:
+    """Every payload field is one the kind declares: a typo must not ride along unread."""
+    for field in sorted(request.payload, key=str):  # the same reason whatever order the fields came in
+        if field not in request.row.fields:
+            return f"malformed payload: unexpected field {shown(field)}"
+    return ""
+
+
+def kinds_contract(door: Recorder, request: Request) -> str:
+    """The kind's own builder makes the record; its id must be its own and new to this run."""
+    row = request.row
+    record = row.build(door, request.payload)
+    record_id = getattr(record, row.id_field)
+    claimed = request.payload.get(row.id_field, record_id)
+    if claimed != record_id:
+        return f"{row.id_field} {shown(claimed)} is not the digest of the {row.name}'s content"
+    if door.holds(row.name, record_id):
+        return f"{row.name} {shown(record_id)} is already recorded"
+    request.record = record
+    return ""
+
+
+# --- lesson 2's kinds: each builder is the kind's own contract ------------------------
+
+
+def build_observation(door: Recorder, payload: dict) -> Observation:
+    observation = Observation(door.run.run_id, payload["field"], payload["value"], payload.get("capture_id", ""))
+    if observation.capture_id and not door.holds("capture", observation.capture_id):
+        raise Refusal(f"observation cites capture {shown(observation.capture_id)} that this run does not hold")
+    return observation
+
+
+def build_action(door: Recorder, payload: dict):
+    """The policy decides; the door only carries its reason into the ledger."""
+    tool, destination, arguments = payload["tool"], payload["destination"], payload["arguments"]
+    decision = door.policy.allows_action(tool, destination, observed=door.observed_now,
+                                         actions_taken=door.count("action"), arguments=arguments)
+    if not decision.allowed:
+        raise Refusal(decision.reason)
+    return make_action(door.run.run_id, tool, destination, arguments)
+
+
+def build_capture(door: Recorder, payload: dict):
+    """Content-addressed on arrival: the door computes the capture_id itself."""
+    require_action(door, "capture", payload["action_id"])
+    return make_capture(door.run.run_id, payload["action_id"], payload["status"], payload["body"])
+
+
+def build_outcome(door: Recorder, payload: dict) -> Outcome:
+    action_id = payload["action_id"]
+    require_action(door, "outcome", action_id)
+    outcome = Outcome(door.run.run_id, action_id, payload["status"], payload.get("capture_id", ""),
+                      payload.get("detail", ""))
+    if outcome.capture_id:
+        if not door.holds("capture", outcome.capture_id):
+            raise Refusal(f"outcome cites capture {shown(outcome.capture_id)} that this run does not hold")
+        if door.held("capture", outcome.capture_id).action_id != action_id:
+            raise Refusal(f"outcome cites capture {shown(outcome.capture_id)} of another action")
+    if action_id in door.settled:
+        raise Refusal(f"outcome for {shown(action_id)} is already settled")
+    return outcome
+
+
+def build_finding(door: Recorder, payload: dict):
+    capture_id = payload["capture_id"]
+    if not door.holds("capture", capture_id):
+        raise Refusal(f"finding cites capture {shown(capture_id)} that this run does not hold")
+    finding = make_finding(door.run.run_id, capture_id, payload["quote"], payload["claim"])
+    if finding.quote not in door.held("capture", capture_id).body:
+        raise Refusal(f"finding quote does not occur verbatim in capture {shown(capture_id)}")
+    return finding
+
+
+def build_review(door: Recorder, payload: dict):
+    subject_id = payload["subject_id"]
+    if not (door.holds("finding", subject_id) or door.holds("action", subject_id)):
+        raise Refusal(f"review names subject {shown(subject_id)} that this run does not hold")
+    if subject_id in door.reviewed:
+        raise Refusal(f"subject {shown(subject_id)} already has a review decision")
+    return make_review(door.run.run_id, subject_id, payload["decision"], payload["reviewer"], payload["reason"])
+
+
+def require_action(door: Recorder, kind: str, action_id: object) -> None:
+    if not door.holds("action", action_id):
+        raise Refusal(f"{kind} names action {shown(action_id)} that this run never authorized")
+
+
+def _note_observation(door: Recorder, observation: Observation) -> None:
+    door.observed_now[observation.field] = observation.value
+
+
+def _note_outcome(door: Recorder, outcome: Outcome) -> None:
+    if outcome.settled:
+        door.settled.add(outcome.action_id)
+
+
+def _note_review(door: Recorder, review) -> None:
+    door.reviewed.add(review.subject_id)
+
+
+KINDS = (
+    Kind("observation", ("run_id", "field", "value", "capture_id"), "observations", "observation_id",
+         build_observation, admitted=_note_observation),
+    Kind("action", ("run_id", "tool", "destination", "arguments"), "actions", "action_id", build_action),
+    Kind("capture", ("run_id", "action_id", "status", "body", "capture_id"), "captures", "capture_id",
+         build_capture),
+    Kind("outcome", ("run_id", "action_id", "status", "capture_id", "detail"), "outcomes", "outcome_id",
+         build_outcome, admitted=_note_outcome),
+    Kind("finding", ("run_id", "capture_id", "quote", "claim", "finding_id"), "findings", "finding_id",
+         build_finding),
+    Kind("review", ("run_id", "subject_id", "decision", "reviewer", "reason", "review_id"), "reviews", "review_id",
+         build_review, admitted=_note_review),
+)
+
+GUARDS = (payload_is_object, run_binding, kind_is_known, fields_are_declared, kinds_contract)

@@ -5,9 +5,11 @@ an action, a capture of what came back, an observation, an outcome, a finding
 and a review decision. Each one checks its own fields when it is built and
 raises RecordError naming the field, so a half-valid record never exists.
 
-Identities are computed, not chosen. A capture, a finding and a review are
-named by the digest of their own content (see canon.py), so the same content
-always gets the same identifier and changed content gets a new one. An action
+Identities are computed, not chosen. Every record but the run and the action
+is named by the digest of its own content (see canon.py and
+``named_by_content``), so the same content always gets the same identifier,
+changed content gets a new one, and an identifier that is not the digest of
+its record's content is refused. An action
 is named by one readable string, ``<tool> -> <canonical destination>``, that
 every later lesson uses to talk about the same act.
 
@@ -18,8 +20,9 @@ can replace the content can replace its digest too.
 from __future__ import annotations
 
 import copy
-import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from core.run.canon import CanonError, canonical_bytes, digest
 from core.run.origins import OriginError, canonical_destination
@@ -76,10 +79,64 @@ def _digest_of(field: str, content: dict) -> str:
         raise RecordError(f"{field} cannot be computed: {exc}") from None
 
 
-def _require_own_digest(field: str, claimed: object, content: dict) -> None:
-    """A content-addressed record refuses an identifier that is not its own digest."""
-    if claimed != _digest_of(field, content):
-        raise RecordError(f"{field} {shown(claimed)} is not the digest of the record's content")
+def named_by_content(record: object, id_field: str) -> None:
+    """Give a record the digest of its ``content()`` as its id, or check the id it was given.
+
+    Every content-addressed record, in this module and in later lessons',
+    calls this last in ``__post_init__``: built without an id it computes
+    one; built with one, it refuses an id that is not its own digest.
+    """
+    computed = _digest_of(id_field, record.content())
+    claimed = getattr(record, id_field)
+    if claimed == "":
+        object.__setattr__(record, id_field, computed)
+    elif claimed != computed:
+        raise RecordError(f"{id_field} {shown(claimed)} is not the digest of the record's content")
+
+
+def json_text(value: object) -> str:
+    """A value as one line of canonical JSON, the way a reason or a prompt quotes it."""
+    return canonical_bytes(thawed_json(value)).decode("utf-8")
+
+
+def require_keys(what: str, data: object, keys: tuple[str, ...], *, error: type[Exception],
+                 optional: tuple[str, ...] = (), named: object = None) -> None:
+    """Exactly the documented keys (``optional`` ones may be left out): a typo must not pass silently.
+
+    Every reader of operator data checks its objects with this one function,
+    raising its own ``error``. ``named`` is the object's own name, when it has
+    one, so the message says which entry is wrong.
+    """
+    label = f"{what} {named!r}" if isinstance(named, str) else what
+    if not isinstance(data, dict):
+        raise error(f"{label} must be an object, got {type(data).__name__}")
+    missing = [key for key in keys if key not in data]
+    extra = sorted(str(key) for key in data if key not in keys and key not in optional)
+    if missing and extra:
+        raise error(f"{label} has unknown field(s) {', '.join(extra)} and lacks the field(s) "
+                    f"{', '.join(missing)}: check the spelling")
+    if missing:
+        raise error(f"{label} lacks the field(s) {', '.join(missing)}")
+    if extra:
+        raise error(f"{label} has unknown field(s) {', '.join(extra)}")
+
+
+def frozen_json(value: object) -> object:
+    """A JSON value that cannot be edited: objects become read-only mappings, lists tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: frozen_json(item) for key, item in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(frozen_json(item) for item in value)
+    return value
+
+
+def thawed_json(value: object) -> object:
+    """A fresh, editable JSON copy of a (possibly frozen) value: dicts and lists again."""
+    if isinstance(value, Mapping):
+        return {key: thawed_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thawed_json(item) for item in value]
+    return value
 
 
 # --- the run -------------------------------------------------------------------------
@@ -179,7 +236,7 @@ class Capture:
     action_id: str
     status: int
     body: str
-    capture_id: str
+    capture_id: str = ""  # computed when left out; refused when it is not the digest of the content
 
     def __post_init__(self) -> None:
         require_text("run_id", self.run_id)
@@ -187,7 +244,7 @@ class Capture:
         if isinstance(self.status, bool) or not isinstance(self.status, int) or not 100 <= self.status <= 599:
             raise RecordError(f"status must be an HTTP status code 100..599, got {shown(self.status)}")
         require_text("body", self.body, may_be_empty=True)
-        _require_own_digest("capture_id", self.capture_id, self.content())
+        named_by_content(self, "capture_id")
 
     def content(self) -> dict:
         """Everything the capture_id is a digest of."""
@@ -199,8 +256,7 @@ class Capture:
 
 def make_capture(run_id: str, action_id: str, status: int, body: str) -> Capture:
     """A capture whose identifier is the digest of run, action, status and body together."""
-    content = {"run_id": run_id, "action_id": action_id, "status": status, "body": body}
-    return Capture(run_id, action_id, status, body, _digest_of("capture_id", content))
+    return Capture(run_id, action_id, status, body)
 
 
 @dataclass(frozen=True)
@@ -216,7 +272,7 @@ class Observation:
     field: str
     value: object
     capture_id: str
-    observation_id: str = dataclasses.field(init=False)  # the digest of the other four
+    observation_id: str = ""  # the digest of the other four
 
     def __post_init__(self) -> None:
         require_text("run_id", self.run_id)
@@ -224,7 +280,7 @@ class Observation:
         require_text("capture_id", self.capture_id, may_be_empty=True)
         _require_json("value", self.value)
         object.__setattr__(self, "value", copy.deepcopy(self.value))
-        object.__setattr__(self, "observation_id", _digest_of("observation_id", self.content()))
+        named_by_content(self, "observation_id")
 
     def content(self) -> dict:
         return {
@@ -250,7 +306,7 @@ class Outcome:
     status: str
     capture_id: str
     detail: str
-    outcome_id: str = dataclasses.field(init=False)  # the digest of the other five
+    outcome_id: str = ""  # the digest of the other five
 
     def __post_init__(self) -> None:
         require_text("run_id", self.run_id)
@@ -259,7 +315,7 @@ class Outcome:
             raise RecordError(f"status must be one of {', '.join(OUTCOME_STATUSES)}, got {shown(self.status)}")
         require_text("capture_id", self.capture_id, may_be_empty=True)
         require_text("detail", self.detail, may_be_empty=True)
-        object.__setattr__(self, "outcome_id", _digest_of("outcome_id", self.content()))
+        named_by_content(self, "outcome_id")
 
     @property
     def settled(self) -> bool:
@@ -294,14 +350,14 @@ class Finding:
     capture_id: str
     quote: str
     claim: str
-    finding_id: str
+    finding_id: str = ""  # the digest of the other four
 
     def __post_init__(self) -> None:
         require_text("run_id", self.run_id)
         require_text("capture_id", self.capture_id)
         require_text("quote", self.quote)
         require_text("claim", self.claim)
-        _require_own_digest("finding_id", self.finding_id, self.content())
+        named_by_content(self, "finding_id")
 
     def content(self) -> dict:
         return {"run_id": self.run_id, "capture_id": self.capture_id, "quote": self.quote, "claim": self.claim}
@@ -311,8 +367,7 @@ class Finding:
 
 
 def make_finding(run_id: str, capture_id: str, quote: str, claim: str) -> Finding:
-    content = {"run_id": run_id, "capture_id": capture_id, "quote": quote, "claim": claim}
-    return Finding(run_id, capture_id, quote, claim, _digest_of("finding_id", content))
+    return Finding(run_id, capture_id, quote, claim)
 
 
 @dataclass(frozen=True)
@@ -324,7 +379,7 @@ class ReviewDecision:
     decision: str
     reviewer: str
     reason: str
-    review_id: str
+    review_id: str = ""  # the digest of the other five
 
     def __post_init__(self) -> None:
         require_text("run_id", self.run_id)
@@ -333,7 +388,7 @@ class ReviewDecision:
             raise RecordError(f"decision must be one of {', '.join(REVIEW_DECISIONS)}, got {shown(self.decision)}")
         require_text("reviewer", self.reviewer)
         require_text("reason", self.reason)
-        _require_own_digest("review_id", self.review_id, self.content())
+        named_by_content(self, "review_id")
 
     def content(self) -> dict:
         return {
@@ -349,5 +404,4 @@ class ReviewDecision:
 
 
 def make_review(run_id: str, subject_id: str, decision: str, reviewer: str, reason: str) -> ReviewDecision:
-    content = {"run_id": run_id, "subject_id": subject_id, "decision": decision, "reviewer": reviewer, "reason": reason}
-    return ReviewDecision(run_id, subject_id, decision, reviewer, reason, _digest_of("review_id", content))
+    return ReviewDecision(run_id, subject_id, decision, reviewer, reason)

@@ -30,13 +30,13 @@ import sys
 from core.run.canon import CanonError, canonical_bytes
 from core.run.commandline import OneLineParser
 from core.run.recorder import Recorder
-from core.run.records import RecordError, action_identity, shown
-from core.run.seal import SealError, load_report, verify
+from core.run.records import shown
+from core.run.seal import SealError, Verification, load_report, seal, verify_chain
 
-FORMAT = "harness-report/1"
-GATING_FIELDS = ("caps", "fail_open_classes", "taxonomy_version")
+FORMAT = "harness-report/2"
 UNVERIFIED = "unverified"
 SHORT = 12  # hex digits a reader needs to tell identifiers apart
+SETTING_FIELDS = ("gating", "taxonomy", "safety_pack")  # what the run was made under, besides its policy
 
 
 class ReportError(ValueError):
@@ -46,23 +46,26 @@ class ReportError(ValueError):
 # --- building ----------------------------------------------------------------------------
 
 
-def build_report(recorder: Recorder, *, gating: dict, safety: dict) -> dict:
+def build_report(recorder: Recorder, *, setting: dict, safety: dict) -> dict:
     """The closed run as one unsealed, JSON-ready report (seal it with seal.seal).
 
-    ``gating`` says how actions were gated: the taxonomy version, the caps
-    per class and the classes configured to fail open. Replay needs the
-    version to re-decide the run under the same table. ``safety`` is the
-    safety check's verdict (SafetyVerdict.to_dict()).
+    ``setting`` says what the run was made under besides its policy:
+    ``gating`` (the taxonomy version, caps and fail-open classes),
+    ``taxonomy`` (that table's version and digest) and ``safety_pack`` (its
+    id, digest and ratification state, ``ratified`` or ``unratified
+    (override)``). Replay and verify rebuild the door from them. ``safety``
+    is the safety check's verdict (SafetyVerdict.to_dict()).
 
     An open run is refused: it could still change after its report is sealed.
     """
     if recorder.closed is None:
         raise ReportError("the run is still open: finish or abort it before writing its report")
-    _require_gating(gating)
+    if not isinstance(setting, dict) or set(setting) != set(SETTING_FIELDS):
+        raise ReportError(f"setting must be an object with exactly the fields {', '.join(SETTING_FIELDS)}")
     if not isinstance(safety, dict):
         raise ReportError("safety must be the safety verdict as a JSON object")
     snapshot = recorder.snapshot()
-    report = {"format": FORMAT, **snapshot, "gating": copy.deepcopy(gating), "safety": copy.deepcopy(safety)}
+    report = {"format": FORMAT, **snapshot, **copy.deepcopy(setting), "safety": copy.deepcopy(safety)}
     report["findings"] = with_verdicts(snapshot["findings"], snapshot.get("verdicts", []))
     try:
         canonical_bytes(report)
@@ -71,12 +74,21 @@ def build_report(recorder: Recorder, *, gating: dict, safety: dict) -> dict:
     return report
 
 
-def _require_gating(gating: object) -> None:
-    if not isinstance(gating, dict) or set(gating) != set(GATING_FIELDS):
-        raise ReportError(f"gating must be an object with exactly the fields {', '.join(GATING_FIELDS)}")
-    version = gating["taxonomy_version"]
-    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise ReportError(f"gating taxonomy_version must be a positive integer, got {shown(version)}")
+def seal_run(recorder: Recorder, pack) -> dict:
+    """A closed run's sealed report: judged against the safety ``pack`` under the taxonomy its gate used.
+
+    The report records what it was made under (the gating, the taxonomy's
+    version and digest, the pack's id, digest and ratification state), so
+    that verify and replay can rebuild its door and judge it by its own rules.
+    """
+    from core.safety import verdict_for  # lesson 10's check; the report carries its verdict
+
+    gating = recorder.parts["gating"]
+    tools = {tool.tool_id: tool.activity for tool in recorder.policy.tools}
+    safety = verdict_for(recorder.snapshot(), tools, pack, gating.table)
+    setting = {"gating": gating.snapshot(), "taxonomy": {"version": gating.table.version, "digest": gating.table.digest},
+               "safety_pack": pack.summary()}
+    return seal(build_report(recorder, setting=setting, safety=safety), recorder.event_bytes())
 
 
 def with_verdicts(findings: list[dict], verdicts: list[dict]) -> list[dict]:
@@ -98,6 +110,53 @@ def with_verdicts(findings: list[dict], verdicts: list[dict]) -> list[dict]:
     return enriched
 
 
+# --- verifying everything a report says ---------------------------------------------------
+
+
+def derived_sections(report: dict) -> dict:
+    """Every section of ``report`` that comes from its ledger, derived again from the ledger alone.
+
+    A fresh door, rebuilt from the report's run, policy and gating under the
+    taxonomy version it was sealed with, is asked every question of the
+    ledger again (doors.redo); the sections are then built from that door
+    exactly as the run built them, and the safety check runs again under
+    the same pack. Raises ReportError when the setting cannot be rebuilt.
+    """
+    from core.run.doors import DoorError, redo  # doors.py builds on every module, this one included
+    from core.safety import SafetyPackError, safety_of
+
+    try:
+        door = redo(report)
+        safety = safety_of(door, report)
+    except (DoorError, SafetyPackError) as exc:
+        raise ReportError(f"the report's sections cannot be derived again: {exc}") from None
+    if door.closed is None:
+        raise ReportError("the report's ledger never closes the run")
+    fresh = build_report(door, setting={key: report.get(key) for key in SETTING_FIELDS}, safety=safety)
+    return {key: value for key, value in fresh.items() if key not in ("events", *SETTING_FIELDS)}
+
+
+def verify_report(report: object) -> Verification:
+    """The chain and the seal (seal.verify_chain), then every section the ledger derives.
+
+    A report whose derived sections were edited and then resealed has a
+    valid chain; it is caught here, and the first section that disagrees is
+    named. Raises SealError or ReportError when the input is not a sealed
+    harness report.
+    """
+    verification = verify_chain(report)
+    if not verification.ok:
+        return verification
+    if report.get("format") != FORMAT:
+        raise ReportError(f"not a harness report: format is {shown(report.get('format'))}, not {FORMAT}")
+    fresh = derived_sections(report)
+    for section in sorted(set(fresh) | (set(report) - {"events", "seal", *SETTING_FIELDS})):
+        if report.get(section) != fresh.get(section):
+            return Verification(False, None, f"altered: the section {section!r} is not what the ledger "
+                                             "derives (edited, then resealed?)", section)
+    return verification
+
+
 # --- rendering ---------------------------------------------------------------------------
 
 
@@ -106,7 +165,7 @@ def render_markdown(sealed: object) -> str:
 
     Raises SealError or ReportError when ``sealed`` is not a sealed harness report.
     """
-    verification = verify(sealed)  # raises SealError for anything that is not a sealed report
+    verification = verify_report(sealed)  # raises SealError or ReportError for what is not a sealed report
     if sealed.get("format") != FORMAT:
         raise ReportError(f"not a harness report: format is {_text(sealed.get('format'))}, not {FORMAT}")
     sections = [
@@ -158,33 +217,26 @@ def _counts(sealed: dict) -> list[str]:
 
 
 def _reviewed_actions(sealed: dict) -> list[str]:
-    """Each action a review decided on: when it was turned away, the decision, and when it ran."""
-    events = [event for event in _list(sealed.get("events")) if event.get("kind") == "action"]
-    admitted = [(event.get("seq"), event.get("id")) for event in events if event.get("status") == "admitted"]
-    refused = [(event.get("seq"), _identity(event.get("payload"))) for event in events
-               if event.get("status") == "refused"]
+    """Each exact act a review decided on: when the gate held it, the decision, and when it ran."""
+    from core.run.drive import subject_of  # the one way to name an exact act from a payload
+
+    story: dict[str, list[str]] = {}
+    for event in _list(sealed.get("events")):
+        payload = _dict(event.get("payload"))
+        if event.get("kind") != "action":
+            continue
+        subject = subject_of(payload.get("tool"), payload.get("arguments"), payload.get("destination"))
+        what = "admitted" if event.get("status") == "admitted" else "refused"
+        story.setdefault(subject, []).append(f"{what} at event {_text(event.get('seq'))}")
     lines = ["## Reviewed actions", ""]
     for review in _list(sealed.get("reviews")):
         subject = review.get("subject_id")
-        held = [seq for seq, identity in refused if identity == subject]
-        ran = [seq for seq, identity in admitted if identity == subject]
-        if not held and not ran:
-            continue  # a review of a finding, not of an action
-        story = [f"refused at event {_text(seq)}" for seq in held]
-        story.append(f"{_text(review.get('decision'))} by {_code(review.get('reviewer'))} "
-                     f"in review {_short(review.get('review_id'))}")
-        story += [f"admitted at event {_text(seq)}" for seq in ran] or ["never admitted"]
-        lines.append(f"- {_code(subject)}: {', then '.join(story)}")
+        if subject not in story:
+            continue  # a review of a finding, not of an act
+        decided = (f"{_text(review.get('decision'))} by {_code(review.get('reviewer'))} "
+                   f"in review {_short(review.get('review_id'))}")
+        lines.append(f"- {_code(subject)}: {', then '.join(story[subject])}; {decided}")
     return lines if len(lines) > 2 else lines + ["- none"]
-
-
-def _identity(payload: object) -> str | None:
-    """The action identity a refused action payload asked for, or None if it named none."""
-    payload = _dict(payload)
-    try:
-        return action_identity(payload.get("tool"), payload.get("destination"))
-    except RecordError:
-        return None
 
 
 def _refusals(sealed: dict) -> list[str]:
@@ -209,8 +261,12 @@ def _safety(sealed: dict) -> list[str]:
 
 def _seal(sealed: dict) -> list[str]:
     seal = sealed["seal"]
+    taxonomy, pack = _dict(sealed.get("taxonomy")), _dict(sealed.get("safety_pack"))
     return ["## Seal", "", f"- algorithm: {seal['algorithm']}", f"- events: {seal['events']}",
-            f"- head: {_text(seal['head'])}", f"- body: {_text(seal['body'])}"]
+            f"- head: {_text(seal['head'])}", f"- chain: {_text(seal['chain'])}", f"- body: {_text(seal['body'])}",
+            f"- taxonomy: version {_text(taxonomy.get('version'))}, digest {_short(taxonomy.get('digest'))}",
+            f"- safety pack: {_text(pack.get('pack_id'))}, digest {_short(pack.get('digest'))}, "
+            f"{_text(pack.get('ratification'))}"]
 
 
 # Readers of a JSON file cannot trust its types: these keep rendering total.
@@ -262,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"report: {exc}", file=sys.stderr)
         return 2
     sys.stdout.write(text)
-    return 0 if verify(sealed).ok else 1
+    return 0 if verify_report(sealed).ok else 1
 
 
 if __name__ == "__main__":

@@ -4,46 +4,63 @@ A report is only worth reading if nobody could have changed it after the
 fact, so lesson 9 ends a run in two steps.
 
 First the run is closed: ``finish`` when the work is done, ``abort`` when it
-must stop early. Closing is one more ledger event, and from then on the door
-refuses every record (recorder.py), so the run cannot grow behind the report.
-An aborted run keeps everything it admitted before the abort, and the abort's
-reason, because a half-finished run is exactly the one someone will audit.
+must stop early. Closing is one more record through the door, of the kind
+``close``; its row sets the door's ``closed`` field, and the guard
+``run_is_open``, first in every door from lesson 9 on, refuses everything
+after it. A refusal after the close is not even appended: the sealed ledger
+is final, and the run cannot grow behind its report. An aborted run keeps
+everything it admitted before the abort, and the abort's reason, because a
+half-finished run is exactly the one someone will audit.
 
-Then the report is sealed with a hash chain over its events:
+Then the report is sealed. Each event is hashed into a chain, over the
+event's canonical JSON (RFC 8785) without its ``chain`` field:
 
-    h_0 = digest({"run_id": run_id})
-    h_i = digest({"prev": h_(i-1), "event": event_i without its chain field})
+    h_0 = SHA-256 of the canonical JSON of {"run_id": <run id>}
+    h_i = SHA-256 of the canonical JSON of {"event": <event i>, "prev": h_(i-1)}
 
-Each event carries its h_i as ``chain``. Changing, dropping, moving or adding
-an event breaks the chain from that event on, and h_0 ties the chain to this
-run, so events copied in from another run break it too. The seal records the
-number of events, the last hash (the head) and a digest of everything else in
-the report (the body), so an edit outside the ledger shows as well.
+written in hex, and each event carries its h_i as ``chain``. Changing,
+dropping, moving or adding an event breaks the chain from that event on,
+and h_0 ties the chain to this run, so events copied in from another run
+break it too. Everything else in the report (the stores, counts, findings,
+safety verdict...) is the **body**; the seal records
 
-What a hash chain cannot do: anyone who can rewrite the report can recompute
-every hash and the seal. The chain proves the report is the one whose head you
-hold; keep the head somewhere the report's owner cannot edit (the rendered
-report prints it) and compare.
+    chain = h_n,  body = digest(report without events and seal),
+    head  = digest({"algorithm", "body", "chain", "events"})
+
+so the head commits to the whole report: change any byte and the head
+changes.
+
+What a hash chain cannot do: anyone who can rewrite the report can
+recompute every hash and the seal. The chain proves the report is the one
+whose head you hold; keep the head somewhere the report's owner cannot edit
+(the rendered report prints it) and compare. And because a resealed lie
+would still chain, ``python3 -m core.run.seal verify`` also re-derives every
+section that comes from the ledger and names the first that disagrees
+(report.py).
 
     python3 -m core.run.seal verify PATH
+    python3 -m core.run.seal seal IN --out OUT     (reseal: how an instructor builds tamper exercises)
 """
 
 from __future__ import annotations
 
-import copy
+import hashlib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.run.canon import CanonError, digest
+from core.run.canon import CanonError, canonical_bytes, digest, write_artifact
 from core.run.commandline import OneLineParser
 from core.run.jsonfile import read_json, shown_path
-from core.run.recorder import Recorder
+from core.run.recorder import Kind, Recorder, Refusal, Request
 from core.run.records import shown
+from core.run.stages import STAGES
 
-ALGORITHM = "sha256-jcs-chain/1"
-SEAL_FIELDS = ("algorithm", "events", "head", "body")
+ALGORITHM = "sha256-jcs-chain/2"
+SEAL_FIELDS = ("algorithm", "events", "chain", "body", "head")
 HEAD_SHOWN = 12  # hex digits of the head a one-line answer prints
+CLOSE_KIND = "close"
+CLOSE_HOWS = ("finished", "aborted")
 
 
 class SealError(ValueError):
@@ -53,14 +70,45 @@ class SealError(ValueError):
 # --- closing a run ---------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Closing:
+    """How a run ended: finished or aborted, and why."""
+
+    how: str
+    reason: str
+
+
+def build_close(door: Recorder, payload: dict) -> Closing:
+    how, reason = payload["how"], payload["reason"]
+    if how not in CLOSE_HOWS:
+        raise Refusal(f"a run closes as {' or '.join(CLOSE_HOWS)}, not {shown(how)}")
+    if not isinstance(reason, str) or not reason.strip():
+        raise Refusal("closing a run needs a reason")
+    return Closing(how, reason)
+
+
+def _closed(door: Recorder, closing: Closing) -> None:
+    door.closed = {"how": closing.how, "reason": closing.reason, "seq": door.seq_of[(CLOSE_KIND, closing.how)]}
+
+
+CLOSE = Kind(CLOSE_KIND, ("run_id", "how", "reason"), "", "how", build_close, stages=STAGES, admitted=_closed)
+
+
+def run_is_open(door: Recorder, request: Request) -> str:
+    """Nothing is recorded once the run is closed; the refusal is not even appended."""
+    if door.closed is None:
+        return ""
+    return f"run is closed ({door.closed['how']}): {door.closed['reason']}"
+
+
 def finish(recorder: Recorder, reason: str) -> dict:
     """Close the run because its work is done; the door's answer says whether it closed."""
-    return recorder.close("finished", reason)
+    return recorder.record(CLOSE_KIND, {"run_id": recorder.run.run_id, "how": "finished", "reason": reason})
 
 
 def abort(recorder: Recorder, reason: str) -> dict:
     """Close the run early, for ``reason``; what it admitted before stays in the ledger."""
-    return recorder.close("aborted", reason)
+    return recorder.record(CLOSE_KIND, {"run_id": recorder.run.run_id, "how": "aborted", "reason": reason})
 
 
 # --- the chain -------------------------------------------------------------------------
@@ -71,9 +119,14 @@ def chain_start(run_id: str) -> str:
     return digest({"run_id": run_id})
 
 
-def chain_link(prev: str, event: dict) -> str:
-    """h_i: the hash of one event (without its own chain field) and the hash before it."""
-    return digest({"prev": prev, "event": unchained(event)})
+def chain_link(prev: str, event_bytes: bytes) -> str:
+    """h_i from h_(i-1) and the canonical bytes of event i (without its chain field).
+
+    The canonical JSON of {"event": E, "prev": P} is written around the
+    event's own bytes (the keys are in sorted order), so an event is encoded
+    once, whether the door just wrote it or a verifier just read it.
+    """
+    return hashlib.sha256(b'{"event":' + event_bytes + b',"prev":"' + prev.encode() + b'"}').hexdigest()
 
 
 def unchained(event: dict) -> dict:
@@ -82,30 +135,47 @@ def unchained(event: dict) -> dict:
 
 
 def body_digest(report: dict) -> str:
-    """The digest of everything the chain does not cover: the report without its seal and chain fields."""
-    body = {key: value for key, value in report.items() if key != "seal"}
-    body["events"] = [unchained(event) for event in report["events"]]
-    return digest(body)
+    """The digest of everything the chain does not cover: the report without its events and seal."""
+    return digest({key: value for key, value in report.items() if key not in ("events", "seal")})
 
 
-def seal(report: dict) -> dict:
-    """A sealed copy of ``report``: each event gets its chain hash, and a seal binds head and body.
+def head_of(seal_fields: dict) -> str:
+    """The head: one digest committing to the algorithm, the event count, the chain and the body."""
+    return digest({key: seal_fields[key] for key in ("algorithm", "events", "chain", "body")})
 
-    ``report`` is left as it was. It must name its run and list its events,
-    and must not be sealed already: sealing twice would hide which seal to
-    trust.
+
+def seal(report: dict, event_bytes: tuple[bytes, ...] | None = None) -> dict:
+    """A sealed copy of ``report``: each event gets its chain hash, and a seal commits to it all.
+
+    ``event_bytes`` are the events' canonical bytes as the door wrote them
+    (Recorder.event_bytes), so sealing a fresh run encodes nothing twice.
+    ``report`` must name its run, list its events and not be sealed already:
+    sealing twice would hide which seal to trust (``reseal`` strips one first).
     """
     _require_ledger(report)
     if "seal" in report or any("chain" in event for event in report["events"]):
         raise SealError("the report is already sealed")
-    sealed = copy.deepcopy(report)
-    head = chain_start(sealed["run"]["run_id"])
-    for event in sealed["events"]:
-        head = chain_link(head, event)
-        event["chain"] = head
-    sealed["seal"] = {"algorithm": ALGORITHM, "events": len(sealed["events"]), "head": head,
-                      "body": body_digest(sealed)}
-    return sealed
+    if event_bytes is None or len(event_bytes) != len(report["events"]):
+        event_bytes = tuple(canonical_bytes(event) for event in report["events"])
+    head = chain_start(report["run"]["run_id"])
+    events = []
+    for event, data in zip(report["events"], event_bytes):
+        head = chain_link(head, data)
+        events.append({**event, "chain": head})
+    fields = {"algorithm": ALGORITHM, "events": len(events), "chain": head, "body": body_digest(report)}
+    return {**report, "events": events, "seal": {**fields, "head": head_of(fields)}}
+
+
+def reseal(report: dict) -> dict:
+    """Strip a report's chain and seal and seal it again: whatever it now says gets a valid chain.
+
+    That is the attack a chain alone cannot stop, which is why verify also
+    re-derives every section from the ledger.
+    """
+    _require_ledger(report)
+    bare = {key: value for key, value in report.items() if key != "seal"}
+    bare["events"] = [unchained(event) for event in report["events"]]
+    return seal(bare)
 
 
 def _require_ledger(report: object) -> None:
@@ -120,36 +190,37 @@ def _require_ledger(report: object) -> None:
         raise SealError("the report has no list of events")
 
 
-# --- verifying -------------------------------------------------------------------------
+# --- verifying the chain ----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Verification:
-    """The verdict on a sealed report: intact or not, the first altered event (or None) and one line saying so."""
+    """The verdict on a sealed report: intact or not, what is altered (an event, a section) and one line saying so."""
 
     ok: bool
     seq: int | None
     message: str
+    section: str = ""
 
 
-def verify(report: object) -> Verification:
+def verify_chain(report: object) -> Verification:
     """Check a sealed report's chain and seal; name the first event that does not hold.
 
     The events are walked in order, recomputing the chain from h_0. The first
     event whose sequence number is not its position (moved, inserted or
     removed) or whose chain hash does not follow (edited, or copied from
     another run) is the one named. Then the ends are checked (events missing
-    or added at the end), and last the body. Raises SealError when the input
-    is not a sealed report at all.
+    or added at the end), then the body and last the head. Raises SealError
+    when the input is not a sealed report at all.
     """
     _require_sealed(report)
     events, sealed = report["events"], report["seal"]
     prev = chain_start(report["run"]["run_id"])
     for position, event in enumerate(events, start=1):
-        problem = _link_problem(position, event, prev)
+        problem, link = _link_problem(position, event, prev)
         if problem:
             return _altered(position, problem)
-        prev = event["chain"]
+        prev = link
     count = len(events)
     if count < sealed["events"]:
         return _altered(count + 1, f"missing: the ledger ends after event {count} but the seal "
@@ -157,40 +228,42 @@ def verify(report: object) -> Verification:
     if count > sealed["events"]:
         return _altered(sealed["events"] + 1, f"not covered by the seal, which ends at event {sealed['events']} "
                                               "(events added at the end)")
-    if prev != sealed["head"]:
-        return _altered(count, "the chain's head is not the sealed head (the ledger was rewritten, "
+    if prev != sealed["chain"]:
+        return _altered(count, "the chain's last link is not the sealed one (the ledger was rewritten, "
                                "or the seal was edited)")
     if _body_digest_or_none(report) != sealed["body"]:
-        return Verification(False, None, "altered: report body altered outside the ledger")
-    return Verification(True, None, f"intact: {count} events, head {prev[:HEAD_SHOWN]}")
+        return Verification(False, None, "altered: the report's body was altered outside the ledger", "body")
+    if head_of(sealed) != sealed["head"]:
+        return Verification(False, None, "altered: the seal's head does not commit to its own fields", "seal")
+    return Verification(True, None, f"intact: {count} events, head {sealed['head'][:HEAD_SHOWN]}")
 
 
-def _link_problem(position: int, event: dict, prev: str) -> str:
-    """What is wrong with the event at ``position`` given the hash before it, or ""."""
+def _link_problem(position: int, event: dict, prev: str) -> tuple[str, str]:
+    """What is wrong with the event at ``position`` given the hash before it ("" if nothing), and its link."""
     seq = event.get("seq")
     if seq != position:
         return (f"sequence number {shown(seq)} where {position} belongs "
-                "(events reordered, inserted or removed)")
+                "(events reordered, inserted or removed)"), ""
     try:
-        expected = chain_link(prev, event)
-    except CanonError:  # a sealed event always had a canonical form
-        return "its content has no canonical JSON form, so it was altered after sealing"
+        expected = chain_link(prev, canonical_bytes(unchained(event)))
+    except (CanonError, RecursionError, ValueError):  # a sealed event always had a canonical form
+        return "its content has no canonical JSON form, so it was altered after sealing", ""
     if event.get("chain") != expected:
         return ("its chain hash does not follow from the events before it "
-                "(the event was altered, or it belongs to another run)")
-    return ""
+                "(the event was altered, or it belongs to another run)"), ""
+    return "", expected
 
 
 def _body_digest_or_none(report: dict) -> str | None:
     """The body digest, or None when the body has no canonical form (so it cannot be the sealed one)."""
     try:
         return body_digest(report)
-    except CanonError:
+    except (CanonError, RecursionError, ValueError):
         return None
 
 
 def _altered(seq: int, what: str) -> Verification:
-    return Verification(False, seq, f"altered: event {seq}: {what}")
+    return Verification(False, seq, f"altered: event {seq}: {what}", "events")
 
 
 def _require_sealed(report: object) -> None:
@@ -220,14 +293,30 @@ def load_report(path: str | Path) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser("seal", prog="python3 -m core.run.seal",
-                           description="Verify the hash chain of a sealed report.")
-    parser.add_argument("command", choices=["verify"], help="verify: check the chain and the seal")
-    parser.add_argument("path", metavar="PATH", help="the sealed report (JSON)")
+                           description="Verify a sealed report, or seal a report again.")
+    parser.add_argument("command", choices=["verify", "seal"],
+                        help="verify: check the chain, the seal and every derived section; seal: reseal IN")
+    parser.add_argument("path", metavar="PATH", help="the report (JSON)")
+    parser.add_argument("--out", metavar="OUT", help="with seal: where to write the resealed report")
     args = parser.parse_args(argv)
+    # report.py builds on this module; as ``python -m`` this file is __main__, so take the
+    # imported module's names, the ones report.py raises.
+    from core.run import seal as sealing
+    from core.run.report import ReportError, verify_report
+
     try:
-        verification = verify(load_report(args.path))
-    except SealError as exc:
+        report = sealing.load_report(args.path)
+        if args.command == "seal":
+            if not args.out:
+                raise sealing.SealError("seal needs --out OUT")
+            write_artifact(args.out, sealing.reseal(report))
+            return 0
+        verification = verify_report(report)
+    except (sealing.SealError, ReportError) as exc:
         print(f"seal: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"seal: {exc.__class__.__name__}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     print(verification.message)
     return 0 if verification.ok else 1

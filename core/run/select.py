@@ -17,20 +17,21 @@ Two record kinds join the door here:
   identity off the outcome and the family off that action's tool, so credit
   lands on exactly the act that produced it, never on whatever ran last.
 
-An identity that has been executed is out of the running for good: the
-ranking skips every proposal whose action the run already holds.
+An identity that has been executed, or tried and turned away, is out of the
+running for good: the ranking skips it, and the loop moves on to the next
+proposal. And the choice binds: in the execute stage the door admits only
+the action the current selection chose (``is_the_selection``), so nothing
+that drives the run can execute an act nobody proposed and chose.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from core.run.canon import digest
-from core.run.propose import PROPOSAL_KIND, ProposalRecorder
-from core.run.recorder import Recorder, Refusal
-from core.run.records import RecordError, require_text, shown
+from core.run.propose import PROPOSAL_KIND
+from core.run.recorder import Kind, Recorder, Refusal, Request
+from core.run.records import RecordError, action_identity, named_by_content, require_text, shown
 
 SELECTION_KIND = "selection"
 FEEDBACK_KIND = "feedback"
@@ -50,13 +51,13 @@ class Feedback:
     action_id: str
     family: str
     credit: float
-    feedback_id: str = dataclasses.field(init=False)  # the digest of the other five
+    feedback_id: str = ""  # the digest of the other five
 
     def __post_init__(self) -> None:
         for name in ("run_id", "outcome_id", "action_id", "family"):
             require_text(name, getattr(self, name))
         _require_number("credit", self.credit)
-        object.__setattr__(self, "feedback_id", digest(self.content()))
+        named_by_content(self, "feedback_id")
 
     def content(self) -> dict:
         return {
@@ -80,7 +81,7 @@ class Selection:
     score: float
     reason: str
     cites: tuple[int, ...]
-    selection_id: str = dataclasses.field(init=False)  # the digest of the other five
+    selection_id: str = ""  # the digest of the other five
 
     def __post_init__(self) -> None:
         for name in ("run_id", "action_id", "reason"):
@@ -89,7 +90,7 @@ class Selection:
         if not all(isinstance(seq, int) and not isinstance(seq, bool) and seq > 0 for seq in self.cites):
             raise RecordError(f"cites must be ledger sequence numbers, got {shown(self.cites)}")
         object.__setattr__(self, "cites", tuple(self.cites))
-        object.__setattr__(self, "selection_id", digest(self.content()))
+        named_by_content(self, "selection_id")
 
     def content(self) -> dict:
         return {
@@ -136,82 +137,110 @@ class Candidate:
     cites: tuple[int, ...]
 
 
-def rank(recorder: SelectionRecorder) -> list[Candidate]:
-    """Every proposal not yet executed, best first: highest score, then smallest action identity."""
-    executed = {action["action_id"] for action in recorder.records("action")}
-    seqs = admitted_seqs(recorder)
-    feedback = recorder.records(FEEDBACK_KIND)
+@dataclass
+class SelectionState:
+    """What this module keeps in the door: the current choice, what was tried, and each family's credit."""
+
+    current: str = ""  # the action identity the latest selection chose
+    tried: set[str] = field(default_factory=set)  # identities that reached the execute stage's door
+    credit: dict[str, tuple[float, tuple[int, ...]]] = field(default_factory=dict)  # family -> credit, seqs
+
+
+def selection_state(door: Recorder) -> SelectionState:
+    return door.state.setdefault(SELECTION_KIND, SelectionState())
+
+
+def rank(recorder: Recorder) -> list[Candidate]:
+    """Every proposal still open, best first: highest score, then smallest action identity.
+
+    A proposal is closed once its identity was executed, or was tried under a
+    selection and turned away by the door (refused, or held with no approval):
+    choosing it again would only be turned away again, and the run must move
+    on to the next proposal instead.
+    """
+    state = selection_state(recorder)
     candidates = []
     for proposal in recorder.records(PROPOSAL_KIND):
-        if proposal["action_id"] in executed:
+        action_id = proposal["action_id"]
+        if recorder.holds("action", action_id) or action_id in state.tried:
             continue
         tool = recorder.policy.tool_named(proposal["tool"])
-        earned = [entry for entry in feedback if entry["family"] == tool.family]
-        credit = sum((entry["credit"] for entry in earned), 0.0)
+        credit, earned = state.credit.get(tool.family, (0.0, ()))
         value = score(tool.weight, tool.cost, credit)
         reason = (
             f"score {value!r} = weight {tool.weight!r} * (1 + {tool.family} credit {credit!r})"
             f" / (1 + cost {tool.cost!r})"
         )
-        cites = [seqs[(PROPOSAL_KIND, proposal["action_id"])]]
-        cites += [seqs[(FEEDBACK_KIND, entry["feedback_id"])] for entry in earned]
-        candidates.append(Candidate(proposal["action_id"], value, reason, tuple(sorted(cites))))
+        cites = (recorder.seq_of[(PROPOSAL_KIND, action_id)], *earned)
+        candidates.append(Candidate(action_id, value, reason, tuple(sorted(cites))))
     return sorted(candidates, key=lambda candidate: (-candidate.score, candidate.action_id))
 
 
-def admitted_seqs(recorder: Recorder) -> dict[tuple[str, str], int]:
-    """(kind, record id) -> the sequence number of the ledger event that admitted it."""
-    return {(e["kind"], e["id"]): e["seq"] for e in recorder.events if e["status"] == "admitted"}
+# --- the two rows and the guard of the door ------------------------------------------
 
 
-# --- the door, with the two new kinds ------------------------------------------------
+def build_selection(door: Recorder, payload: dict) -> Selection:
+    """The best open proposal within the action budget, with its reason and citations."""
+    if door.count("action") >= door.policy.max_actions:
+        raise Refusal(f"action budget of {door.policy.max_actions} actions is spent")
+    ranking = rank(door)
+    if not ranking:
+        raise Refusal("no eligible proposal is left to select")
+    best = ranking[0]
+    reason = f"{best.reason}, the best of {len(ranking)} eligible proposals"
+    if len(ranking) > 1 and ranking[1].score == best.score:
+        reason += " (a tie, broken by action identity)"
+    return Selection(door.run.run_id, best.action_id, best.score, reason, best.cites)
 
 
-class SelectionRecorder(ProposalRecorder):
-    """The door of lesson 4, extended with selections and feedback."""
-
-    record_kinds = ProposalRecorder.record_kinds + (SELECTION_KIND, FEEDBACK_KIND)
-    payload_fields = {
-        **ProposalRecorder.payload_fields,
-        SELECTION_KIND: ("run_id",),
-        FEEDBACK_KIND: ("run_id", "outcome_id"),
-    }
-    store_names = {**ProposalRecorder.store_names, SELECTION_KIND: "selections", FEEDBACK_KIND: "feedback"}
-    id_fields = {**ProposalRecorder.id_fields, SELECTION_KIND: "selection_id", FEEDBACK_KIND: "feedback_id"}
-
-    def _build(self, kind: str, payload: dict) -> object:
-        if kind == SELECTION_KIND:
-            return self._build_selection()
-        if kind == FEEDBACK_KIND:
-            return self._build_feedback(payload)
-        return super()._build(kind, payload)
-
-    def _build_selection(self) -> Selection:
-        """The best eligible proposal within the action budget, with its reason and citations."""
-        if len(self._stores["action"]) >= self.policy.max_actions:
-            raise Refusal(f"action budget of {self.policy.max_actions} actions is spent")
-        ranking = rank(self)
-        if not ranking:
-            raise Refusal("no eligible proposal is left to select")
-        best = ranking[0]
-        reason = f"{best.reason}, the best of {len(ranking)} eligible proposals"
-        if len(ranking) > 1 and ranking[1].score == best.score:
-            reason += " (a tie, broken by action identity)"
-        return Selection(self.run.run_id, best.action_id, best.score, reason, best.cites)
-
-    def _build_feedback(self, payload: dict) -> Feedback:
-        """Credit read off the outcome itself, so it cannot be pinned on another act."""
-        outcome_id = payload["outcome_id"]
-        if not self._holds("outcome", outcome_id):
-            raise Refusal(f"feedback names outcome {shown(outcome_id)} that this run does not hold")
-        outcome = self._stores["outcome"][outcome_id]
-        if not outcome.settled:
-            raise Refusal(f"outcome {shown(outcome_id)} is not settled yet")
-        action = self._stores["action"][outcome.action_id]
-        family = self.policy.tool_named(action.tool).family
-        return Feedback(self.run.run_id, outcome_id, outcome.action_id, family, CREDIT_FOR[outcome.status])
+def build_feedback(door: Recorder, payload: dict) -> Feedback:
+    """Credit read off the outcome itself, so it cannot be pinned on another act."""
+    outcome_id = payload["outcome_id"]
+    if not door.holds("outcome", outcome_id):
+        raise Refusal(f"feedback names outcome {shown(outcome_id)} that this run does not hold")
+    outcome = door.held("outcome", outcome_id)
+    if not outcome.settled:
+        raise Refusal(f"outcome {shown(outcome_id)} is not settled yet")
+    family = door.policy.tool_named(door.held("action", outcome.action_id).tool).family
+    return Feedback(door.run.run_id, outcome_id, outcome.action_id, family, CREDIT_FOR[outcome.status])
 
 
-def select_next(recorder: SelectionRecorder) -> dict:
+def _note_selection(door: Recorder, selection: Selection) -> None:
+    selection_state(door).current = selection.action_id
+
+
+def _note_feedback(door: Recorder, feedback: Feedback) -> None:
+    credit = selection_state(door).credit
+    earned, seqs = credit.get(feedback.family, (0.0, ()))
+    credit[feedback.family] = (earned + feedback.credit, (*seqs, door.seq_of[(FEEDBACK_KIND, feedback.feedback_id)]))
+
+
+def is_the_selection(door: Recorder, request: Request) -> str:
+    """In the execute stage an action is admitted only if it is the act the current selection chose.
+
+    Whatever drives the run cannot execute an act nobody proposed or chose.
+    The attempt itself is remembered: an identity tried under a selection
+    is never chosen again, whether the door admits it or turns it away.
+    """
+    if request.kind != "action" or door.stage != "execute":
+        return ""
+    identity = action_identity(request.payload["tool"], request.payload["destination"])
+    state = selection_state(door)
+    if identity != state.current:
+        chosen = shown(state.current) if state.current else "nothing"
+        return f"action {shown(identity)} is not the current selection (the selection chose {chosen})"
+    state.tried.add(identity)
+    return ""
+
+
+KINDS = (
+    Kind(SELECTION_KIND, ("run_id",), "selections", "selection_id", build_selection, stages=("select",),
+         admitted=_note_selection),
+    Kind(FEEDBACK_KIND, ("run_id", "outcome_id"), "feedback", "feedback_id", build_feedback, stages=("execute",),
+         admitted=_note_feedback),
+)
+
+
+def select_next(recorder: Recorder) -> dict:
     """Ask the door for the next choice; the answer names the selection or the reason there is none."""
     return recorder.record(SELECTION_KIND, {"run_id": recorder.run.run_id})

@@ -10,21 +10,28 @@ reader can check by eye:
 * ``TRANSITIONS`` lists every move allowed, as (from, to) pairs. The work
   loops observe -> propose -> select -> execute -> observe, and leaves the
   loop from select (nothing left worth doing) for verify, review and report.
-* ``ADMITTED_IN`` says in which stages each record kind may be recorded.
+* each row of the door's kind table says in which stages its kind may be
+  recorded. ``LESSON_2_STAGES`` gives lesson 2's six kinds theirs; the kinds
+  later lessons add declare their stages in their own rows.
 
-Every move is a ledger event, so the ledger shows where each record was made.
-A move the table does not list, and a record outside its stages, are refusals
-recorded through the same door, and they change nothing.
+A move is a record of its own kind, ``transition``, so it passes the same
+door and is an event in the same ledger: the ledger shows where each record
+was made. A move the table does not list, and a record outside its stages,
+are refusals recorded through the same door, and they change nothing.
 
-The machine plugs into the door through the one hook lesson 2 left for it,
-``Recorder._check_stage``: the door itself is not rewritten.
+The machine joins the door as one row (``TRANSITION``) and one guard
+(``in_its_stage``); ``doors.door_for`` puts them in. The door itself is not
+rewritten.
 """
 
 from __future__ import annotations
 
-from core.run.policy import Policy
-from core.run.recorder import Recorder
-from core.run.records import Run, shown
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from core.run.recorder import Kind, Recorder, Refusal, Request
+from core.run.records import shown
 
 STAGES = ("authorize", "observe", "propose", "select", "execute", "verify", "review", "report")
 START_STAGE = STAGES[0]
@@ -40,61 +47,67 @@ TRANSITIONS = (
     ("review", "report"),
 )
 
-# Which stages admit each record kind. A kind missing here is admitted nowhere
-# (fail closed). model_call and proposal arrive in lesson 4 (propose.py),
-# selection and feedback in lesson 5 (select.py), verdict in lesson 7
-# (verify.py). The report stage admits nothing: the report is written from
-# the ledger, not added to it.
-ADMITTED_IN = {
+# Where lesson 2's kinds are admitted. The report stage admits nothing: the
+# report is written from the ledger, not added to it.
+LESSON_2_STAGES = {
     "observation": ("authorize", "observe"),  # the operator's own facts, then facts read from captures
-    "model_call": ("propose",),
-    "proposal": ("propose",),
-    "selection": ("select",),
     "action": ("execute", "verify"),  # verification acts too (lesson 7), through the same door
     "capture": ("execute", "verify"),
     "outcome": ("execute", "verify"),
-    "feedback": ("execute",),  # right after the outcome it credits; verification earns no credit
     "finding": ("verify",),
-    "verdict": ("verify",),
     "review": ("execute", "verify", "review"),  # a held action waits for its review where it was tried (lesson 8)
 }
 
-TRANSITION_KIND = "transition"  # the ledger kind of a stage move; it is an event, not a stored record
+TRANSITION_KIND = "transition"  # the ledger kind of a stage move; an event, not a stored record
 
 
-class StagedRecorder(Recorder):
-    """The door of lesson 2 with a stage machine in front of it."""
+@dataclass(frozen=True)
+class Transition:
+    """One stage move, named ``"<from> -> <to>"``."""
 
-    def __init__(self, run: Run, policy: Policy) -> None:
-        super().__init__(run, policy)
-        self.stage = START_STAGE
+    from_stage: str
+    to_stage: str
 
-    def advance(self, to_stage: str) -> dict:
-        """Move to ``to_stage`` if the table allows it; either way the ledger says what happened.
+    @property
+    def transition_id(self) -> str:
+        return f"{self.from_stage} -> {self.to_stage}"
 
-        The answer has the shape of record()'s: an admitted move names itself
-        ``"<from> -> <to>"``; a refused one carries its reason. A closed run
-        (lesson 9) refuses every move.
-        """
-        payload = {"to": to_stage}  # kept in the event, so a replay can ask the same question
-        reason = self._check_open() or self._check_transition(to_stage)
-        if reason:
-            return self.refuse(TRANSITION_KIND, reason, payload)
-        move = f"{self.stage} -> {to_stage}"
-        self.stage = to_stage
-        self._append(TRANSITION_KIND, "admitted", move, "", payload)
-        return {"recorded": True, "kind": TRANSITION_KIND, "id": move}
 
-    def _check_transition(self, to_stage: object) -> str:
-        """A reason to refuse the move to ``to_stage``, or "" if the table lists it."""
-        if to_stage not in STAGES:
-            return f"unknown stage {shown(to_stage)}"
-        if (self.stage, to_stage) not in TRANSITIONS:
-            return f"transition from {shown(self.stage)} to {shown(to_stage)} is not allowed"
-        return ""
+def build_transition(door: Recorder, payload: dict) -> Transition:
+    """A move the table lists, from the stage the run is in."""
+    to_stage = payload["to"]
+    if to_stage not in STAGES:
+        raise Refusal(f"unknown stage {shown(to_stage)}")
+    if (door.stage, to_stage) not in TRANSITIONS:
+        raise Refusal(f"transition from {shown(door.stage)} to {shown(to_stage)} is not allowed")
+    return Transition(door.stage, to_stage)
 
-    def _check_stage(self, kind: str) -> str:
-        """The door's stage hook: refuse a kind outside the stages ADMITTED_IN lists for it."""
-        if self.stage not in ADMITTED_IN.get(kind, ()):
-            return f"record kind {shown(kind)} is not admitted in stage {shown(self.stage)}"
-        return ""
+
+def _enter(door: Recorder, move: Transition) -> None:
+    door.stage = move.to_stage
+
+
+TRANSITION = Kind(TRANSITION_KIND, ("run_id", "to"), "", "transition_id", build_transition,
+                  stages=STAGES, admitted=_enter)
+
+
+def in_its_stage(door: Recorder, request: Request) -> str:
+    """A kind is recorded only in the stages its row lists."""
+    if door.stage not in request.row.stages:
+        return f"record kind {shown(request.kind)} is not admitted in stage {shown(door.stage)}"
+    return ""
+
+
+def staged(kinds: Iterable[Kind]) -> list[Kind]:
+    """Lesson 2's rows with the stages LESSON_2_STAGES gives them; other rows as they are."""
+    return [dataclasses.replace(row, stages=LESSON_2_STAGES[row.name]) if row.name in LESSON_2_STAGES else row
+            for row in kinds]
+
+
+def advance(door: Recorder, to_stage: str) -> dict:
+    """Ask the door to move the run to ``to_stage``; the answer has record()'s shape.
+
+    An admitted move is named ``"<from> -> <to>"``; a refused one carries its
+    reason, and the stage stays as it was.
+    """
+    return door.record(TRANSITION_KIND, {"run_id": door.run.run_id, "to": to_stage})

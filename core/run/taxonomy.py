@@ -23,8 +23,13 @@ Three rules keep the table honest:
   are carried unchanged (``action_taxonomy_v<N>.json``) and their digests are
   pinned here, so replaying an old record cannot pick up today's rules.
 
-``gate`` turns a class into a verdict: allow, hold (waits for an approved
-review by the class's approver role) or deny, always with the reason.
+``CHANGE`` is a trigger class no row may declare: a consequential act that
+amends an act already approved (the same identity with other arguments)
+counts as a change, and only the run's state can say that it is one, so it
+is derived from state (``trigger_class(..., after_prior_approval=True)``).
+
+gate.py turns a class into a verdict: allow, hold (waits for an approved
+review of that exact act by the class's approver role) or deny.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from types import MappingProxyType
 
 from core.run.canon import CanonError, digest
 from core.run.jsonfile import read_json, shown_path
+from core.run.records import require_keys
 
 REPO = Path(__file__).resolve().parents[2]
 TAXONOMY_DIR = REPO / "data" / "taxonomy"
@@ -46,8 +52,8 @@ CARRIED_DIGESTS = {1: "60750b97c1462ca6afbac4968e96dfbea185499c0e21407d48d83317d
 
 TABLE_KEYS = ("about", "taxonomy_version", "trigger_classes", "classes")
 ROW_KEYS = ("name", "trigger_class", "consequential", "fail_open_allowed", "approver_role", "legacy_aliases")
-VERDICTS = ("allow", "hold", "deny")
 UNCLASSIFIED_NAME = "unclassified"  # reserved: no row and no alias may use it
+CHANGE = "CHANGE"  # reserved trigger class: an amendment after a prior approval, derived from state
 
 
 class TaxonomyError(ValueError):
@@ -90,9 +96,28 @@ class TaxonomyTable:
         """The row that governs ``name``: an undeclared or unknown class is UNCLASSIFIED."""
         return self.resolve(name) or UNCLASSIFIED
 
-    def trigger_class(self, name: object) -> str | None:
-        """The population ``name`` counts toward, or None for a non-consequential class."""
-        return self.classify(name).trigger_class
+    def trigger_class(self, name: object, *, after_prior_approval: bool = False) -> str | None:
+        """The population ``name`` counts toward, or None for a non-consequential class.
+
+        ``after_prior_approval`` is the caller's state: a consequential act
+        that amends one already approved counts as CHANGE.
+        """
+        row = self.classify(name)
+        if row.trigger_class is None:
+            return None
+        return CHANGE if after_prior_approval else row.trigger_class
+
+    def canonical_caps(self, caps: Mapping[str, int]) -> dict[str, int]:
+        """Caps keyed by canonical class, legacy names resolved: a cap must not hide behind an old name."""
+        resolved: dict[str, int] = {}
+        for name, cap in caps.items():
+            row = self.resolve(name)
+            if row is None:
+                raise TaxonomyError(f"a cap names {name!r}, which is no class of taxonomy version {self.version}")
+            if row.name in resolved:
+                raise TaxonomyError(f"two caps name the class {row.name!r} (one of them by a legacy name)")
+            resolved[row.name] = cap
+        return dict(sorted(resolved.items()))
 
 
 # --- loading and validating ----------------------------------------------------------
@@ -111,6 +136,8 @@ def parse_table(raw: object, source: str = "taxonomy table") -> TaxonomyTable:
     triggers = _names(source, "trigger_classes", raw["trigger_classes"])
     if not triggers:
         raise TaxonomyError(f"{source}: trigger_classes must name at least one trigger class")
+    if CHANGE in triggers:
+        raise TaxonomyError(f"{source}: trigger class {CHANGE!r} is derived from state; no table may declare it")
     rows = raw["classes"]
     if not isinstance(rows, list) or not rows:
         raise TaxonomyError(f"{source}: classes must be a non-empty list of rows")
@@ -120,6 +147,9 @@ def parse_table(raw: object, source: str = "taxonomy table") -> TaxonomyTable:
         if action_class.name in classes:
             raise TaxonomyError(f"{source}: class {action_class.name!r} is declared more than once")
         classes[action_class.name] = action_class
+    if all(action_class.consequential for action_class in classes.values()):
+        raise TaxonomyError(f"{source}: every class is consequential; a table needs at least one class "
+                            "that runs without review, or every act of a run would wait for a person")
     try:
         table_digest = digest(raw)
     except CanonError as exc:
@@ -134,7 +164,7 @@ def _parse_row(source: str, index: int, row: object, triggers: tuple[str, ...]) 
     where = f"class {name!r}" if isinstance(name, str) and name else f"classes[{index}]"
     _require_exact_keys(source, where, row, ROW_KEYS)
     _require_name(source, f"{where} name", name)
-    if name == UNCLASSIFIED_NAME:
+    if name in (UNCLASSIFIED_NAME, CHANGE):
         raise TaxonomyError(f"{source}: {where} uses the reserved name {UNCLASSIFIED_NAME!r}")
     for key in ("consequential", "fail_open_allowed"):
         if not isinstance(row[key], bool):
@@ -171,9 +201,7 @@ def _require_exact_keys(source: str, where: str, data: dict, keys: tuple[str, ..
     for key in keys:
         if key not in data:
             raise TaxonomyError(f"{source}: {where} does not declare {key}; every key must be declared")
-    extra = sorted(str(key) for key in data if key not in keys)
-    if extra:
-        raise TaxonomyError(f"{source}: {where} has unknown key(s) {', '.join(extra)}")
+    require_keys(f"{source}: {where}", data, keys, error=TaxonomyError)
 
 
 def _require_name(source: str, where: str, value: object) -> None:
@@ -240,12 +268,17 @@ def class_counts(action_classes: Iterable[object], table: TaxonomyTable | None =
     return dict(sorted(counts.items()))
 
 
-def trigger_counts(action_classes: Iterable[object], table: TaxonomyTable | None = None) -> dict[str, int]:
-    """How many acts should have been checked, per trigger class, zeros included."""
+def trigger_counts(acts: Iterable[object], table: TaxonomyTable | None = None) -> dict[str, int]:
+    """How many acts should have been checked, per trigger class, zeros included.
+
+    Each act is its class name, or a pair (class name, after_prior_approval)
+    when the caller's state knows it amends an approved act (CHANGE).
+    """
     table = table or current_table()
-    counts = {trigger: 0 for trigger in (*table.trigger_classes, UNCLASSIFIED_NAME)}
-    for name in action_classes:
-        trigger = table.trigger_class(name)
+    counts = {trigger: 0 for trigger in (*table.trigger_classes, UNCLASSIFIED_NAME, CHANGE)}
+    for act in acts:
+        name, amends = act if isinstance(act, tuple) else (act, False)
+        trigger = table.trigger_class(name, after_prior_approval=amends)
         if trigger is not None:
             counts[trigger] += 1
     return dict(sorted(counts.items()))
@@ -265,101 +298,3 @@ def check_catalogue(tool_classes: Mapping[str, object], table: TaxonomyTable | N
             problems.append(f"tool {tool!r} declares {name!r}, which is not a class "
                             f"in taxonomy version {table.version}")
     return problems
-
-
-# --- gating ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GateDecision:
-    """The gate's verdict for one act, the class it was judged as, and why."""
-
-    verdict: str  # allow, hold or deny
-    action_class: str  # the canonical class, or "unclassified"
-    reason: str
-
-    def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, got {self.verdict!r}")
-
-    def to_dict(self) -> dict:
-        return {"verdict": self.verdict, "action_class": self.action_class, "reason": self.reason}
-
-
-def gate(
-    action_class: str | None,
-    *,
-    action_id: str,
-    reviews: Iterable[Mapping],
-    caps: Mapping[str, int],
-    used: Mapping[str, int],
-    fail_open_classes: Iterable[str] = (),
-    stale_view: bool = False,
-    table: TaxonomyTable | None = None,
-) -> GateDecision:
-    """May the act ``action_id`` of class ``action_class`` run now?
-
-    A non-consequential act runs while its class is within its cap (``caps``
-    and ``used`` are keyed by canonical class; no cap configured means a cap
-    of 0). A consequential act, or one over its cap, needs an approved review
-    of this very act by the class's approver role; ``reviews`` are review
-    records as the recorder's snapshot lists them, and a review by anyone
-    else does not count. A class with no approver role is denied, not held:
-    nobody could ever release the hold.
-
-    ``stale_view`` says the gating view (counts, reviews) cannot be trusted.
-    Then only a class the table allows to fail open AND the run lists in
-    ``fail_open_classes`` proceeds; everything else is denied.
-    """
-    table = table or current_table()
-    row = table.classify(action_class)
-    label = _label(action_class, row)
-    if stale_view:
-        return _stale_view_decision(row, label, set(fail_open_classes))
-    if row.consequential:
-        why = f"{label} is consequential" + (" by default (fail-closed)" if row is UNCLASSIFIED else "")
-    else:
-        cap, count = caps.get(row.name, 0), used.get(row.name, 0)
-        cap_text = f"has used {count} of its cap of {cap}" if row.name in caps else "has no configured cap"
-        if count < cap:
-            return GateDecision("allow", row.name, f"{label} is not consequential and {cap_text}")
-        why = f"{label} is not consequential but {cap_text}"
-    if row.approver_role is None:
-        return GateDecision("deny", row.name, f"{why}; no approver role is declared for it, so it is denied, not held")
-    return _review_decision(row, why, action_id, reviews)
-
-
-def _review_decision(row: ActionClass, why: str, action_id: str, reviews: Iterable[Mapping]) -> GateDecision:
-    """Held until the approver role decides about this very act; a rejection is final."""
-    role = row.approver_role
-    decided = {review.get("decision"): review.get("review_id") for review in reviews
-               if review.get("subject_id") == action_id and review.get("reviewer") == role}
-    if "rejected" in decided:
-        return GateDecision("deny", row.name, f"{why}; {role} rejected it in review {decided['rejected']}")
-    if "approved" in decided:
-        return GateDecision("allow", row.name, f"{why}; {role} approved it in review {decided['approved']}")
-    return GateDecision("hold", row.name, f"{why}; it waits for an approved review by {role}")
-
-def _label(action_class: object, row: ActionClass) -> str:
-    """How a reason names the class: the canonical name, and the name given if it differs."""
-    if action_class is None:
-        return "an undeclared class"
-    if row is UNCLASSIFIED:
-        return f"the unknown class {action_class!r}"
-    if action_class != row.name:
-        return f"{row.name} (legacy name {action_class!r})"
-    return row.name
-
-
-def _stale_view_decision(row: ActionClass, label: str, configured: set[str]) -> GateDecision:
-    """Fail open only where both the table allows it and the run asked for it."""
-    prefix = f"the gating view is stale; {label}"
-    if row.fail_open_allowed and row.name in configured:
-        return GateDecision("allow", row.name, f"{prefix} may fail open and this run configures it to")
-    if row.fail_open_allowed:
-        reason = f"{prefix} may fail open but this run does not configure it to: fail closed"
-    elif row.name in configured:
-        reason = f"{prefix} is configured to fail open but the taxonomy does not allow it: fail closed"
-    else:
-        reason = f"{prefix} may not fail open: fail closed"
-    return GateDecision("deny", row.name, reason)

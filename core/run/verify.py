@@ -28,15 +28,12 @@ of the record.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.run.canon import digest
 from core.run.execute import ExecutionResult
-from core.run.recorder import Refusal
-from core.run.records import Capture, RecordError, require_text, shown
-from core.run.select import SelectionRecorder, admitted_seqs
+from core.run.recorder import Kind, Recorder, Refusal
+from core.run.records import Capture, RecordError, named_by_content, require_keys, require_text, shown
 
 VERDICT_KIND = "verdict"
 VERDICTS = ("confirmed", "refuted", "inconclusive")
@@ -63,7 +60,7 @@ class Verdict:
     confirming_capture_id: str  # "" when no confirming capture was made
     control_capture_id: str  # "" when no control capture was made
     reason: str
-    verdict_id: str = dataclasses.field(init=False)  # the digest of the other six
+    verdict_id: str = ""  # the digest of the other six
 
     def __post_init__(self) -> None:
         for name in ("run_id", "finding_id", "reason"):
@@ -72,7 +69,7 @@ class Verdict:
             raise RecordError(f"verdict must be one of {', '.join(VERDICTS)}, got {shown(self.verdict)}")
         for name in ("confirming_capture_id", "control_capture_id"):
             require_text(name, getattr(self, name), may_be_empty=True)
-        object.__setattr__(self, "verdict_id", digest(self.content()))
+        named_by_content(self, "verdict_id")
 
     def content(self) -> dict:
         return {
@@ -104,58 +101,52 @@ def judge(expect: str, confirming: Capture | None, control: Capture | None) -> t
                          f"negative control (HTTP {control.status}) does not")
 
 
-# --- the door, with the new kind -----------------------------------------------------
+# --- the row of the door --------------------------------------------------------------
 
 
-class VerificationRecorder(SelectionRecorder):
-    """The door of lesson 5, extended with verdicts."""
+def build_verdict(door: Recorder, payload: dict) -> Verdict:
+    """One verdict per finding, judged here from evidence gathered after the finding by other acts."""
+    finding_id = payload["finding_id"]
+    if not door.holds("finding", finding_id):
+        raise Refusal(f"verdict names finding {shown(finding_id)} that this run does not hold")
+    judged = door.state.setdefault(VERDICT_KIND, set())  # findings that already have a verdict
+    if finding_id in judged:
+        raise Refusal(f"finding {shown(finding_id)} already has a verdict")
+    expect = payload["expect"]
+    if not isinstance(expect, str) or not expect:
+        raise Refusal(f"expect must be the text the evidence should show, got {shown(expect)}")
+    finding = door.held("finding", finding_id)
+    taken = {door.held("capture", finding.capture_id).action_id: "the act the finding quotes"}
+    confirming = _evidence(door, "confirming", payload.get("confirming_capture_id", ""), finding_id, taken)
+    if confirming is not None:
+        taken[confirming.action_id] = "the confirming act"
+    control = _evidence(door, "control", payload.get("control_capture_id", ""), finding_id, taken)
+    verdict, reason = judge(expect, confirming, control)
+    return Verdict(door.run.run_id, finding_id, verdict, _id_of(confirming), _id_of(control), reason)
 
-    record_kinds = SelectionRecorder.record_kinds + (VERDICT_KIND,)
-    payload_fields = {
-        **SelectionRecorder.payload_fields,
-        VERDICT_KIND: ("run_id", "finding_id", "expect", "confirming_capture_id", "control_capture_id"),
-    }
-    store_names = {**SelectionRecorder.store_names, VERDICT_KIND: "verdicts"}
-    id_fields = {**SelectionRecorder.id_fields, VERDICT_KIND: "verdict_id"}
 
-    def _build(self, kind: str, payload: dict) -> object:
-        if kind == VERDICT_KIND:
-            return self._build_verdict(payload)
-        return super()._build(kind, payload)
+def _evidence(door: Recorder, role: str, capture_id: object, finding_id: str, taken: dict[str, str]) -> Capture | None:
+    """The capture cited as ``role`` evidence, or None for ""; refuse evidence that tests nothing new."""
+    if capture_id == "":
+        return None
+    if not door.holds("capture", capture_id):
+        raise Refusal(f"verdict cites {role} capture {shown(capture_id)} that this run does not hold")
+    capture = door.held("capture", capture_id)
+    if capture.action_id in taken:
+        raise Refusal(f"the {role} capture comes from {taken[capture.action_id]}; it must come from a distinct act")
+    if door.seq_of[("capture", capture_id)] < door.seq_of[("finding", finding_id)]:
+        raise Refusal(f"the {role} capture was made before the finding, so it was not planned to test it")
+    return capture
 
-    def _build_verdict(self, payload: dict) -> Verdict:
-        """One verdict per finding, judged here from evidence gathered after the finding by other acts."""
-        finding_id = payload["finding_id"]
-        if not self._holds("finding", finding_id):
-            raise Refusal(f"verdict names finding {shown(finding_id)} that this run does not hold")
-        if any(verdict.finding_id == finding_id for verdict in self._stores[VERDICT_KIND].values()):
-            raise Refusal(f"finding {shown(finding_id)} already has a verdict")
-        expect = payload["expect"]
-        if not isinstance(expect, str) or not expect:
-            raise Refusal(f"expect must be the text the evidence should show, got {shown(expect)}")
-        finding = self._stores["finding"][finding_id]
-        quoted_action = self._stores["capture"][finding.capture_id].action_id
-        taken = {quoted_action: "the act the finding quotes"}
-        confirming = self._evidence("confirming", payload.get("confirming_capture_id", ""), finding_id, taken)
-        if confirming is not None:
-            taken[confirming.action_id] = "the confirming act"
-        control = self._evidence("control", payload.get("control_capture_id", ""), finding_id, taken)
-        verdict, reason = judge(expect, confirming, control)
-        return Verdict(self.run.run_id, finding_id, verdict, _id_of(confirming), _id_of(control), reason)
 
-    def _evidence(self, role: str, capture_id: object, finding_id: str, taken: dict[str, str]) -> Capture | None:
-        """The capture cited as ``role`` evidence, or None for ""; refuse evidence that tests nothing new."""
-        if capture_id == "":
-            return None
-        if not self._holds("capture", capture_id):
-            raise Refusal(f"verdict cites {role} capture {shown(capture_id)} that this run does not hold")
-        capture = self._stores["capture"][capture_id]
-        if capture.action_id in taken:
-            raise Refusal(f"the {role} capture comes from {taken[capture.action_id]}; it must come from a distinct act")
-        seqs = admitted_seqs(self)
-        if seqs[("capture", capture_id)] < seqs[("finding", finding_id)]:
-            raise Refusal(f"the {role} capture was made before the finding, so it was not planned to test it")
-        return capture
+def _note_verdict(door: Recorder, verdict: Verdict) -> None:
+    door.state.setdefault(VERDICT_KIND, set()).add(verdict.finding_id)
+
+
+KINDS = (
+    Kind(VERDICT_KIND, ("run_id", "finding_id", "expect", "confirming_capture_id", "control_capture_id"),
+         "verdicts", "verdict_id", build_verdict, stages=("verify",), admitted=_note_verdict),
+)
 
 
 def _id_of(capture: Capture | None) -> str:
@@ -184,11 +175,11 @@ class Check:
 
     @classmethod
     def from_dict(cls, data: object, where: str = "check") -> Check:
-        _require_keys(where, data, CHECK_FIELDS)
+        require_keys(where, data, CHECK_FIELDS, error=CheckError)
         evidence = data["evidence"]
-        _require_keys(f"{where} evidence", evidence, ("action", "quote"))
+        require_keys(f"{where} evidence", evidence, ("action", "quote"), error=CheckError)
         for name in ("confirm", "control"):
-            _require_keys(f"{where} {name}", data[name], ACTION_FIELDS)
+            require_keys(f"{where} {name}", data[name], ACTION_FIELDS, error=CheckError)
             if not isinstance(data[name]["arguments"], dict):
                 raise CheckError(f"{where} {name} arguments must be an object")
         for label, value in (("claim", data["claim"]), ("evidence action", evidence["action"]),
@@ -202,18 +193,13 @@ class Check:
                    data["expect"])
 
 
-def _require_keys(where: str, data: object, keys: tuple[str, ...]) -> None:
-    if not isinstance(data, dict) or sorted(data) != sorted(keys):
-        raise CheckError(f"{where} must be an object with exactly the keys {', '.join(keys)}")
-
-
-def capture_of(recorder: VerificationRecorder, action_id: str) -> str | None:
+def capture_of(recorder: Recorder, action_id: str) -> str | None:
     """The id of the latest capture the action ``action_id`` brought back, or None."""
     captures = [c["capture_id"] for c in recorder.records("capture") if c["action_id"] == action_id]
     return captures[-1] if captures else None
 
 
-def record_finding(recorder: VerificationRecorder, check: Check) -> dict:
+def record_finding(recorder: Recorder, check: Check) -> dict:
     """Assert the check's claim as a finding quoting the capture of its evidence action."""
     capture_id = capture_of(recorder, check.evidence_action)
     if capture_id is None:
@@ -222,7 +208,7 @@ def record_finding(recorder: VerificationRecorder, check: Check) -> dict:
     return recorder.record("finding", payload)
 
 
-def verify_finding(recorder: VerificationRecorder, finding_id: str, check: Check, act: Act) -> dict:
+def verify_finding(recorder: Recorder, finding_id: str, check: Check, act: Act) -> dict:
     """Run the confirming action, then the control, through ``act``; record the verdict the door judges."""
     run_id = recorder.run.run_id
     confirming = act({"run_id": run_id, **check.confirm})
@@ -232,7 +218,7 @@ def verify_finding(recorder: VerificationRecorder, finding_id: str, check: Check
     return recorder.record(VERDICT_KIND, payload)
 
 
-def verify(recorder: VerificationRecorder, check: Check, act: Act) -> list[dict]:
+def run_check(recorder: Recorder, check: Check, act: Act) -> list[dict]:
     """Record the check's finding and, if it is admitted, verify it; the door's answers in order."""
     finding = record_finding(recorder, check)
     if not finding["recorded"]:

@@ -6,8 +6,22 @@ and says, boundary by boundary, what was upheld, what was violated and what
 could not be judged at runtime.
 """
 
-from core.safety.check import BoundaryResult, Judgement, SafetyCheck, SafetyContext, SafetyVerdict
-from core.safety.pack import DEFAULT_SAFETY_PACK, OVERRIDE_ENV, SafetyPack, SafetyPackError, load_safety_pack
+from core.safety.check import BoundaryResult, Judgement, SafetyCheck, SafetyContext, SafetyVerdict, verdict_for
+from core.safety.pack import (
+    DEFAULT_SAFETY_PACK,
+    OVERRIDE_ENV,
+    SafetyPack,
+    SafetyPackError,
+    load_safety_pack,
+    pack_as_sealed,
+)
+
+
+def safety_of(door, report: dict) -> dict:
+    """The safety verdict a report's run gets again, under the pack and taxonomy it records."""
+    pack = pack_as_sealed(report.get("safety_pack"))
+    tools = {tool.tool_id: tool.activity for tool in door.policy.tools}
+    return verdict_for(door.snapshot(), tools, pack, door.parts["gating"].table)
 
 __all__ = [
     "DEFAULT_SAFETY_PACK",
@@ -20,4 +34,7 @@ __all__ = [
     "SafetyPackError",
     "SafetyVerdict",
     "load_safety_pack",
+    "pack_as_sealed",
+    "safety_of",
+    "verdict_for",
 ]

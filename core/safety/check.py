@@ -21,8 +21,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from core.run.gate import act_subject
 from core.run.origins import OriginError, canonical_origin
-from core.run.taxonomy import current_table
+from core.run.taxonomy import TaxonomyTable, current_table
 from core.safety.pack import SafetyPack
 
 
@@ -41,14 +42,19 @@ class SafetyContext:
     events: tuple[tuple[str, str], ...] | None = None  # (status, reason), in ledger order
     reviews: tuple[tuple[str, str, str], ...] | None = None  # (subject_id, decision, reviewer)
     tool_classes: tuple[tuple[str, str | None], ...] | None = None  # (tool, declared action class)
+    subjects: Mapping[str, str] | None = None  # action_id -> the exact act's review subject
+    table: TaxonomyTable | None = None  # the taxonomy the run was sealed under (None: today's)
     missing: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
-    def from_snapshot(cls, snapshot: object, tool_classes: Mapping[str, str | None] | None = None) -> SafetyContext:
+    def from_snapshot(cls, snapshot: object, tool_classes: Mapping[str, str | None] | None = None,
+                      table: TaxonomyTable | None = None) -> SafetyContext:
         """Read a recorder snapshot (plain dicts); anything absent or malformed becomes ``None``.
 
         ``tool_classes`` (catalogue tool -> action class) is not part of a
         snapshot; without it nobody can say which actions were consequential.
+        ``table`` is the taxonomy the run was gated under: a run is judged by
+        the rules it ran under, never by today's.
         """
         snapshot = snapshot if isinstance(snapshot, dict) else {}
         missing: dict[str, str] = {}
@@ -74,8 +80,14 @@ class SafetyContext:
             declared = None
         else:
             declared = tuple(sorted(tool_classes.items()))
+        subjects = {}
+        for action in snapshot.get("actions") if isinstance(snapshot.get("actions"), list) else ():
+            try:
+                subjects[action["action_id"]] = act_subject(action["action_id"], action["arguments"])
+            except Exception:  # a malformed action simply has no subject to look for
+                continue
         return cls(tuple(origins) if origins is not None else None, tool_classes=declared,
-                   missing=MappingProxyType(missing), **rows)
+                   subjects=MappingProxyType(subjects), table=table, missing=MappingProxyType(missing), **rows)
 
     def gaps(self, *names: str) -> str:
         """What is missing among the named fields, as one phrase; "" when all are present."""
@@ -274,15 +286,16 @@ def refusals_carry_reasons(context: SafetyContext) -> Judgement:
 
 
 def consequential_actions_approved(context: SafetyContext) -> Judgement:
-    """Every consequential action has an approved review by its class's approver role.
+    """Every consequential action has an approved review of that exact act by its class's approver role.
 
-    It judges under the current taxonomy table, and it sees that the approval
-    exists, not when it came: that it came before execution is the gate's job.
+    It judges under the taxonomy table the run was gated under, and it sees
+    that the approval exists, not when it came: that it came before
+    execution is the gate's job.
     """
     gap = context.gaps("actions", "reviews", "tool_classes")
     if gap:
         return not_judged(f"cannot judge which actions were consequential: {gap}")
-    table = current_table()
+    table = context.table or current_table()
     classes = dict(context.tool_classes)
     approvals = {(subject, reviewer) for subject, decision, reviewer in context.reviews if decision == "approved"}
     consequential, unapproved = [], []
@@ -290,13 +303,13 @@ def consequential_actions_approved(context: SafetyContext) -> Judgement:
         row = table.classify(classes.get(tool))
         if row.consequential:
             consequential.append(action_id)
-            if (action_id, row.approver_role) not in approvals:
+            if ((context.subjects or {}).get(action_id), row.approver_role) not in approvals:
                 unapproved.append(action_id)
     if unapproved:
-        return violated(f"{_count(len(unapproved), 'consequential action')} without an approved review "
-                        "by the class's approver role", tuple(unapproved))
-    return upheld(f"{_count(len(consequential), 'consequential action')} checked, each approved by "
-                  "its class's approver role", tuple(consequential))
+        return violated(f"{_count(len(unapproved), 'consequential action')} without an approved review of "
+                        "that exact act by the class's approver role", tuple(unapproved))
+    return upheld(f"{_count(len(consequential), 'consequential action')} checked, each approved as that "
+                  "exact act by its class's approver role", tuple(consequential))
 
 
 def policy_not_model_written(context: SafetyContext) -> Judgement:
@@ -319,3 +332,10 @@ DEFAULT_PREDICATES: Mapping[str, Predicate] = MappingProxyType({
     "no_model_written_policy": policy_not_model_written,
     "no_untrusted_adapter": adapters_trusted,
 })
+
+
+def verdict_for(snapshot: dict, policy_tools: Mapping[str, str | None], pack: SafetyPack,
+                table: TaxonomyTable) -> dict:
+    """The safety verdict of a run's snapshot under ``pack`` and the taxonomy it ran under, as data."""
+    context = SafetyContext.from_snapshot(snapshot, policy_tools, table)
+    return SafetyCheck().check(context, pack).to_dict()

@@ -38,6 +38,7 @@ from types import MappingProxyType
 
 from core.run.canon import CanonError, digest
 from core.run.jsonfile import read_json, shown_path
+from core.run.records import require_keys
 
 REPO = Path(__file__).resolve().parents[2]
 PACK_DIR = REPO / "data" / "packs" / "safety"
@@ -73,10 +74,20 @@ class SafetyPack:
     ratification_digest: str
     ratified: bool
     unratified_reason: str  # "" when ratified
+    digest: str = ""  # pack_digest of the document: what ratification covers
 
     @property
     def boundary_ids(self) -> tuple[str, ...]:
         return tuple(self.boundaries)
+
+    @property
+    def ratification(self) -> str:
+        """What a report says of it: ``ratified``, or ``unratified (override)`` under the development override."""
+        return "ratified" if self.ratified else "unratified (override)"
+
+    def summary(self) -> dict:
+        """What a sealed report records of the pack it ran under."""
+        return {"pack_id": self.pack_id, "digest": self.digest, "ratification": self.ratification}
 
 
 def pack_path(pack_dir: Path, pack_id: str) -> Path:
@@ -104,9 +115,31 @@ def load_safety_pack(pack_dir: str | Path | None = None, pack_id: str = DEFAULT_
     problem = ratification_problem(folder, pack_id, document)
     if problem and os.environ.get(OVERRIDE_ENV) != "1":
         raise SafetyPackError(f"safety pack {pack_id} is not ratified: {problem}")
+    return _pack(document, problem)
+
+
+def _pack(document: dict, problem: str) -> SafetyPack:
     boundaries = MappingProxyType(dict(sorted(document["boundaries"].items())))
-    return SafetyPack(pack_id, document["description"], boundaries, document["ratification_digest"],
-                      ratified=not problem, unratified_reason=problem)
+    return SafetyPack(document["pack_id"], document["description"], boundaries, document["ratification_digest"],
+                      ratified=not problem, unratified_reason=problem, digest=pack_digest(document))
+
+
+def pack_as_sealed(summary: object, pack_dir: str | Path | None = None) -> SafetyPack:
+    """The pack a sealed report names (its ``safety_pack`` section), checked against the digest it recorded.
+
+    Re-deriving a report's safety verdict needs the boundaries it was judged
+    by; if the pack file has changed since, say so instead of judging the
+    run by other boundaries.
+    """
+    if not isinstance(summary, dict) or not isinstance(summary.get("pack_id"), str):
+        raise SafetyPackError("the report names no safety pack (safety_pack.pack_id)")
+    folder = Path(pack_dir) if pack_dir is not None else PACK_DIR
+    document = read_pack(folder, summary["pack_id"])
+    pack = _pack(document, "" if summary.get("ratification") == "ratified" else "sealed under the override")
+    if pack.digest != summary.get("digest"):
+        raise SafetyPackError(f"safety pack {pack.pack_id} has changed since the report was sealed "
+                              f"(digest {pack.digest[:12]}, the report says {str(summary.get('digest'))[:12]})")
+    return pack
 
 
 def read_pack(pack_dir: Path, pack_id: str) -> dict:
@@ -116,7 +149,7 @@ def read_pack(pack_dir: Path, pack_id: str) -> dict:
     path = pack_path(pack_dir, pack_id)
     document = read_json(path, error=SafetyPackError, what="safety pack")
     where = f"safety pack {shown_path(path)}"
-    _require_fields(where, document, PACK_FIELDS)
+    require_keys(where, document, PACK_FIELDS, error=SafetyPackError)
     if document["pack_id"] != pack_id:
         raise SafetyPackError(f"{where} names itself {document['pack_id']!r}, not {pack_id!r}")
     version = document["schema_version"]
@@ -152,7 +185,7 @@ def ratification_problem(pack_dir: Path, pack_id: str, document: dict) -> str:
     try:
         report = read_json(path, error=SafetyPackError, what="ratification report")
         where = f"ratification report {shown_path(path)}"
-        _require_fields(where, report, REPORT_FIELDS)
+        require_keys(where, report, REPORT_FIELDS, error=SafetyPackError)
         _require_canonical(where, report)
     except SafetyPackError as exc:
         return str(exc)
@@ -165,18 +198,6 @@ def ratification_problem(pack_dir: Path, pack_id: str, document: dict) -> str:
     if document["ratification_digest"] != digest(report):
         return f"the pack names another ratification report than {path.name}"
     return ""
-
-
-def _require_fields(where: str, data: object, fields: tuple[str, ...]) -> None:
-    """Exactly the documented fields: a misspelt field must not pass for a missing one."""
-    if not isinstance(data, dict):
-        raise SafetyPackError(f"{where} must be a JSON object")
-    missing = [name for name in fields if name not in data]
-    if missing:
-        raise SafetyPackError(f"{where} lacks the field(s) {', '.join(missing)}")
-    extra = sorted(name for name in data if name not in fields)
-    if extra:
-        raise SafetyPackError(f"{where} has unknown field(s) {', '.join(extra)}")
 
 
 def _require_canonical(where: str, data: object) -> None:

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.run.canon import MAX_DEPTH, CanonError, canonical_bytes
-from core.run.jsonfile import read_json
+from core.run.jsonfile import parse_json, read_json
 
 PROPERTY_SETTINGS = settings(max_examples=2000, deadline=None,
                              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -96,6 +96,16 @@ def test_what_read_json_leaves_to_canonical_bytes(tmp_path):
             canonical_bytes(part)
 
 
+@pytest.mark.parametrize("case", sorted(case for case, (text, _) in REFUSED.items() if isinstance(text, str)))
+def test_parse_json_refuses_the_same_text_with_the_problem_alone(tmp_path, case):
+    """The text-level reader (for a model's reply) gives the same answer, without a file name."""
+    text, problem = REFUSED[case]
+    with pytest.raises(LoaderError) as caught:
+        parse_json(text, error=LoaderError)
+    assert problem in str(caught.value) and "\n" not in str(caught.value)
+    assert str(caught.value) == refusal(tmp_path, text).removeprefix("input.json: ")
+
+
 def test_a_missing_file_is_named_by_what_it_should_have_been(tmp_path):
     with pytest.raises(LoaderError, match="^missing.json: no such test file$"):
         read_json(tmp_path / "missing.json", error=LoaderError, what="test file")
@@ -130,7 +140,7 @@ json_values = st.recursive(
     max_leaves=12)
 
 
-@PROPERTY_SETTINGS
+@settings(PROPERTY_SETTINGS, max_examples=1000)
 @given(value=json_values)
 def test_any_json_value_written_to_a_file_reads_back_or_is_refused_for_a_stated_reason(tmp_path, value):
     """Finite values read back equal; infinities are refused; a value read back is one canonical_bytes accepts

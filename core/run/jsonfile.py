@@ -53,13 +53,26 @@ def read_json(path: str | Path, *, error: type[Exception], what: str = "file") -
     """
     path = Path(path)
     try:
-        return _strict_loads(path.read_text(encoding="utf-8"))
+        return parse_json(path.read_text(encoding="utf-8"), error=_NotStrictJson)
     except FileNotFoundError:
         problem = f"no such {what}"
     except UnicodeDecodeError:
         problem = "not UTF-8 text"
     except OSError as exc:
         problem = f"cannot be read ({exc.strerror or exc.__class__.__name__})"
+    except _NotStrictJson as exc:
+        problem = str(exc)
+    raise error(f"{shown_path(path)}: {problem}")
+
+
+def parse_json(text: str, *, error: type[Exception]) -> object:
+    """The JSON value in ``text``, read as strictly as read_json reads a file, or ``error`` saying why not.
+
+    For JSON that does not come from a file (a model's reply, say); the
+    message is the problem alone, for the caller to place.
+    """
+    try:
+        return _strict_loads(text)
     except json.JSONDecodeError as exc:
         problem = f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
     except _NotStrictJson as exc:
@@ -68,7 +81,7 @@ def read_json(path: str | Path, *, error: type[Exception], what: str = "file") -
         problem = TOO_DEEP
     except ValueError:  # the one other way json.loads fails: int() refusing a very long integer
         problem = f"holds an integer too long to read (more than {sys.get_int_max_str_digits()} digits)"
-    raise error(f"{shown_path(path)}: {problem}")
+    raise error(problem)
 
 
 def shown_path(path: str | Path) -> str:

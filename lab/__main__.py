@@ -23,7 +23,9 @@ def cli() -> None:
 @cli.command()
 @click.option("--port", type=click.IntRange(0, 65535), default=0, help="Port on 127.0.0.1; 0 picks a free one.")
 @click.option("--lab", "lab_dir", type=click.Path(file_okay=False, path_type=Path), help="Fixture folder to serve.")
-def serve(port: int, lab_dir: Path | None) -> None:
+@click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
+              help="Append one JSON line per request that reaches the lab to this file.")
+def serve(port: int, lab_dir: Path | None, record: Path | None) -> None:
     """Serve the lab on 127.0.0.1 until interrupted (SIGINT or SIGTERM)."""
     lab_dir = DEFAULT_LAB_DIR if lab_dir is None else lab_dir
     try:
@@ -31,7 +33,7 @@ def serve(port: int, lab_dir: Path | None) -> None:
     except FixtureError as error:
         raise click.BadParameter(str(error), param_hint="'--lab'") from None
     try:
-        server.serve(port, lab_dir)
+        server.serve(port, lab_dir, record)
     except OSError as error:
         raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {error.strerror}") from None
 

@@ -44,10 +44,11 @@ class LabResponse:
 class HttpAdapter:
     """Fetch lab URLs in process (``transport="inprocess"``) or over loopback (``"http"``)."""
 
-    def __init__(self, transport: str = "inprocess", lab_dir: str | Path | None = None, port: int | None = None):
+    def __init__(self, transport: str = "inprocess", lab_dir: str | Path | None = None, port: int | None = None,
+                 record: list | None = None):
         if transport == "inprocess" and port is None:
             self._base = IN_PROCESS_BASE
-            wire = httpx.WSGITransport(app=make_app(lab_dir))
+            wire = httpx.WSGITransport(app=make_app(lab_dir, record))
         elif transport == "http" and lab_dir is None and isinstance(port, int) and 0 < port < 65536:
             self._base = f"http://127.0.0.1:{port}"
             wire = httpx.HTTPTransport()

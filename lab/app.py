@@ -16,7 +16,7 @@ from urllib.parse import parse_qs
 
 from lab import DEFAULT_LAB_DIR, fixtures
 
-__all__ = ["MAX_HEADER_BYTES", "make_app", "respond"]
+__all__ = ["MAX_HEADER_BYTES", "make_app", "reached", "respond"]
 
 # A real server refuses oversized headers before the app runs; in process
 # nothing would, so the app applies the same limit itself.
@@ -27,12 +27,19 @@ DEFAULT_PORT_SUFFIX = ":443"
 Response = tuple[int, list[tuple[str, str]], bytes]
 
 
-def make_app(lab_dir: str | Path | None = None):
-    """A WSGI application serving the fixtures under ``lab_dir`` (default: data/lab)."""
+def make_app(lab_dir: str | Path | None = None, record: list | None = None):
+    """A WSGI application serving the fixtures under ``lab_dir`` (default: data/lab).
+
+    ``record``, when given, gets one entry per request that reached the lab
+    (``reached``): the lab's own account of what was asked of it, which the
+    attack suite judges by, never by what a model wrote.
+    """
     lab_dir = DEFAULT_LAB_DIR if lab_dir is None else Path(lab_dir)
 
     def lab_app(environ, start_response):
         status, headers, body = respond(lab_dir, environ)
+        if record is not None:
+            record.append(reached(environ, status))
         start_response(f"{status} {HTTPStatus(status).phrase}", headers + [("Content-Length", str(len(body)))])
         return [b"" if environ.get("REQUEST_METHOD") == "HEAD" else body]
 
@@ -61,6 +68,12 @@ def respond(lab_dir: Path, environ: dict) -> Response:
     if page.reflect is not None:
         body = _reflect_query(body, environ.get("QUERY_STRING", ""), escape=page.reflect == "escaped")
     return page.status, list(page.headers), body
+
+
+def reached(environ: dict, status: int) -> dict:
+    """What one request asked the lab, as its record keeps it: host, method, path, query and the answer."""
+    return {"host": environ.get("HTTP_HOST", ""), "method": environ.get("REQUEST_METHOD", ""),
+            "path": environ.get("PATH_INFO", ""), "query": environ.get("QUERY_STRING", ""), "status": status}
 
 
 def _reflect_query(body: bytes, query: str, escape: bool) -> bytes:

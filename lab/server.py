@@ -26,6 +26,7 @@ reachable from another machine.
 from __future__ import annotations
 
 import re
+import json
 import signal
 import subprocess
 import sys
@@ -138,10 +139,29 @@ def _same_origin(scheme: str, netloc: str, host_header: str | None) -> bool:
         return False
 
 
-def create_server(port: int = 0, lab_dir: str | Path | None = None):
-    """A waitress server for the lab; port 0 asks the system for a free port."""
+class RecordFile:
+    """The server's record of what reached it: one JSON line per request, appended to a file as it happens."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+
+    def append(self, entry: dict) -> None:
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(entry, sort_keys=True) + "\n")
+
+
+def read_record(path: str | Path) -> list[dict]:
+    """The entries a server wrote with ``--record``, oldest first ([] if it never wrote one)."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def create_server(port: int = 0, lab_dir: str | Path | None = None, record: str | Path | None = None):
+    """A waitress server for the lab; port 0 asks the system for a free port; ``record`` names its record file."""
     server = waitress.create_server(
-        make_app(lab_dir),
+        make_app(lab_dir, RecordFile(record) if record is not None else None),
         host=HOST,
         port=port,
         threads=2,
@@ -155,9 +175,9 @@ def create_server(port: int = 0, lab_dir: str | Path | None = None):
     return server
 
 
-def serve(port: int = 0, lab_dir: str | Path | None = None) -> None:
+def serve(port: int = 0, lab_dir: str | Path | None = None, record: str | Path | None = None) -> None:
     """Serve until SIGINT or SIGTERM, after printing the one line that names the port."""
-    server = create_server(port, lab_dir)
+    server = create_server(port, lab_dir, record)
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _exit_cleanly)
     print(f"lab listening on http://{HOST}:{server.effective_port}", flush=True)
@@ -173,15 +193,18 @@ def _exit_cleanly(signum, frame) -> None:
 
 
 @contextmanager
-def running(lab_dir: str | Path | None = None, timeout: float = 10.0):
+def running(lab_dir: str | Path | None = None, timeout: float = 10.0, record: str | Path | None = None):
     """Run ``python -m lab serve --port 0`` as a child process and yield its port.
 
     The child is stopped with SIGTERM when the block ends, and waited for, so
-    no server outlives the code that started it.
+    no server outlives the code that started it. With ``record``, the server
+    appends what reached it to that file (read it with ``read_record``).
     """
     command = [sys.executable, "-m", "lab", "serve", "--port", "0"]
     if lab_dir is not None:
         command += ["--lab", str(Path(lab_dir).resolve())]
+    if record is not None:
+        command += ["--record", str(Path(record).resolve())]
     process = subprocess.Popen(command, cwd=REPOSITORY, stdout=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline().strip()

@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core.run.canon import digest
 from core.run.observe import observe
-from core.run.propose import build_prompt, propose
+from core.run.propose import PROPOSALS_LIMIT, REPLY_LIMIT, WHY_LIMIT, build_prompt, propose
 from lab.adapter import HttpAdapter
 from lab.model import ScriptedModel
 
@@ -158,3 +160,52 @@ def test_model_calls_past_the_budget_are_refused_before_the_model_is_asked():
     assert len(recorder.records("model_call")) == 2
     assert recorder.events[-1] == {"seq": len(recorder.events), "kind": "model_call", "status": "refused", "id": "",
                                    "reason": "model call budget of 2 calls is spent"}
+
+
+def test_a_reply_over_any_limit_is_refused_whole_and_kept_out_of_the_ledger():
+    """A reply longer than REPLY_LIMIT characters, one with more than PROPOSALS_LIMIT proposals, and one whose why is longer than WHY_LIMIT characters are each refused whole, naming the limit, and the ledger keeps the reason but not the reply."""
+    recorder = lab_run(4, max_model_calls=8)
+    go_to(recorder, "propose")
+
+    def headers_at(count: int, why: str = "w") -> list[dict]:
+        return [{"tool": "inspect_headers", "destination": f"https://lab.example/p{n}", "arguments": {},
+                 "why": why} for n in range(count)]
+
+    padded = '{"proposals": []}'
+    too_long = padded + " " * (REPLY_LIMIT - len(padded) + 1)
+    over_limit = [
+        (lambda prompt: too_long, f"the reply has {REPLY_LIMIT + 1} characters, over the limit of {REPLY_LIMIT}"),
+        (reply_with(*headers_at(PROPOSALS_LIMIT + 1)),
+         f"{PROPOSALS_LIMIT + 1} proposals, over the limit of {PROPOSALS_LIMIT} per reply"),
+        (reply_with(*headers_at(1, "w" * (WHY_LIMIT + 1))),
+         f"proposal 1: 'why' has {WHY_LIMIT + 1} characters, over the limit of {WHY_LIMIT}"),
+    ]
+    for number, (model, limit) in enumerate(over_limit, start=1):
+        answers = propose(recorder, model)
+        assert answers[1] == {"recorded": False, "reason": f"malformed reply to model call {number}: {limit}"}
+        assert recorder.ledger[-1]["payload"] is None  # the reason, never the reply itself
+    assert recorder.records("proposal") == []
+    assert max(len(event) for event in recorder.event_bytes()) < 1024
+    # At each limit exactly, the reply is read.
+    assert propose(recorder, lambda prompt: too_long[:-1])[1:] == []
+    assert all(a["recorded"] for a in propose(recorder, reply_with(*headers_at(PROPOSALS_LIMIT)))[1:])
+    assert len(recorder.records("proposal")) == PROPOSALS_LIMIT
+    go_to(recorder, "select")
+    go_to(recorder, "propose")
+    last = {"tool": "inspect_headers", "destination": "https://lab.example/why", "arguments": {},
+            "why": "w" * WHY_LIMIT}
+    assert propose(recorder, reply_with(last))[1]["recorded"] is True
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(why=st.text(st.characters(blacklist_categories=("Cs",)), max_size=WHY_LIMIT))
+def test_whatever_a_proposal_says_about_itself_the_door_decides_the_same(why):
+    """A proposal's why is kept for a reader and never read by the policy: whatever it claims, the same act gets the same answer from the door."""
+    recorder = lab_run(4)
+    go_to(recorder, "propose")
+    inside = {"tool": "inspect_headers", "destination": "https://lab.example/", "arguments": {}, "why": why}
+    outside = {**inside, "destination": "https://other.example/"}
+    answers = propose(recorder, reply_with(inside, outside))
+    assert answers[1:] == [{"recorded": True, "kind": "proposal", "id": "inspect_headers -> https://lab.example:443/"},
+                           {"recorded": False, "reason": OTHER_ORIGIN_REASON}]
+    assert recorder.records("proposal")[0]["why"] == why

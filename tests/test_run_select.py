@@ -223,7 +223,7 @@ def test_an_identity_turned_away_is_never_selected_again_and_the_loop_moves_on()
     smuggled = {"run_id": run_id, "tool": "inspect_headers", "destination": "https://lab.example/a",
                 "arguments": {"marker": "<i>x</i>"}}
     refused = recorder.record("action", smuggled)
-    assert refused["recorded"] is False and "does not declare the argument 'marker'" in refused["reason"]
+    assert refused["recorded"] is False and "carries other arguments than the proposal" in refused["reason"]
     go_to(recorder, "select")
     assert [c.action_id for c in rank(recorder)] == [f"inspect_headers -> {LAB}/b"]
     assert select_next(recorder)["recorded"] is True
@@ -253,3 +253,18 @@ def test_in_the_execute_stage_only_the_current_selection_is_admitted():
     chosen = {**unproposed, "destination": "HTTPS://LAB.EXAMPLE:443/a"}
     assert recorder.record("action", chosen) == {"recorded": True, "kind": "action", "id": f"inspect_headers -> {LAB}/a"}
     assert [a["action_id"] for a in recorder.records("action")] == [f"inspect_headers -> {LAB}/a"]
+
+
+def test_the_chosen_act_runs_only_with_the_arguments_its_proposal_carried():
+    """The selection binds the whole act: the chosen identity with arguments its proposal did not carry is refused, and the identity is not chosen again."""
+    recorder = lab_run()
+    marker = {"parameter": "q", "marker": "lab-probe"}
+    proposed(recorder, proposal("probe_reflection", "/debug") | {"arguments": marker})
+    assert select_next(recorder)["recorded"]
+    go_to(recorder, "execute")
+    swapped = {"run_id": recorder.run.run_id, "tool": "probe_reflection", "destination": "https://lab.example/debug",
+               "arguments": {"parameter": "q", "marker": "<script>alert(1)</script>"}}
+    assert recorder.record("action", swapped) == {"recorded": False, "reason": (
+        f"action 'probe_reflection -> {LAB}/debug' carries other arguments than the proposal the selection chose")}
+    go_to(recorder, "select")
+    assert rank(recorder) == [] and recorder.records("action") == []

@@ -6,8 +6,20 @@ word for word). Helper tests live in tests/test_run_lessons_3_5_edges.py.
 
 from __future__ import annotations
 
+import pytest
+
+from core.run.doors import door_for
 from core.run.recorder import Recorder
-from core.run.stages import STAGES, START_STAGE, TRANSITIONS, advance
+from core.run.stages import (
+    REFERENCE_TABLE,
+    STAGES,
+    START_STAGE,
+    TRANSITIONS,
+    StageTable,
+    StageTableError,
+    advance,
+    table_of,
+)
 
 from .lab_run import admitted_in, go_to, lab_run, path_to
 
@@ -131,3 +143,56 @@ def test_the_work_loops_then_leaves_for_verify_review_and_report():
     for kind in ADMITTED_IN:
         assert recorder.record(kind, {"run_id": run_id})["reason"] == stage_reason(kind, "report")
     assert recorder.stage == "report"
+
+
+def test_a_door_runs_under_the_stage_table_it_is_given():
+    """A door built with a stage table of its own starts, moves and admits records by that table, and the reference tables are only its default."""
+    default = lab_run(3)
+    assert table_of(default) is REFERENCE_TABLE and default.parts["stage_table"] is REFERENCE_TABLE
+    table = StageTable(
+        stages=("authorize", "collect", "review"),
+        transitions=(("authorize", "collect"), ("collect", "review")),
+        admitted_in={"observation": ("authorize",), "action": ("collect",), "finding": ("review",)},
+    )
+    recorder = door_for(3, default.run, default.policy, stage_table=table)
+    assert recorder.stage == "authorize" and table_of(recorder) is table
+    run_id = recorder.run.run_id
+    action = {"run_id": run_id, "tool": "inspect_headers", "destination": "https://lab.example/", "arguments": {}}
+    assert recorder.record("action", action) == {"recorded": False, "reason": stage_reason("action", "authorize")}
+    # The reference's first move is not this table's.
+    assert advance(recorder, "observe") == {"recorded": False, "reason": "unknown stage 'observe'"}
+    assert advance(recorder, "review") == {
+        "recorded": False, "reason": "transition from 'authorize' to 'review' is not allowed"}
+    assert advance(recorder, "collect")["id"] == "authorize -> collect"
+    assert recorder.record("action", action)["recorded"]
+    # A kind the table does not name keeps its row's stages: none, so it is admitted nowhere.
+    capture = {"run_id": run_id, "action_id": "inspect_headers -> https://lab.example:443/", "status": 200,
+               "body": "ok"}
+    assert recorder.record("capture", capture) == {"recorded": False, "reason": stage_reason("capture", "collect")}
+    assert advance(recorder, "review")["recorded"] and recorder.snapshot()["stage"] == "review"
+    assert recorder.count("action") == 1 and recorder.count("capture") == 0
+
+
+def test_a_stage_table_that_cannot_drive_a_run_is_refused():
+    """A stage table that declares a stage twice, names a stage it does not declare, repeats a transition, leaves a stage unreachable or admits a kind the door does not have is refused with a reason naming the fault before any run starts."""
+    two = ("authorize", "report")
+    move = (("authorize", "report"),)
+    faults = {
+        "stage 'report' is declared twice": (("authorize", "report", "report"), move, {}),
+        "transition ('authorize', 'verify') names stage 'verify', which the table does not declare": (
+            two, (("authorize", "verify"),), {}),
+        "transition ('authorize', 'report') is listed twice": (two, move * 2, {}),
+        "no run can reach stage 'report' from 'authorize'": (two, (), {}),
+        "record kind 'finding' is admitted in stage 'verify', which the table does not declare": (
+            two, move, {"finding": ("verify",)}),
+    }
+    for reason, (stages, transitions, where) in faults.items():
+        with pytest.raises(StageTableError) as refused:
+            StageTable(stages, transitions, where)
+        assert str(refused.value) == reason
+    recorder = lab_run(3)
+    misspelt = StageTable(two, move, {"findings": ("report",)})
+    with pytest.raises(StageTableError, match="admits record kind 'findings', which this door does not have"):
+        door_for(3, recorder.run, recorder.policy, stage_table=misspelt)
+    with pytest.raises(ValueError, match="has no stages"):
+        door_for(2, recorder.run, recorder.policy, stage_table=REFERENCE_TABLE)

@@ -54,21 +54,30 @@ KINDS = (
 )
 
 
-def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None = None) -> Recorder:
+def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None = None,
+             stage_table: stages.StageTable | None = None) -> Recorder:
     """The door of ``lesson`` for ``run`` under ``policy``; from lesson 8 on it needs the run's ``gating``.
 
-    From lesson 3 on, lesson 2's rows carry their stages and the run starts
-    in the first stage; from lesson 8 on, the action and review rows are the
-    gate's (gate.gated), and a catalogue the gate cannot judge is refused
-    here, before the run starts.
+    From lesson 3 on, the rows carry the stages of ``stage_table`` (the
+    reference run's unless another is given), the door keeps that table among
+    its parts, and the run starts in its first stage; from lesson 5 on, each
+    proposal is noted as open for selection; from lesson 8 on, the action
+    and review rows are the gate's (gate.gated), and a catalogue the gate
+    cannot judge is refused here, before the run starts.
     """
     if not 2 <= lesson <= LAST_LESSON:
         raise ValueError(f"lessons 2 to {LAST_LESSON} have doors, not {lesson!r}")
     kinds = [row for added, rows in KINDS if added <= lesson for row in rows]
     guards = [guard for added, guard in GUARDS if added <= lesson]
     parts = {}
+    table = stages.REFERENCE_TABLE if stage_table is None else stage_table
     if lesson >= 3:
-        kinds = stages.staged(kinds)
+        kinds = stages.staged(kinds, table)
+        parts["stage_table"] = table
+    elif stage_table is not None:
+        raise ValueError(f"the door of lesson {lesson} has no stages, so it takes no stage table")
+    if lesson >= 5:
+        kinds = select.ranked(kinds)
     if lesson >= 8:
         if gating is None:
             raise ValueError(f"the door of lesson {lesson} gates actions, so it needs the run's gating")
@@ -77,7 +86,7 @@ def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None =
         parts["gating"] = gating
     door = Recorder(run, policy, kinds, guards, **parts)
     if lesson >= 3:
-        door.stage = stages.START_STAGE
+        door.stage = table.start
     return door
 
 

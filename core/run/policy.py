@@ -28,6 +28,7 @@ from core.run.records import frozen_json, json_text, require_keys, shown, thawed
 POLICY_FIELDS = ("reference", "allowed_origins", "tools", "max_actions", "max_model_calls")
 TOOL_FIELDS = ("tool_id", "activity", "requires", "family", "weight", "cost")
 OPTIONAL_TOOL_FIELDS = ("arguments",)  # a tool that declares none takes no arguments (fail-closed)
+SCORE_LIMIT = 1_000_000  # the most a weight or a cost may be: selection's arithmetic must stay finite
 ARGUMENT_TYPES = {"string": str, "integer": int, "boolean": bool}  # what an argument schema may declare
 
 
@@ -88,8 +89,9 @@ class Tool:
         object.__setattr__(self, "arguments", MappingProxyType(dict(sorted(self.arguments.items()))))
         for name in ("weight", "cost"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-                raise PolicyError(f"{where} {name} must be a non-negative number, got {shown(value)}")
+            if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+                    or not 0 <= value <= SCORE_LIMIT):
+                raise PolicyError(f"{where} {name} must be a number from 0 to {SCORE_LIMIT}, got {shown(value)}")
             object.__setattr__(self, name, float(value))
 
     @classmethod

@@ -191,9 +191,18 @@ PROMPT_INTRO = (
 
 
 def unseen_captures(recorder: Recorder) -> list[dict]:
-    """The captures no earlier prompt has shown, in the order they were recorded."""
-    shown_before = shown_captures(recorder)
-    return [capture for capture in recorder.records("capture") if capture["capture_id"] not in shown_before]
+    """The captures no earlier prompt has shown, in the order they were recorded.
+
+    Every prompt shows every capture not shown before, so the shown ones are
+    the oldest: reading back from the newest capture to the first one shown
+    costs what is new, not the whole run.
+    """
+    shown_before, unseen = shown_captures(recorder), []
+    for capture_id in recorder.newest_first("capture"):
+        if capture_id in shown_before:
+            break
+        unseen.append(recorder.get("capture", capture_id))
+    return unseen[::-1]
 
 
 def build_prompt(recorder: Recorder) -> str:
@@ -221,7 +230,7 @@ def build_prompt(recorder: Recorder) -> str:
 
 
 def _capture_lines(recorder: Recorder) -> list[str]:
-    if not recorder.records("capture"):
+    if not recorder.count("capture"):
         return ["(no captures yet)"]
     unseen = unseen_captures(recorder)
     if not unseen:

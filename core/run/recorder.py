@@ -195,6 +195,10 @@ class Recorder:
         """The frozen record itself, for a row's builder that must read it (records cannot be changed)."""
         return self._stores[kind][record_id]
 
+    def newest_first(self, kind: str):
+        """The ids of the records of ``kind``, newest first (an iterator: reading stops when the caller does)."""
+        return reversed(self._stores[kind])
+
     def count(self, kind: str) -> int:
         """How many records of ``kind`` the run holds."""
         return len(self._stores[kind])

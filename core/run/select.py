@@ -26,6 +26,7 @@ that drives the run can execute an act nobody proposed and chose.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -142,6 +143,7 @@ class SelectionState:
     """What this module keeps in the door: the current choice, what was tried, and each family's credit."""
 
     current: str = ""  # the action identity the latest selection chose
+    open: dict[str, None] = field(default_factory=dict)  # proposals not yet executed or tried, in arrival order
     tried: set[str] = field(default_factory=set)  # identities that reached the execute stage's door
     credit: dict[str, tuple[float, tuple[int, ...]]] = field(default_factory=dict)  # family -> credit, seqs
 
@@ -159,12 +161,12 @@ def rank(recorder: Recorder) -> list[Candidate]:
     on to the next proposal instead.
     """
     state = selection_state(recorder)
+    for closed in [action_id for action_id in state.open
+                   if recorder.holds("action", action_id) or action_id in state.tried]:
+        del state.open[closed]  # a closed proposal never opens again, so it leaves the index for good
     candidates = []
-    for proposal in recorder.records(PROPOSAL_KIND):
-        action_id = proposal["action_id"]
-        if recorder.holds("action", action_id) or action_id in state.tried:
-            continue
-        tool = recorder.policy.tool_named(proposal["tool"])
+    for action_id in state.open:
+        tool = recorder.policy.tool_named(recorder.held(PROPOSAL_KIND, action_id).tool)
         credit, earned = state.credit.get(tool.family, (0.0, ()))
         value = score(tool.weight, tool.cost, credit)
         reason = (
@@ -205,6 +207,15 @@ def build_feedback(door: Recorder, payload: dict) -> Feedback:
     return Feedback(door.run.run_id, outcome_id, outcome.action_id, family, CREDIT_FOR[outcome.status])
 
 
+def _note_proposal(door: Recorder, proposal) -> None:
+    selection_state(door).open[proposal.action_id] = None
+
+
+def ranked(kinds):
+    """Lesson 4's proposal row, also noting each new proposal as open for selection (an index, not a store)."""
+    return [dataclasses.replace(row, admitted=_note_proposal) if row.name == PROPOSAL_KIND else row for row in kinds]
+
+
 def _note_selection(door: Recorder, selection: Selection) -> None:
     selection_state(door).current = selection.action_id
 
@@ -218,8 +229,9 @@ def _note_feedback(door: Recorder, feedback: Feedback) -> None:
 def is_the_selection(door: Recorder, request: Request) -> str:
     """In the execute stage an action is admitted only if it is the act the current selection chose.
 
-    Whatever drives the run cannot execute an act nobody proposed or chose.
-    The attempt itself is remembered: an identity tried under a selection
+    Whatever drives the run cannot execute an act nobody proposed or chose,
+    nor the chosen act with arguments the proposal did not carry. The
+    attempt itself is remembered: an identity tried under a selection
     is never chosen again, whether the door admits it or turns it away.
     """
     if request.kind != "action" or door.stage != "execute":
@@ -230,6 +242,8 @@ def is_the_selection(door: Recorder, request: Request) -> str:
         chosen = shown(state.current) if state.current else "nothing"
         return f"action {shown(identity)} is not the current selection (the selection chose {chosen})"
     state.tried.add(identity)
+    if request.payload["arguments"] != door.held(PROPOSAL_KIND, identity).arguments:
+        return f"action {shown(identity)} carries other arguments than the proposal the selection chose"
     return ""
 
 

@@ -14,6 +14,13 @@ reader can check by eye:
   recorded. ``LESSON_2_STAGES`` gives lesson 2's six kinds theirs; the kinds
   later lessons add declare their stages in their own rows.
 
+The three tables together are one ``StageTable``, the reference run's
+``REFERENCE_TABLE``. A door keeps its table among its parts, so another
+engagement (a recon-only one, say) can run under a table of its own:
+``doors.door_for(3, run, policy, stage_table=...)``. A table is checked when
+it is built, so a stage it forgets to declare, a repeated move or a stage no
+run can reach stops the table, not a run halfway through.
+
 A move is a record of its own kind, ``transition``, so it passes the same
 door and is an event in the same ledger: the ledger shows where each record
 was made. A move the table does not list, and a record outside its stages,
@@ -27,8 +34,9 @@ rewritten.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from core.run.recorder import Kind, Recorder, Refusal, Request
 from core.run.records import shown
@@ -61,6 +69,102 @@ LESSON_2_STAGES = {
 TRANSITION_KIND = "transition"  # the ledger kind of a stage move; an event, not a stored record
 
 
+class StageTableError(ValueError):
+    """A stage table that cannot drive a run; the message says what is wrong with it."""
+
+
+@dataclass(frozen=True)
+class StageTable:
+    """One engagement's stage machine as data: its stages, the moves between them, and where each kind is admitted.
+
+    ``stages`` lists every stage, the first is where a run starts;
+    ``transitions`` lists every allowed move as a (from, to) pair;
+    ``admitted_in`` maps a record kind to the stages it may be recorded in.
+    A kind the table does not name keeps the stages its own row declares
+    (an empty list: admitted nowhere). Lists are accepted and kept as tuples.
+    """
+
+    stages: tuple[str, ...]
+    transitions: tuple[tuple[str, str], ...]
+    admitted_in: Mapping[str, tuple[str, ...]]
+
+    def __post_init__(self) -> None:
+        stages = _names("stages", self.stages)
+        if not stages:
+            raise StageTableError("a stage table needs at least one stage: the run starts in the first")
+        for stage in stages:
+            if stages.count(stage) > 1:
+                raise StageTableError(f"stage {shown(stage)} is declared twice")
+        transitions = []
+        for pair in _sequence("transitions", self.transitions):
+            if isinstance(pair, str) or not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise StageTableError(f"a transition is a (from, to) pair of stages, not {shown(pair)}")
+            for stage in pair:
+                if stage not in stages:
+                    raise StageTableError(f"transition {shown(tuple(pair))} names stage {shown(stage)}, "
+                                          "which the table does not declare")
+            if tuple(pair) in transitions:
+                raise StageTableError(f"transition {shown(tuple(pair))} is listed twice")
+            transitions.append(tuple(pair))
+        if not isinstance(self.admitted_in, Mapping):
+            raise StageTableError(f"admitted_in maps each record kind to its stages, not {shown(self.admitted_in)}")
+        admitted_in = {}
+        for kind, where in self.admitted_in.items():
+            if not isinstance(kind, str) or not kind:
+                raise StageTableError(f"admitted_in names a record kind {shown(kind)}: kinds are names")
+            where = _names(f"the stages of {kind!r}", where)
+            for stage in where:
+                if stage not in stages:
+                    raise StageTableError(f"record kind {shown(kind)} is admitted in stage {shown(stage)}, "
+                                          "which the table does not declare")
+            admitted_in[kind] = where
+        unreachable = [stage for stage in stages if stage not in _reachable(stages[0], transitions)]
+        if unreachable:
+            raise StageTableError(f"no run can reach stage {shown(unreachable[0])} from {shown(stages[0])}")
+        object.__setattr__(self, "stages", stages)
+        object.__setattr__(self, "transitions", tuple(transitions))
+        object.__setattr__(self, "admitted_in", MappingProxyType(admitted_in))
+
+    @property
+    def start(self) -> str:
+        """The stage a run starts in: the first."""
+        return self.stages[0]
+
+
+def _sequence(what: str, value: object) -> tuple:
+    if isinstance(value, str) or not isinstance(value, (tuple, list)):
+        raise StageTableError(f"{what} must be a tuple or list, not {shown(value)}")
+    return tuple(value)
+
+
+def _names(what: str, value: object) -> tuple[str, ...]:
+    names = _sequence(what, value)
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise StageTableError(f"{what} must be non-empty stage names, not {shown(name)}")
+    return names
+
+
+def _reachable(start: str, transitions: Iterable[tuple[str, str]]) -> set[str]:
+    """Every stage a run can get to from ``start`` by the listed moves."""
+    seen, frontier = {start}, [start]
+    while frontier:
+        stage = frontier.pop()
+        for source, target in transitions:
+            if source == stage and target not in seen:
+                seen.add(target)
+                frontier.append(target)
+    return seen
+
+
+REFERENCE_TABLE = StageTable(STAGES, TRANSITIONS, LESSON_2_STAGES)  # the reference run's stage machine
+
+
+def table_of(door: Recorder) -> StageTable:
+    """The stage table ``door`` runs under: its own, or else the reference run's."""
+    return door.parts.get("stage_table", REFERENCE_TABLE)
+
+
 @dataclass(frozen=True)
 class Transition:
     """One stage move, named ``"<from> -> <to>"``."""
@@ -74,11 +178,11 @@ class Transition:
 
 
 def build_transition(door: Recorder, payload: dict) -> Transition:
-    """A move the table lists, from the stage the run is in."""
-    to_stage = payload["to"]
-    if to_stage not in STAGES:
+    """A move the door's table lists, from the stage the run is in."""
+    table, to_stage = table_of(door), payload["to"]
+    if to_stage not in table.stages:
         raise Refusal(f"unknown stage {shown(to_stage)}")
-    if (door.stage, to_stage) not in TRANSITIONS:
+    if (door.stage, to_stage) not in table.transitions:
         raise Refusal(f"transition from {shown(door.stage)} to {shown(to_stage)} is not allowed")
     return Transition(door.stage, to_stage)
 
@@ -98,10 +202,30 @@ def in_its_stage(door: Recorder, request: Request) -> str:
     return ""
 
 
-def staged(kinds: Iterable[Kind]) -> list[Kind]:
-    """Lesson 2's rows with the stages LESSON_2_STAGES gives them; other rows as they are."""
-    return [dataclasses.replace(row, stages=LESSON_2_STAGES[row.name]) if row.name in LESSON_2_STAGES else row
-            for row in kinds]
+def staged(kinds: Iterable[Kind], table: StageTable = REFERENCE_TABLE) -> list[Kind]:
+    """The rows with the stages ``table`` gives them; a row the table does not name as it is.
+
+    A row the reference admits in every stage (a stage move, lesson 9's
+    close) is admitted in every stage of ``table``, and a table may not
+    restrict it: moves obey the transitions alone, and a run can always close.
+    """
+    if not isinstance(table, StageTable):
+        raise StageTableError(f"a door's stage table is a StageTable, not {type(table).__name__}")
+    kinds = list(kinds)
+    rows = {row.name: row for row in kinds}
+    for kind in table.admitted_in:
+        if kind not in rows:  # a misspelt kind would leave the real one admitted nowhere, silently
+            raise StageTableError(f"the stage table admits record kind {shown(kind)}, which this door does not have")
+        if rows[kind].stages == STAGES:  # a move, or lesson 9's close: a run must always be able to abort
+            raise StageTableError(f"record kind {shown(kind)} is admitted in every stage; a stage table cannot "
+                                  "restrict it")
+
+    def stages_of(row: Kind) -> tuple[str, ...]:
+        if row.name in table.admitted_in:
+            return table.admitted_in[row.name]
+        return table.stages if row.stages == STAGES else row.stages
+
+    return [dataclasses.replace(row, stages=stages_of(row)) for row in kinds]
 
 
 def advance(door: Recorder, to_stage: str) -> dict:

@@ -1,0 +1,255 @@
+"""Lesson 4's demo: facts read from lab captures, and a model's raw replies judged at the door.
+
+    python3 -m core.run.demo_proposals --out data/course/proposals-demo.json
+
+A run of lesson 4's door against the fixture lab, in process, with the lab's
+scripted model. The first round asks the model before anything is captured.
+Every later round carries out one act that an earlier round stored as a
+proposal (the demo picks them in the order of ``PLAN``: choosing is lesson
+5's selection, and the executor that records each step is lesson 6's, so
+here the demo records action, capture and outcome by hand), observes the
+capture, and asks the model once more. When the model call budget is spent,
+one more call is asked for and refused, and the model is never asked.
+
+Along the way the door refuses every kind of bad proposal this lesson knows
+(``REFUSAL_KINDS``), and the demo checks that each happened. The adapter and
+the model are the lab's, loaded by name (plugins.py), since ``core`` never
+imports the lab. Everything the run meets is fixed: the lab's files, the
+model's script, the policy. So the artifact is byte-identical on every run.
+"""
+
+from __future__ import annotations
+
+import sys
+from urllib.parse import urlencode
+
+from core.run.canon import write_artifact
+from core.run.commandline import OneLineParser
+from core.run.doors import door_for
+from core.run.observe import observe, render_response
+from core.run.plugins import PluginError, load_plugin
+from core.run.policy import Policy
+from core.run.propose import PROPOSAL_KIND, propose
+from core.run.recorder import Recorder
+from core.run.records import make_run
+from core.run.stages import advance
+
+LESSON = 4
+POLICY = {
+    "reference": "training-authorization-0001",
+    "allowed_origins": ["https://lab.example:443"],
+    "tools": [
+        {"tool_id": "inspect_headers", "activity": "recon.passive", "requires": {}, "family": "fam-recon",
+         "weight": 2.0, "cost": 1.0},
+        {"tool_id": "inspect_metadata", "activity": "recon.passive", "requires": {"has_meta": True},
+         "family": "fam-recon", "weight": 3.0, "cost": 1.0},
+        {"tool_id": "probe_reflection", "activity": "probe.active_light", "requires": {},
+         "family": "fam-probe", "weight": 3.0, "cost": 2.0,
+         "arguments": {"marker": "string", "parameter": "string"}},
+    ],
+    "max_actions": 8,
+    "max_model_calls": 8,
+}
+
+# The lab code this demo plugs in, named as the reference run's configuration names it.
+ADAPTER = "lab.plugin:make_adapter"
+MODEL = "lab.plugin:make_model"
+WORLD = "lab.plugin:describe_world"
+
+# The stored proposals the demo carries out, one before each round after the first, in this order.
+PLAN = (
+    "inspect_headers -> https://lab.example:443/",
+    "inspect_headers -> https://lab.example:443/robots.txt",
+    "inspect_headers -> https://lab.example:443/news",
+    "inspect_headers -> https://lab.example:443/about",
+    "inspect_metadata -> https://lab.example:443/about",
+    "inspect_headers -> https://lab.example:443/debug",
+    "probe_reflection -> https://lab.example:443/debug",
+)
+
+# Every kind of refusal the demo must show: a name for it and the words its reason contains.
+REFUSAL_KINDS = (
+    ("malformed text", "not JSON"),
+    ("wrong shape", "'proposals' must be a list"),
+    ("undeclared tool", "is not declared in the catalogue"),
+    ("unobserved requirement", "requires observed field"),
+    ("destination outside the authorization", "is outside the explicit authorized origins"),
+    ("undeclared argument", "does not declare the argument"),
+    ("model call budget spent", "model call budget of"),
+)
+
+
+class DemoError(RuntimeError):
+    """The run did not tell the story the demo promises; the message says which part is missing."""
+
+
+def build_policy() -> Policy:
+    """The reference run's catalogue (data/policy/), with budgets this demo spends to the end.
+
+    Each ``activity`` names the tool's class in lesson 8's action taxonomy;
+    until the gate joins the door in lesson 8, nothing reads it.
+    """
+    return Policy.from_dict(POLICY)
+
+
+def run_demo() -> dict:
+    """Run every round against the in-process lab; return the artifact as data."""
+    policy = build_policy()
+    run = make_run(policy.snapshot(), {"lab": load_plugin(WORLD)(), "demo": "proposals-demo"})
+    door = door_for(LESSON, run, policy)
+    model = load_plugin(MODEL)()
+    adapter = load_plugin(ADAPTER)("inprocess")
+    rounds: list[dict] = []
+    try:
+        move(door, "observe", "propose")
+        rounds.append(ask(door, model, number=1, executed=None))
+        for number, action_id in enumerate(PLAN, start=2):
+            move(door, "select", "execute")
+            capture_id = carry_out(door, adapter, action_id)
+            move(door, "observe")
+            observe(door, capture_id)
+            move(door, "propose")
+            rounds.append(ask(door, model, number, executed={"action_id": action_id, "capture_id": capture_id}))
+        rounds.append(ask(door, model, number=len(PLAN) + 2, executed=None))  # one past the budget
+    finally:
+        adapter.close()
+    return {
+        "observations": observations(door),
+        "rounds": rounds,
+        "refusals": refusals(rounds),
+        "injection": trace_injection(door),
+        "report": door.snapshot(),
+    }
+
+
+def move(door: Recorder, *stages: str) -> None:
+    """Advance through ``stages`` in order; every move is a ledger event."""
+    for stage in stages:
+        answer = advance(door, stage)
+        if not answer["recorded"]:
+            raise DemoError(f"the move to {stage} was refused: {answer['reason']}")
+
+
+def carry_out(door: Recorder, adapter, action_id: str) -> str:
+    """Record the stored proposal ``action_id`` as an action, fetch it, record capture and outcome.
+
+    Lesson 6's executor does this for real (with an unresolved outcome
+    first); here it is done by hand, so that only lesson 4's door is used.
+    """
+    if not door.holds(PROPOSAL_KIND, action_id):
+        raise DemoError(f"the plan carries out {action_id}, but no round stored that proposal")
+    proposal = door.get(PROPOSAL_KIND, action_id)
+    run_id = door.run.run_id
+    act = {"run_id": run_id, "tool": proposal["tool"], "destination": proposal["destination"],
+           "arguments": proposal["arguments"]}
+    admitted(door, "action", act)
+    result = adapter.fetch(url_of(proposal))
+    body = render_response(result.status, result.headers, result.body)
+    capture_id = admitted(door, "capture", {"run_id": run_id, "action_id": action_id, "status": result.status,
+                                            "body": body})
+    admitted(door, "outcome", {"run_id": run_id, "action_id": action_id, "status": "succeeded",
+                               "capture_id": capture_id, "detail": ""})
+    return capture_id
+
+
+def url_of(proposal: dict) -> str:
+    """The URL to fetch: the destination, plus the probe's one query pair (execute.request_url, lesson 6)."""
+    arguments = proposal["arguments"]
+    if not arguments:
+        return proposal["destination"]
+    return proposal["destination"] + "?" + urlencode({arguments["parameter"]: arguments["marker"]})
+
+
+def admitted(door: Recorder, kind: str, payload: dict) -> str:
+    answer = door.record(kind, payload)
+    if not answer["recorded"]:
+        raise DemoError(f"the demo's {kind} was refused: {answer['reason']}")
+    return answer["id"]
+
+
+def ask(door: Recorder, model, number: int, executed: dict | None) -> dict:
+    """One round of proposing: the prompt the model saw, its raw reply, and the door's answers."""
+    seen: list[tuple[str, str]] = []
+
+    def listened(prompt: str) -> str:
+        reply = model(prompt)
+        seen.append((prompt, reply))
+        return reply
+
+    answers = propose(door, listened)
+    prompt, reply = seen[0] if seen else (None, None)
+    return {"round": number, "executed": executed, "prompt": prompt, "reply": reply, "answers": answers}
+
+
+def observations(door: Recorder) -> list[dict]:
+    """Each observation with the act whose capture it was read from."""
+    return [{**observation, "read_from": door.get("capture", observation["capture_id"])["action_id"]}
+            for observation in door.records("observation")]
+
+
+def refusals(rounds: list[dict]) -> list[dict]:
+    """Every refused model call or proposal, named by its kind; each kind in REFUSAL_KINDS must occur."""
+    found = []
+    for entry in rounds:
+        for answer in entry["answers"]:
+            if not answer["recorded"]:
+                found.append({"refusal": kind_of(answer["reason"]), "round": entry["round"],
+                              "reason": answer["reason"]})
+    missing = [name for name, _ in REFUSAL_KINDS if name not in {refusal["refusal"] for refusal in found}]
+    if missing:
+        raise DemoError(f"the run showed no refusal of the kind(s) {', '.join(missing)}")
+    return found
+
+
+def trace_injection(door: Recorder) -> dict:
+    """Follow the refused out-of-scope proposal back to the page text that asked for it.
+
+    From the ledger: the refused proposal and its reason; its model call and
+    the captures that call's prompt showed; the act each was a capture of;
+    and the lines of the page that name the refused destination.
+    """
+    refused = [event for event in door.ledger if event["kind"] == PROPOSAL_KIND and event["status"] == "refused"
+               and "outside the explicit authorized origins" in event["reason"]]
+    if len(refused) != 1:
+        raise DemoError(f"the run should refuse one proposal outside the authorization, not {len(refused)}")
+    event = refused[0]
+    proposal = event["payload"]
+    call = door.get("model_call", proposal["model_call_id"])
+    sources = []
+    for capture_id in call["capture_ids"]:
+        capture = door.get("capture", capture_id)
+        lines = [line.strip() for line in capture["body"].split("\n") if proposal["destination"] in line]
+        if lines:
+            sources.append({"capture_id": capture_id, "capture_of": capture["action_id"], "lines": lines})
+    if not sources:
+        raise DemoError("no capture shown to the model names the refused destination")
+    return {"page": sources, "model_call": call, "proposal": proposal, "refused": {"seq": event["seq"],
+            "reason": event["reason"]}}
+
+
+def kind_of(reason: str) -> str:
+    return next((name for name, words in REFUSAL_KINDS if words in reason), "other")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(
+        "demo_proposals",
+        prog="python3 -m core.run.demo_proposals",
+        description="Write lesson 4's demo artifact: observations, prompts, raw replies and every refusal.",
+    )
+    parser.add_argument("--out", required=True, metavar="PATH", help="where to write the JSON artifact")
+    args = parser.parse_args(argv)
+    try:
+        artifact = run_demo()
+        write_artifact(args.out, artifact)
+    except (DemoError, PluginError) as exc:
+        print(f"demo_proposals: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"demo_proposals: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

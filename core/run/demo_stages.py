@@ -1,0 +1,175 @@
+"""Lesson 3's demo: a run walks its stages through lesson 3's door, and the door turns two steps away.
+
+    python3 -m core.run.demo_stages --out data/course/stages-demo.json
+
+The run goes twice round the work loop (observe, propose, select, execute,
+back to observe), then leaves from select for verify, review and report.
+In the middle it tries two things the stage machine refuses: a finding
+written while the run is still observing (verification comes first), and a
+jump from observe straight to the report. Each refusal is recorded with its
+reason, and the demo compares the run's stores before and after it.
+
+The artifact's ``walk`` gives every ledger event with the stage it was made
+in, read back from the ledger alone: a run starts in the first stage and
+only an admitted transition moves it. Lessons 4 and 5 fill the propose and
+select stages; here they are passed through. Everything is fixed data (no
+lab, no clock), so the artifact is byte-identical on every machine.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from core.run.canon import write_artifact
+from core.run.commandline import OneLineParser
+from core.run.doors import door_for
+from core.run.policy import Policy
+from core.run.recorder import Recorder
+from core.run.records import make_run
+from core.run.stages import TRANSITION_KIND, advance, table_of
+
+LESSON = 3
+
+POLICY = {
+    "reference": "training-authorization-0001",
+    "allowed_origins": ["https://lab.example:443"],
+    "tools": [
+        {"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
+         "weight": 2.0, "cost": 1.0},
+        {"tool_id": "inspect_metadata", "activity": "passive", "requires": {"has_meta": True},
+         "family": "fam-recon", "weight": 3.0, "cost": 1.0},
+    ],
+    "max_actions": 4,
+    "max_model_calls": 4,
+}
+WORLD = {"world": "stages-demo"}
+PAGE = "https://lab.example/about"
+GENERATOR_TAG = '<meta name="generator" content="ExampleCMS 3.2.1">'
+
+# Fixed, HTTP-like responses standing in for what an adapter would capture (lesson 6 runs real ones).
+HEADERS_CAPTURE = (
+    "HTTP/1.1 200 OK\n"
+    "Content-Type: text/html; charset=utf-8\n"
+    "Server: Apache/2.4.29 (Ubuntu)\n"
+    "\n"
+    f"<html><head>{GENERATOR_TAG}<title>About us</title></head><body><h1>About us</h1></body></html>\n"
+)
+METADATA_CAPTURE = "HTTP/1.1 200 OK\nContent-Type: text/plain\n\ngenerator: ExampleCMS 3.2.1\n"
+
+
+def build_policy() -> Policy:
+    """The operator's policy: the lab, inspect_headers, and inspect_metadata gated on has_meta."""
+    return Policy.from_dict(POLICY)
+
+
+def build_door() -> Recorder:
+    """Lesson 3's door for the demo's run: lesson 2's kinds and guards, the stage row and the stage guard."""
+    policy = build_policy()
+    return door_for(LESSON, make_run(policy.snapshot(), WORLD), policy)
+
+
+def stage_of_each_event(events: list[dict], start: str) -> list[str]:
+    """The stage each event was made in, from the ledger alone: only an admitted transition moves the run."""
+    stage, made_in = start, []
+    for event in events:
+        made_in.append(stage)
+        if event["kind"] == TRANSITION_KIND and event["status"] == "admitted":
+            stage = event["id"].split(" -> ")[1]
+    return made_in
+
+
+def stores(door: Recorder) -> dict:
+    """The snapshot without the ledger and its counts: what a refusal must leave as it was."""
+    return {key: value for key, value in door.snapshot().items() if key not in ("events", "counts")}
+
+
+def run_demo() -> dict:
+    """Walk the stages, try the two refused steps, and return the artifact as data."""
+    door = build_door()
+    run_id = door.run.run_id
+    refused: list[dict] = []
+    made_in: list[str] = []  # the stage the door was in at each event, as the demo saw it happen
+
+    def ask(kind: str, payload: dict) -> dict:
+        made_in.append(door.stage)
+        return door.record(kind, payload)
+
+    def admit(kind: str, payload: dict) -> str:
+        answer = ask(kind, payload)
+        if not answer["recorded"]:
+            raise RuntimeError(f"the demo's {kind} was refused in stage {door.stage}: {answer['reason']}")
+        return answer["id"]
+
+    def walk(*to_stages: str) -> None:
+        for to_stage in to_stages:
+            admit(TRANSITION_KIND, {"run_id": run_id, "to": to_stage})
+
+    def attempt(operation: str, kind: str, payload: dict) -> None:
+        stage, before = door.stage, stores(door)
+        answer = ask(kind, payload)
+        if answer["recorded"]:
+            raise RuntimeError(f"the demo expected the door to refuse: {operation}")
+        refused.append({"operation": operation, "kind": kind, "stage": stage, **answer,
+                        "stores_unchanged": stores(door) == before})
+
+    def execute(tool: str, body: str) -> str:
+        action_id = admit("action", {"run_id": run_id, "tool": tool, "destination": PAGE, "arguments": {}})
+        capture_id = admit("capture", {"run_id": run_id, "action_id": action_id, "status": 200, "body": body})
+        admit("outcome", {"run_id": run_id, "action_id": action_id, "status": "succeeded",
+                          "capture_id": capture_id, "detail": ""})
+        return capture_id
+
+    admit("observation", {"run_id": run_id, "field": "lab_online", "value": True})  # the operator's own fact
+    walk("observe", "propose", "select", "execute")
+    capture_id = execute("inspect_headers", HEADERS_CAPTURE)
+    walk("observe")
+    admit("observation", {"run_id": run_id, "field": "has_meta", "value": True, "capture_id": capture_id})
+    finding = {"run_id": run_id, "capture_id": capture_id, "quote": GENERATOR_TAG,
+               "claim": "the about page names its content management system and version"}
+    attempt("a finding written while the run is still observing", "finding", finding)
+    attempt("a jump from observe straight to the report", TRANSITION_KIND, {"run_id": run_id, "to": "report"})
+    walk("propose", "select", "execute")
+    execute("inspect_metadata", METADATA_CAPTURE)
+    walk("observe", "propose", "select", "verify")
+    finding_id = admit("finding", finding)
+    walk("review")
+    admit("review", {"run_id": run_id, "subject_id": finding_id, "decision": "approved", "reviewer": "operator",
+                     "reason": "the quote appears in the cited capture"})
+    walk("report")
+
+    table = table_of(door)
+    events = door.events
+    from_ledger = stage_of_each_event(events, table.start)
+    if from_ledger != made_in:
+        raise RuntimeError("the stages read back from the ledger differ from the stages the run was in")
+    return {
+        "tables": {
+            "stages": list(table.stages),
+            "transitions": [list(pair) for pair in table.transitions],
+            "admitted_in": {name: list(row.stages) for name, row in door.kinds.items()},
+        },
+        "walk": [{"stage": stage, **event} for stage, event in zip(from_ledger, events)],
+        "refused": refused,
+        "report": door.snapshot(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(
+        "demo_stages",
+        prog="python3 -m core.run.demo_stages",
+        description="Write lesson 3's demo artifact: a run walking its stages, and two recorded refusals.",
+    )
+    parser.add_argument("--out", required=True, metavar="PATH", help="where to write the JSON artifact")
+    args = parser.parse_args(argv)
+    artifact = run_demo()
+    try:
+        write_artifact(args.out, artifact)
+    except OSError as exc:
+        print(f"demo_stages: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,131 @@
+"""Lesson 1: the finished report read section by section, and broken three ways.
+
+Each test's docstring is one completion sentence on lessons/01-read-a-finished-report.md.
+tests/test_reference_run.py, the lesson's other suite, reproduces the report byte for byte
+(hash seeds, timezones, locales, both transports), shows that a lab edit renames the run,
+and checks that every kind of refusal is in it.
+The report's content is checked by what kind of thing it holds (a refusal for an
+undeclared tool, a refuted finding...), not by event numbers, so a regenerated
+report that still tells the whole story still passes.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.audit.replay import replay
+from core.run import report as report_module
+from core.run.drive import subject_of
+from core.run.seal import reseal, verify_chain
+from course import manifest, pages
+
+REPO = Path(__file__).resolve().parent.parent
+COMMITTED = REPO / "data" / "course" / "report.json"
+PAGE = REPO / "lessons" / "01-read-a-finished-report.md"
+
+
+@pytest.fixture(scope="module")
+def report() -> dict:
+    return json.loads(COMMITTED.read_text(encoding="utf-8"))
+
+
+def refused(report: dict, words: str) -> list[dict]:
+    return [e for e in report["events"] if e["status"] == "refused" and words in e["reason"]]
+
+
+def test_the_committed_report_verifies_and_replays_without_a_divergence(report):
+    """The committed report's seal holds, every section re-derives from its ledger, and replay finds no divergence."""
+    verification = report_module.verify_report(report)
+    assert verification.ok, verification.message
+    replayed = replay(report)
+    assert replayed.divergences == ()
+    assert len(replayed.not_redecided) < len(report["events"])
+
+
+def test_a_consequential_act_runs_only_after_an_approved_review_of_that_exact_act(report):
+    """A consequential act is held until a review of that exact act; approved, it runs, and rejected, it is refused again and never runs."""
+    decisions = {review["subject_id"]: review["decision"] for review in report["reviews"]}
+    assert {"approved", "rejected"} <= set(decisions.values())
+    story: dict[str, list[tuple[str, int]]] = {}
+    for event in report["events"]:
+        if event["kind"] == "action":
+            payload = event["payload"]
+            subject = subject_of(payload["tool"], payload["arguments"], payload["destination"])
+            story.setdefault(subject, []).append((event["status"], event["seq"]))
+        if event["kind"] == "review":
+            story.setdefault(event["payload"]["subject_id"], []).append(("review", event["seq"]))
+    for subject, decision in decisions.items():
+        steps = [status for status, _ in story[subject]]
+        expected = ["refused", "review", "admitted"] if decision == "approved" else ["refused", "review", "refused"]
+        assert steps == expected, f"{subject}: {steps}"
+
+
+def test_findings_quote_their_captures_and_keep_a_confirmed_and_a_refuted_verdict(report):
+    """Each finding quotes its capture word for word, one finding is confirmed, and the refuted one stays in the report with its verdict."""
+    captures = {capture["capture_id"]: capture["body"] for capture in report["captures"]}
+    assert all(finding["quote"] in captures[finding["capture_id"]] for finding in report["findings"])
+    verdicts = sorted(finding["verdict"] for finding in report["findings"])
+    assert verdicts == ["confirmed", "refuted"]
+    for verdict in report["verdicts"]:
+        assert verdict["confirming_capture_id"] in captures and verdict["control_capture_id"] in captures
+
+
+def test_the_safety_verdict_says_which_boundaries_are_declared_only(report):
+    """The safety verdict judges four boundaries at runtime, none violated, and says plainly that two are declared only, not judged."""
+    safety = report["safety"]
+    judged = [r for r in safety["results"] if r["runtime_checkable"]]
+    declared = [r for r in safety["results"] if not r["runtime_checkable"]]
+    assert (len(judged), len(declared), safety["violated"]) == (4, 2, [])
+    assert all(r["upheld"] is True for r in judged) and all(r["upheld"] is None for r in declared)
+    assert sorted(r["boundary_id"] for r in declared) == safety["declared_only"]
+
+
+def test_the_seal_names_its_algorithm_and_what_the_run_was_made_under(report):
+    """The seal names its algorithm and commits to the chain and the body, and the report names the taxonomy and safety pack digests it was made under."""
+    seal = report["seal"]
+    assert set(seal) == {"algorithm", "events", "chain", "body", "head"}
+    assert seal["events"] == len(report["events"]) and seal["chain"] == report["events"][-1]["chain"]
+    assert len(report["taxonomy"]["digest"]) == 64 and len(report["safety_pack"]["digest"]) == 64
+    assert report["safety_pack"]["ratification"] == "ratified"
+    assert report["gating"]["taxonomy_version"] == report["taxonomy"]["version"]
+
+
+def test_one_altered_byte_in_an_event_is_named_as_the_first_altered_event(tmp_path, report):
+    """Altering one byte of one event makes verify name that event as the first altered one."""
+    text = COMMITTED.read_text(encoding="utf-8")
+    target = refused(report, "rejected this exact act")[0]
+    at = text.index(target["reason"])
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(text[:at] + text[at:].replace("rejected", "rejectet", 1), encoding="utf-8")
+    assert len(tampered.read_bytes()) == len(COMMITTED.read_bytes())
+    done = subprocess.run([sys.executable, "-m", "core.run.seal", "verify", str(tampered)],
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stdout.startswith(f"altered: event {target['seq']}: its chain hash does not follow"), done.stdout
+
+
+def test_a_derived_section_edited_and_resealed_is_named_by_verify(report):
+    """A derived section edited and resealed keeps a valid chain, and verify names the section that disagrees with its ledger."""
+    edited = copy.deepcopy(report)
+    for finding in edited["findings"]:
+        if finding["verdict"] == "refuted":
+            finding["verdict"] = "confirmed"
+    resealed = reseal(edited)
+    assert verify_chain(resealed).ok
+    verification = report_module.verify_report(resealed)
+    assert not verification.ok and verification.section == "findings", verification.message
+
+
+def test_the_page_points_each_part_of_the_report_to_the_lesson_that_builds_it():
+    """The page's tour of the report names every later lesson, 2 to 10, by its page."""
+    text = PAGE.read_text(encoding="utf-8")
+    tour = pages.section(text, "Inspect it")
+    missing = [lesson.number for lesson in manifest.load(REPO) if lesson.number > 1
+               and Path(lesson.page).name not in tour]
+    assert missing == [], f"the tour does not name the pages of lessons {missing}"

@@ -162,5 +162,27 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def rows(rounds: int, sizes: tuple[int, ...] = (10**3, 10**4, 10**5), batch: int = 110) -> list:
+    """For `make bench`: a mixed run's events with 10^4 and 10^5 records held, against 10^3 held."""
+    from benchmarks.measure import Row, side_by_side
+
+    def mixed(bench: Bench):
+        def timed() -> float:
+            before, started = len(bench.door.events), time.perf_counter()
+            for kind in KINDS * (batch // len(KINDS) or 1):
+                bench.one(kind)
+            return (time.perf_counter() - started) / (len(bench.door.events) - before)
+        return timed
+
+    benches = {}
+    for size in sizes:
+        benches[size] = Bench()
+        fill(benches[size], size)
+    seconds = side_by_side({size: mixed(bench) for size, bench in benches.items()}, rounds)
+    smallest = sizes[0]
+    return [Row(f"final door, a mixed run's events with {size:,} held", f"with {smallest:,} held", seconds[size],
+                seconds[smallest], "event") for size in sizes[1:]]
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml requirements.lock
 run: $(STAMP)
 	@mkdir -p build
 	$(BIN)/python -m core.run.demo_report --out build/report.json
-	@$(BIN)/python -m core.run.report render build/report.json
+	@$(BIN)/python -m course.run_report build/report.json
 	@cmp -s build/report.json data/course/report.json \
 	  && echo "build/report.json is byte-identical to the committed data/course/report.json" \
 	  || (echo "build/report.json differs from data/course/report.json: run 'make verify'"; exit 1)
@@ -34,11 +34,15 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench
 
-lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+# JupyterLab refuses to start as root unless told; containers and CI often run as root.
+LAB_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/ $(LAB_ROOT)
+
+# NO_MKDOCS_2_WARNING: mkdocs-material's own switch for its end-of-life banner (not a build warning).
 docs: $(STAMP)
-	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
 
 verify: $(STAMP)
 	$(BIN)/course verify

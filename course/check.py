@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -59,6 +60,9 @@ def _read_junit(report: Path) -> list[CheckResult]:
 def _message(problem: ET.Element) -> str:
     """The failure's own message, without pytest's prefixes and assertion rewriting."""
     message = (problem.get("message") or problem.text or "").strip()
+    wrapped = re.fullmatch(r'failed on (?:setup|teardown) with "(.*)"', message, flags=re.DOTALL)
+    if wrapped:  # a fixture failed: pytest quotes its message
+        message = wrapped.group(1).strip()
     for prefix in ("Failed: ", "AssertionError: "):
         if message.startswith(prefix):
             message = message[len(prefix):]

@@ -1,22 +1,28 @@
-"""The `course` command: status, check N, verify, lint.
+"""The `course` command: status, check N, watch N, hint N, reset N, verify, lint.
 
-Bad input gets one line on stderr and exit 2; a check that fails exits 1.
+Bad input gets one line on stderr and exit 2; a check that fails exits 1, and
+a starter that cannot even be loaded gets one line naming its file and line.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.table import Table
 
+from course import hints as hints_module
 from course import lint as lint_module
-from course import manifest
-from course.check import run_check
-from course.manifest import Lesson, ManifestError
+from course import manifest, progress
+from course.check import CheckResult, run_check
+from course.manifest import ROOT_ENV, Lesson, ManifestError
+from course.progress import ProgressError
 from course.target import ENV
 from course.verify import verify as verify_artifacts
 
@@ -43,9 +49,14 @@ def status() -> None:
     for column in ("Page", "Nb", "Starter", "Sol", "Data"):
         table.add_column(column, justify="center")
     table.add_column("Your check")
+    done = progress.passed(ROOT)
     for lesson in manifest.load(ROOT):
-        table.add_row(str(lesson.number), lesson.title, *_parts(lesson), _your_check(lesson))
+        table.add_row(str(lesson.number), lesson.title, *_parts(lesson), _your_check(lesson, done))
     out.print(table)
+    ready = [lesson.number for lesson in manifest.load(ROOT) if lesson.ready]
+    finished = [n for n in ready if n in done]
+    click.echo(f"Your progress: {len(finished)} of {len(ready)} ready lesson(s) passed"
+               f"{' (' + ', '.join(map(str, finished)) + ')' if finished else ''}; saved in {progress.FILE}.")
 
 
 def _parts(lesson: Lesson) -> list[str]:
@@ -56,33 +67,183 @@ def _parts(lesson: Lesson) -> list[str]:
             mark(lesson.solution), artifacts]
 
 
-def _your_check(lesson: Lesson) -> str:
+def _your_check(lesson: Lesson, done: set[int]) -> str:
     if not lesson.ready:
         return "planned"
+    if _load_problem(lesson):
+        return "does not load"
     results = run_check(lesson, ROOT)
     passed = sum(r.passed for r in results)
-    return "passes" if results and passed == len(results) else f"{passed}/{len(results)} pass"
+    if results and passed == len(results):
+        return "passes" if lesson.number in done else "passes (not saved)"
+    return f"{passed}/{len(results)} pass" + (" (passed before)" if lesson.number in done else "")
 
 
 @cli.command()
 @click.argument("number", type=int)
 def check(number: int) -> None:
     """Run lesson NUMBER's completion test against your starter file."""
+    if not _report(_ready(number)):
+        sys.exit(1)
+
+
+def _ready(number: int) -> Lesson:
     lesson = manifest.find(number, ROOT)
     if not lesson.ready or not (ROOT / lesson.starter_test).is_file():
         raise CourseError(f"lesson {number} is not built yet: {lesson.starter_test} does not exist")
+    return lesson
+
+
+def _load_problem(lesson: Lesson) -> str:
+    """One line if the selected file cannot be imported (or does not exist), else ""."""
+    env = {**os.environ, ROOT_ENV: str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "course.diagnose", str(lesson.number)], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+    if done.returncode == 2:
+        raise CourseError(done.stdout.strip() or done.stderr.strip())
+    if done.returncode != 0:
+        said = (done.stdout.strip() or done.stderr.strip() or "the file could not be loaded").splitlines()
+        return said[-1]  # the diagnosis is the last line, after anything the student's file printed
+    return ""
+
+
+def _report(lesson: Lesson) -> bool:
+    """Check ``lesson`` and say what the student needs to read: one line, a table, or what to do next."""
+    problem = _load_problem(lesson)
+    if problem:
+        click.echo(problem)
+        return False
     results = run_check(lesson, ROOT)
-    table = Table(title=f"Lesson {lesson.number}: {lesson.title} ({_checked_file(lesson)})")
+    failed = [r for r in results if not r.passed]
+    if len(results) > 1 and len(failed) == len(results) and len({r.message for r in failed}) == 1:
+        click.echo(failed[0].message)  # one cause behind every failure: say it once
+        return False
+    if not results or failed:
+        _table(lesson, results)
+        out.print(f"{len(results) - len(failed)} of {len(results)} checks pass.")
+        return False
+    click.echo(f"All {len(results)} checks pass: lesson {lesson.number} is complete.")
+    if os.environ.get(ENV, "starter") == "starter":
+        progress.mark_passed(ROOT, lesson.number)
+        click.echo(f"Saved in {progress.FILE}; `course status` shows your progress.")
+    click.echo(_next_step(lesson))
+    return True
+
+
+def _table(lesson: Lesson, results: list[CheckResult]) -> None:
+    table = Table(title=f"Lesson {lesson.number}: {lesson.title} ({_checked_file(lesson)})",
+                  caption=f"Fix the first FAILED row, then `course check {lesson.number}` again; "
+                          f"`course hint {lesson.number}` helps.")
     table.add_column("Check", ratio=2)
     table.add_column("Result", no_wrap=True)
     table.add_column("What is missing", ratio=3)
     for result in results:
         table.add_row(_readable(result.name), "passed" if result.passed else "FAILED", result.message)
     out.print(table)
-    passed = sum(r.passed for r in results)
-    out.print(f"{passed} of {len(results)} checks pass.")
-    if not results or passed != len(results):
+
+
+def _next_step(lesson: Lesson) -> str:
+    later = [l for l in manifest.load(ROOT) if l.number > lesson.number]
+    if not later:
+        return "Next: that was the last lesson. `make test` runs every check of the course."
+    nxt = later[0]
+    if nxt.ready:
+        return f"Next: lesson {nxt.number}, {nxt.title}: read {nxt.page}, then run `course check {nxt.number}`."
+    return f"Next: lesson {nxt.number}, {nxt.title}, is being written; meanwhile `make run` shows the whole harness."
+
+
+@cli.command()
+@click.argument("number", type=int)
+@click.option("--interval", type=click.FloatRange(0.05, 60), default=1.0, show_default=True,
+              help="Seconds between looks at the file.")
+@click.option("--times", type=click.IntRange(1), default=None, hidden=True, help="Stop after this many checks (tests).")
+def watch(number: int, interval: float, times: int | None) -> None:
+    """Check lesson NUMBER now, then again each time your starter file changes (Ctrl-C stops)."""
+    lesson = _ready(number)
+    path = Path(os.environ.get(ENV, "")) if os.environ.get(ENV, "starter") not in ("starter", "solution", "pristine") \
+        else ROOT / (lesson.solution if os.environ.get(ENV) == "solution" else lesson.starter)
+    shown = lesson.starter if path == ROOT / lesson.starter else str(path)
+    click.echo(f"Watching {shown} by looking at it every {interval:g} s (polling works on every file system); "
+               "Ctrl-C stops.")
+    checks = 0
+    checked = _stamp(path)  # taken before the check, so an edit saved during a check is not missed
+    try:
+        while True:
+            _report(lesson)
+            checks += 1
+            if times is not None and checks >= times:
+                return
+            missing_said = False
+            while (now := _stamp(path)) == checked or now is None:
+                if now is None and not missing_said:
+                    click.echo(f"{shown} cannot be read right now; waiting for it to come back.")
+                    missing_said = True
+                time.sleep(interval)
+            checked = now
+            click.echo(f"{shown} changed: checking again.")
+    except KeyboardInterrupt:
+        click.echo("Stopped watching.")
+
+
+def _stamp(path: Path) -> tuple | None:
+    try:
+        status = path.stat()
+        return (status.st_mtime_ns, status.st_size, path.read_bytes())
+    except OSError:
+        return None
+
+
+@cli.command()
+@click.argument("number", type=int)
+@click.argument("which", type=int, required=False)
+def hint(number: int, which: int | None) -> None:
+    """Show lesson NUMBER's next hint (or hint WHICH), one at a time, from the lesson page."""
+    lesson = _ready(number)
+    found = hints_module.hints((ROOT / lesson.page).read_text(encoding="utf-8"))
+    if not found:
+        raise CourseError(f"{lesson.page} has no hints")
+    shown = progress.hints_shown(ROOT, number)
+    if which is None:
+        if shown >= len(found):
+            click.echo(f"You have seen all {len(found)} hints for lesson {number}. The worked solution is "
+                       f"{lesson.solution}: open it after your own attempt. `course hint {number} K` shows hint K again.")
+            return
+        which = shown + 1
+    if not 1 <= which <= len(found):
+        raise CourseError(f"lesson {number} has hints 1 to {len(found)}, not {which}")
+    chosen = found[which - 1]
+    out.print(f"[bold]{chosen.title}[/bold] ({which} of {len(found)})")
+    out.print(Markdown(chosen.body))
+    progress.set_hints_shown(ROOT, number, max(shown, which))
+    if which < len(found):
+        click.echo(f"Still stuck? `course hint {number}` again shows hint {which + 1}.")
+    else:
+        click.echo(f"That was the last hint. The worked solution is {lesson.solution}.")
+
+
+@cli.command()
+@click.argument("number", type=int)
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def reset(number: int, yes: bool) -> None:
+    """Put lesson NUMBER's starter back as committed, keeping a backup of your file."""
+    lesson = _ready(number)
+    path = ROOT / lesson.starter
+    shown = subprocess.run(["git", "show", f"HEAD:{lesson.starter}"], cwd=ROOT, capture_output=True)
+    if shown.returncode != 0:
+        raise CourseError(f"cannot read the committed {lesson.starter} from git: "
+                          f"{shown.stderr.decode(errors='replace').strip() or 'git failed'}")
+    if path.is_file() and path.read_bytes() == shown.stdout:
+        click.echo(f"{lesson.starter} is already as committed; nothing to do.")
+        return
+    if not yes and not click.confirm(f"Replace {lesson.starter} with the starter as committed? "
+                                     f"Your file is kept in {progress.FOLDER}/backups/", default=False):
+        click.echo("Nothing changed.")
         sys.exit(1)
+    kept = progress.backup(ROOT, path) if path.is_file() else None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(shown.stdout)
+    click.echo(f"{lesson.starter} is as committed again" +
+               (f"; your file is kept as {kept.relative_to(ROOT).as_posix()}." if kept else "."))
 
 
 def _readable(test_name: str) -> str:
@@ -106,7 +267,7 @@ def verify() -> None:
         if verdict.status in ("differs", "failed"):
             failures += 1
             if verdict.detail:
-                out.print(verdict.detail.rstrip("\n"), markup=False)
+                click.echo(verdict.detail.rstrip("\n"))  # a diff keeps its own lines: never re-wrapped
             out.print(f"          regenerate with: {a.command.format(out=a.path)}", markup=False)
     if failures:
         out.print(f"{failures} artifact(s) do not reproduce.")
@@ -133,7 +294,7 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(exc.ctx.get_help() if exc.ctx else "usage: course status|check N|verify|lint")
     except click.UsageError as exc:
         _die(exc.format_message())
-    except (CourseError, ManifestError) as exc:
+    except (CourseError, ManifestError, ProgressError) as exc:
         _die(str(exc))
     except click.exceptions.Abort:
         _die("aborted")

@@ -12,7 +12,7 @@ import json
 import re
 from pathlib import Path
 
-from course import manifest, pages, refs
+from course import hints, manifest, pages, refs
 from course.manifest import Lesson
 
 # Things that make an artifact or a notebook output differ between machines or runs.
@@ -42,6 +42,9 @@ def lint_lesson(lesson: Lesson, root: Path) -> list[str]:
         + check_references(text, lesson.page, root)
         + check_completion(text, lesson, root)
         + check_notebook(root / lesson.notebook, lesson.notebook)
+        + check_fit(text, lesson.page, root)
+        + check_hints(text, lesson)
+        + check_notebook_runs_no_solution(root / lesson.notebook, lesson)
         + [problem for a in lesson.artifacts for problem in check_clean_file(root / a.path, a.path)]
     )
 
@@ -84,6 +87,37 @@ def check_completion(text: str, lesson: Lesson, root: Path) -> list[str]:
         if doc not in bullets:
             problems.append(f"test {name} has no bullet under 'Check completion' (its docstring: {doc!r})")
     return problems
+
+
+def check_fit(text: str, where: str, root: Path) -> list[str]:
+    """Rule 10: every command and code line on the page fits in 88 columns."""
+    return [f"{where}: a code line is {len(line)} columns wide, more than {pages.WIDEST_CODE_LINE}: {line[:40]!r}..."
+            for line in pages.code_lines(text, root) if len(line) > pages.WIDEST_CODE_LINE]
+
+
+def check_hints(text: str, lesson: Lesson) -> list[str]:
+    """Rule 11: at least two collapsed hints, then the worked solution included from solutions/."""
+    problems = []
+    found = hints.hints(text)
+    if len(found) < 2:
+        problems.append(f"{lesson.page} has {len(found)} hint(s) (`??? tip \"Hint N: ...\"`); the contract asks for two or more")
+    if lesson.solution not in pages.snippets(text):
+        problems.append(f"{lesson.page} does not include its worked solution with --8<-- \"{lesson.solution}\"")
+    return problems
+
+
+def check_notebook_runs_no_solution(path: Path, lesson: Lesson) -> list[str]:
+    """Rule 9: the notebook runs the reference and the student's own file, never the worked solution."""
+    try:
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError:
+        return []  # check_notebook reports it
+    code = "\n".join("".join(cell.get("source", "")) for cell in notebook.get("cells", [])
+                     if cell.get("cell_type") == "code")
+    code = code.replace(lesson.starter, "")
+    named = [word for word in ('"solution"', "'solution'", "solutions/", "solutions.", Path(lesson.solution).name)
+             if word in code]
+    return [f"{lesson.notebook} loads the worked solution (its code names {named[0]})"] if named else []
 
 
 def test_docstrings(path: Path) -> list[tuple[str, str]]:

@@ -11,9 +11,11 @@ fails the tests.
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
+from jupyter_client import KernelManager
 from nbclient import NotebookClient
 
 
@@ -21,9 +23,17 @@ def execute(path: Path) -> None:
     notebook = nbformat.read(path, as_version=4)
     for cell in notebook.cells:
         cell.get("metadata", {}).pop("execution", None)
-    client = NotebookClient(notebook, timeout=600, kernel_name="python3", record_timing=False,
-                            resources={"metadata": {"path": str(path.parent)}})
-    client.execute()
+    with tempfile.TemporaryDirectory() as sockets:
+        # The kernel talks to us over local sockets in a private folder (IPC), not over TCP:
+        # nothing listens on the network, and the kernel has no plain-TCP warning to print.
+        manager = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel"))
+        client = NotebookClient(notebook, km=manager, timeout=600, kernel_name="python3", record_timing=False,
+                                resources={"metadata": {"path": str(path.parent)}})
+        try:
+            client.execute()
+        finally:  # a kernel manager we made is ours to stop: the kernel must not outlive this process
+            if manager.has_kernel:
+                manager.shutdown_kernel(now=True)
     nbformat.write(notebook, path)
 
 

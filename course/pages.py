@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 SECTIONS = (
     "Build this",
@@ -21,6 +22,9 @@ SECTIONS = (
     "Check completion",
     "Continue",
 )
+
+WIDEST_CODE_LINE = 88  # rule 10: every command and code line on a page fits in 88 columns
+_SNIPPET = re.compile(r'^\s*--8<--\s+"(?P<path>[^"]+)"')
 
 # An inline code span naming a definition, such as `run/records.py:Run`.
 CODE_REFERENCE = re.compile(r"`(?P<ref>[A-Za-z0-9_][\w/.-]*\.py:[A-Za-z_][\w.]*)`")
@@ -130,3 +134,35 @@ def output_matches(expected: str, actual: str) -> bool:
         else:
             pattern.append("[^\n]*".join(re.escape(part) for part in line.split("...")))
     return re.fullmatch("".join(pattern), actual) is not None
+
+
+def code_lines(text: str, root: Path) -> list[str]:
+    """Every line a reader types or reads as code: console commands (not their output), the
+    lines of every other fenced block, and the lines of each file a snippet includes."""
+    lines: list[str] = []
+    block: list[str] = []
+    language, inside = "", False
+    for line in text.splitlines():
+        fence = re.match(r"^\s*(```|~~~)\s*(\w*)", line)
+        if fence and not inside:
+            inside, language, block = True, fence.group(2), []
+        elif fence and inside:
+            inside = False
+            if language == "console":
+                lines += [part for c in console_commands("\n".join(block)) for part in c.command.splitlines()]
+                continue
+            for entry in block:
+                snippet = _SNIPPET.match(entry)
+                included = Path(root) / snippet.group("path") if snippet else None
+                if included is not None and included.is_file():
+                    lines += included.read_text(encoding="utf-8").splitlines()
+                else:
+                    lines.append(entry)
+        elif inside:
+            block.append(line[4:] if line.startswith("    ") else line)
+    return lines
+
+
+def snippets(text: str) -> list[str]:
+    """The files a page includes with ``--8<-- "path"``, in order."""
+    return [m.group("path") for line in text.splitlines() for m in [_SNIPPET.match(line)] if m]

@@ -9,7 +9,8 @@ import pytest
 
 from core.run.recorder import Recorder
 from core.run.records import make_run
-from course.target import load_lesson
+from course.diagnose import explain
+from course.target import load_lesson, target_path
 
 LAB = "https://lab.example:443"
 REFERENCE_TOOL = {"tool_id": "inspect_headers", "activity": "passive", "requires": {},
@@ -21,8 +22,8 @@ PLACEHOLDERS = ("CHANGE-ME", "training-authorization-0001")
 def policy():
     try:
         return load_lesson(2).build_my_policy()
-    except Exception as exc:  # the student's code: report it as a message, not a traceback
-        pytest.fail(f"build_my_policy() raised {exc!r}; it must return a Policy")
+    except Exception as exc:  # the student's code: one line naming the file, the line and the error
+        pytest.fail(explain(exc, target_path(2), {"tool_id": tuple(REFERENCE_TOOL)}), pytrace=False)
 
 
 @pytest.fixture
@@ -101,9 +102,11 @@ def test_door_admits_inspect_metadata_once_has_meta_is_observed(door, policy):
     assert answer["recorded"], f"with has_meta observed, the door must admit inspect_metadata at the lab; it said {answer}"
 
 
-def test_door_refuses_inspect_metadata_at_other_example_for_its_destination(door):
+def test_door_refuses_inspect_metadata_at_other_example(door, policy):
+    # The page asks the student to predict this refusal's reason: no message here may give it away.
+    tool(policy, "inspect_metadata")
     answer = act(door, "inspect_metadata", "https://other.example/about")
     expected = "destination https://other.example:443 is outside the explicit authorized origins"
     assert answer == {"recorded": False, "reason": expected}, (
-        f"aimed at https://other.example/about, inspect_metadata must be refused for its destination "
-        f"({expected!r}); the door said {answer}")
+        f"aimed at https://other.example/about, inspect_metadata must be refused, and for the reason you "
+        f"predicted from the policy; the door said {answer}")

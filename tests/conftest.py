@@ -63,6 +63,9 @@ open(out, "w").write(json.dumps({"greeting": "hello world"}, indent=2) + "\\n")
 def fixture_page() -> str:
     body = {name: "Some prose." for name in pages.SECTIONS}
     body["Implement it"] = "Read `core/greet.py:greet` and `greet.py:Greeter.greet`."
+    body["Build it yourself"] = ('Write greet.\n\n??? tip "Hint 1: a nudge"\n    Return a string.\n\n'
+                                 '??? tip "Hint 2: nearly there"\n    Put "hello " before the name.\n\n'
+                                 '??? success "Worked solution"\n    ```python\n    --8<-- "solutions/lesson01.py"\n    ```')
     body["Check completion"] = f"- {FIXTURE_SENTENCE}"
     return "# Lesson 1: a fixture\n\n" + "".join(f"## {name}\n\n{text}\n\n" for name, text in body.items())
 
@@ -106,16 +109,21 @@ def run_course(root: Path, *args: str, **env: str) -> subprocess.CompletedProces
 
 
 def build_site(config: Path, site: Path) -> subprocess.CompletedProcess:
-    """`mkdocs build --strict` of ``config`` into ``site``."""
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config), "-d", str(site)]
+    """`mkdocs build --strict` of ``config`` into ``site``, its log kept (no -q) so tests can read every warning."""
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site)]
     return subprocess.run(command, cwd=REPO, capture_output=True, text=True,
                           env={"NO_MKDOCS_2_WARNING": "1", "PATH": os.environ.get("PATH", "")})
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    """The docs site, built once per test session with strict checks."""
+def site_build(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """The docs site, built once per test session with strict checks, and the build's own result."""
     folder = tmp_path_factory.mktemp("site")
-    done = build_site(REPO / "mkdocs.yml", folder)
+    return folder, build_site(REPO / "mkdocs.yml", folder)
+
+
+@pytest.fixture(scope="session")
+def site(site_build) -> Path:
+    folder, done = site_build
     assert done.returncode == 0, done.stderr
     return folder

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from course import manifest, pages, refs
+from course import manifest, pages, pictures, refs, site_hooks
 
 REPO = Path(__file__).resolve().parent.parent
 READY = [lesson for lesson in manifest.load(REPO) if lesson.ready]
@@ -35,10 +36,29 @@ class Resources(HTMLParser):
             self.loaded.append(attrs["href"])
 
 
-def test_the_site_builds_with_strict_checks(site):
-    assert (site / "index.html").is_file()
+def html_of(site: Path, lesson) -> Path:
+    """A lesson page in the built site (the offline plugin writes one .html file per page)."""
+    return site / (lesson.page.removeprefix("lessons/").removesuffix(".md") + ".html")
+
+
+def test_the_strict_build_succeeds_with_no_warning(site_build):
+    folder, done = site_build
+    log = done.stdout + done.stderr
+    assert done.returncode == 0, log
+    warnings = [line for line in log.splitlines() if re.match(r"\s*(WARNING|ERROR)\b", line)]
+    assert warnings == [], "\n".join(warnings)
+    assert "Aborted" not in log and "end of life" not in log, log
+    assert (folder / "index.html").is_file()
     for lesson in READY:
-        assert (site / lesson.page.removeprefix("lessons/").removesuffix(".md") / "index.html").is_file()
+        assert html_of(folder, lesson).is_file()
+
+
+def test_the_build_log_is_quiet(site_build):
+    """No list of pages left out of the nav, no banner: what the build prints is worth reading."""
+    _, done = site_build
+    log = done.stdout + done.stderr
+    assert "not included in the \"nav\"" not in log, log
+    assert "NO_MKDOCS_2_WARNING" not in log, log
 
 
 def test_the_site_loads_nothing_from_another_host(site):
@@ -61,7 +81,7 @@ def test_the_nav_lists_exactly_the_ready_lessons(site):
 @pytest.mark.parametrize("lesson", READY, ids=lambda lesson: f"lesson{lesson.label}")
 def test_every_code_reference_links_to_the_line_that_defines_it(site, lesson):
     text = (REPO / lesson.page).read_text(encoding="utf-8")
-    html = (site / lesson.page.removeprefix("lessons/").removesuffix(".md") / "index.html").read_text(encoding="utf-8")
+    html = html_of(site, lesson).read_text(encoding="utf-8")
     references = set(pages.code_references(text))
     assert references, f"{lesson.page} has no code references"
     for reference in references:
@@ -69,18 +89,244 @@ def test_every_code_reference_links_to_the_line_that_defines_it(site, lesson):
         anchor = f"#__codelineno-0-{found.line}"
         links = re.findall(rf'href="([^"]*{re.escape(anchor)})"><code>{re.escape(reference)}</code>', html)
         assert links, f"`{reference}` is not linked to {found.path} line {found.line}"
-        target = (site / lesson.page.removeprefix("lessons/").removesuffix(".md") / links[0].split("#")[0]).resolve()
-        assert f'id="{anchor[1:]}"' in (target / "index.html").read_text(encoding="utf-8")
+        target = (html_of(site, lesson).parent / links[0].split("#")[0]).resolve()
+        assert target.name == f"{Path(found.path).name}.html", target
+        assert f'id="{anchor[1:]}"' in target.read_text(encoding="utf-8")
 
 
 def test_an_unresolved_code_reference_stops_the_build(tmp_path):
+    done = build(_copy_of_the_docs(tmp_path, "\nSee `run/records.py:NoSuchThing`.\n"), tmp_path / "site")
+    assert done.returncode != 0
+    assert "code reference `run/records.py:NoSuchThing` resolves to no definition" in done.stderr
+
+
+def _copy_of_the_docs(tmp_path: Path, extra: str) -> Path:
+    """A copy of the site's config and pages with ``extra`` appended to the index page."""
     docs = tmp_path / "lessons"
     shutil.copytree(REPO / "lessons", docs)
     with open(docs / "index.md", "a", encoding="utf-8") as f:
-        f.write("\nSee `run/records.py:NoSuchThing`.\n")
+        f.write(extra)
     config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
     config = config.replace("docs_dir: lessons", f"docs_dir: {docs}").replace("course/site_hooks.py", str(REPO / "course/site_hooks.py"))
     (tmp_path / "mkdocs.yml").write_text(config, encoding="utf-8")
-    done = build(tmp_path / "mkdocs.yml", tmp_path / "site")
+    return tmp_path / "mkdocs.yml"
+
+
+def test_a_link_to_a_source_line_that_does_not_exist_still_fails_the_build(tmp_path):
+    config = _copy_of_the_docs(tmp_path, "\n[nowhere](source/core/run/records.py.md#__codelineno-0-99999)\n")
+    done = build(config, tmp_path / "site")
     assert done.returncode != 0
-    assert "code reference `run/records.py:NoSuchThing` resolves to no definition" in done.stderr
+    assert "does not contain an anchor '#__codelineno-0-99999'" in done.stderr
+
+
+def test_an_unknown_picture_stops_the_build(tmp_path):
+    config = _copy_of_the_docs(tmp_path, "\n<!-- picture: no-such-picture -->\n")
+    done = build(config, tmp_path / "site")
+    assert done.returncode != 0
+    assert "there is no picture 'no-such-picture'" in done.stderr
+
+
+# --- navigation: one "Reference code" entry, cited-by lists, file paths as links --------------
+
+def test_source_pages_sit_behind_one_reference_code_entry(site):
+    home = (site / "index.html").read_text(encoding="utf-8")
+    nav = home[home.index("md-nav--primary"):home.index('class="md-content"')]
+    assert "Reference code" in nav
+    assert "source/core/run/records.py.html" not in nav, "source files are listed in the main navigation"
+    index = (site / "source" / "index.html").read_text(encoding="utf-8")
+    for path in site_hooks.source_files():
+        assert f'href="{path}.html"' in index, f"the Reference code page does not list {path}"
+
+
+def test_each_source_page_lists_the_lessons_that_cite_it(site):
+    cited = site_hooks.citations()
+    assert "core/run/records.py" in cited
+    for path, lessons in cited.items():
+        if site_hooks._page_of(path) != site_hooks.source_page(path):
+            continue  # a lesson page or notebook, or a file with no source page (a binary, say)
+        html = (site / "source" / f"{path}.html").read_text(encoding="utf-8")
+        for lesson in lessons:
+            assert f"Lesson {lesson.number}: {lesson.title}" in html, path
+    uncited = next(p for p in site_hooks.source_files() if p not in cited)
+    assert "No lesson page cites this file yet." in (site / "source" / f"{uncited}.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lesson", READY, ids=lambda lesson: f"lesson{lesson.label}")
+def test_file_paths_on_a_page_link_to_their_files(site, lesson):
+    text = (REPO / lesson.page).read_text(encoding="utf-8")
+    html = html_of(site, lesson).read_text(encoding="utf-8")
+    mentioned = {m.group("path") for line in pages.prose_lines(text) for m in site_hooks.FILE_MENTION.finditer(line)
+                 if (REPO / m.group("path")).is_file() and m.group("path") != lesson.page}
+    assert mentioned, f"{lesson.page} names no file of the course"
+    for path in mentioned:
+        assert re.search(rf'<a href="[^"]*{re.escape(path)}[^"]*"><code>{re.escape(path)}</code></a>', html) or \
+            re.search(rf'<a href="[^"]*"><code>{re.escape(path)}</code></a>', html), f"`{path}` is not a link"
+
+
+# --- pictures: present in the built site, and saying what their data says ----------------------
+
+class Marks(HTMLParser):
+    """The elements of one inline SVG picture that carry data-* attributes."""
+
+    def __init__(self, picture: str) -> None:
+        super().__init__()
+        self.picture, self.inside, self.depth, self.marks = picture, False, 0, []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "svg" and attrs.get("id") == f"picture-{self.picture}":
+            self.inside, self.depth = True, 0
+        if self.inside:
+            self.depth += 1
+            if any(k.startswith("data-") for k in attrs):
+                self.marks.append((attrs.get("class"), attrs))
+
+    def handle_endtag(self, tag):
+        if self.inside:
+            self.depth -= 1
+            if tag == "svg" and self.depth <= 0:
+                self.inside = False
+
+
+def marks(html_path: Path, picture: str, cls: str) -> list[dict]:
+    parser = Marks(picture)
+    parser.feed(html_path.read_text(encoding="utf-8"))
+    assert parser.marks, f"{html_path.name} has no picture {picture!r}"
+    return [attrs for c, attrs in parser.marks if c == cls]
+
+
+def test_the_stage_machine_is_drawn_from_the_stage_tables(site):
+    from core.run.stages import STAGES, TRANSITIONS
+    assert [m["data-stage"] for m in marks(site / "index.html", "stage-machine", "stage")] == list(STAGES)
+    drawn = [(m["data-from"], m["data-to"]) for m in marks(site / "index.html", "stage-machine", "transition")]
+    assert drawn == [tuple(t) for t in TRANSITIONS]
+
+
+def test_lesson_2_shows_its_admitted_chain_and_ledger_from_the_artifact(site):
+    lesson = next(lesson for lesson in READY if lesson.number == 2)
+    demo = json.loads((REPO / "data/course/records-demo.json").read_text(encoding="utf-8"))
+    page = html_of(site, lesson)
+    chain = [(m["data-kind"], m["data-id"]) for m in marks(page, "records-chain", "chain-record")]
+    assert chain == [(e["kind"], e["id"]) for e in demo["admitted"]]
+    records = {e["id"]: e["record"] for e in demo["admitted"]}
+    bindings = marks(page, "records-chain", "binding")
+    assert bindings, "the chain draws no binding between records"
+    for b in bindings:
+        assert records[b["data-from"]][b["data-field"]] == b["data-to"]
+    ledger = [(int(m["data-seq"]), m["data-status"], m["data-kind"]) for m in marks(page, "records-chain", "ledger-event")]
+    assert ledger == [(e["seq"], e["status"], e["kind"]) for e in demo["report"]["events"]]
+
+
+def test_the_run_timeline_is_drawn_from_the_committed_report(site):
+    report = json.loads((REPO / "data/course/report.json").read_text(encoding="utf-8"))
+    home = site / "index.html"
+    drawn = [(int(m["data-seq"]), m["data-status"], m["data-kind"]) for m in marks(home, "run-timeline", "timeline-event")]
+    assert drawn == [(e["seq"], e["status"], e["kind"]) for e in sorted(report["events"], key=lambda e: e["seq"])]
+    # Each event sits in the band of the stage its run was in: the target of the last admitted
+    # transition at or before it (the first transition's origin before any move).
+    bands = [(int(m["data-first"]), int(m["data-last"]), m["data-stage"])
+             for m in marks(home, "run-timeline", "stage-band")]
+    moves = [e for e in sorted(report["events"], key=lambda e: e["seq"])
+             if e["kind"] == "transition" and e["status"] == "admitted"]
+    for event in report["events"]:
+        before = [m for m in moves if m["seq"] <= event["seq"]]
+        expected = before[-1]["id"].split(" -> ")[1] if before else moves[0]["id"].split(" -> ")[0]
+        drawn_in = [stage for first, last, stage in bands if first <= event["seq"] <= last]
+        assert drawn_in == [expected], f"event {event['seq']} is drawn in {drawn_in}, not [{expected!r}]"
+    assert bands[-1][2] == report["stage"]
+    assert sum(m["data-status"] == "refused" for m in marks(home, "run-timeline", "timeline-event")) == \
+        sum(e["status"] == "refused" for e in report["events"])
+
+
+@pytest.mark.parametrize("broken, says", [
+    ({}, "lacks 'admitted'"),
+    ({"admitted": [], "report": {"events": [{"seq": 1}]}}, "a ledger event lacks 'status'"),
+])
+def test_a_picture_of_malformed_data_names_what_is_wrong(broken, says):
+    with pytest.raises(pictures.PictureError, match=re.escape(says)):
+        pictures.records_chain(broken)
+
+
+def test_a_timeline_reads_a_report_with_unknown_kinds_and_no_close():
+    events = [{"seq": 2, "kind": "transition", "status": "admitted", "id": "a -> b", "reason": "", "payload": {}},
+              {"seq": 1, "kind": "novel_kind", "status": "refused", "id": "", "reason": "why", "payload": {}}]
+    svg = pictures.run_timeline({"events": events, "stage": "b", "closed": None, "seal": {}})
+    assert svg.count('class="timeline-event"') == 2 and "novel_kind" in svg and 'data-stage="b"' in svg
+    with pytest.raises(pictures.PictureError, match="no events"):
+        pictures.run_timeline({"events": []})
+
+
+# --- rule 10: every command and code line on a page fits in 88 columns ----------------------------
+
+@pytest.mark.parametrize("lesson", READY, ids=lambda lesson: f"lesson{lesson.label}")
+def test_every_command_and_code_line_fits_in_88_columns(lesson):
+    text = (REPO / lesson.page).read_text(encoding="utf-8")
+    found = pages.code_lines(text, REPO)
+    assert len(found) > 20, "the page's code was not found"
+    too_long = [line for line in found if len(line) > 88]
+    assert too_long == [], too_long
+
+
+@pytest.mark.parametrize("lesson", READY, ids=lambda lesson: f"lesson{lesson.label}")
+def test_the_notebook_never_loads_the_worked_solution(lesson):
+    notebook = json.loads((REPO / lesson.notebook).read_text(encoding="utf-8"))
+    code = "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code")
+    assert "load_lesson" not in code or "COURSE_TARGET" not in code, "the notebook switches what load_lesson loads"
+    for forbidden in ('"solution"', "'solution'", "solutions/", "solutions.", Path(lesson.solution).stem + ".py"):
+        assert forbidden not in code.replace(Path(lesson.starter).as_posix(), ""), f"the notebook names {forbidden}"
+
+
+def test_lesson_5_shows_its_second_selection_ranking_from_the_artifact(site):
+    lesson = next((lesson for lesson in READY if lesson.number == 5), None)
+    if lesson is None:
+        pytest.skip("lesson 5 is not ready in the manifest yet")
+    demo = json.loads((REPO / "data/course/selection-demo.json").read_text(encoding="utf-8"))
+    second = [step for step in demo["loop"] if step["step"] == "select"][1]
+    drawn = marks(html_of(site, lesson), "selection-ranking", "ranked")
+    assert [m["data-action-id"] for m in drawn] == [r["action_id"] for r in second["ranking"]]
+    for mark, ranked in zip(drawn, second["ranking"]):
+        assert float(mark["data-score"]) == ranked["score"]
+        assert abs(float(mark["data-base"]) + float(mark["data-credit-part"]) - ranked["score"]) < 1e-9
+        assert (mark["data-chosen"] == "true") == (ranked["action_id"] == second["selection"]["action_id"])
+    assert sum(m["data-chosen"] == "true" for m in drawn) == 1
+
+
+def page_of(site: Path, number: int):
+    lesson = next((lesson for lesson in READY if lesson.number == number), None)
+    if lesson is None:
+        pytest.skip(f"lesson {number} is not ready in the manifest yet")
+    return html_of(site, lesson)
+
+
+def test_lesson_7_shows_each_check_and_its_verdict_from_the_artifact(site):
+    demo = json.loads((REPO / "data/course/verification-demo.json").read_text(encoding="utf-8"))
+    drawn = marks(page_of(site, 7), "verification-verdicts", "check")
+    assert [(m["data-finding"], m["data-verdict"], m["data-confirm-shows"], m["data-control-shows"]) for m in drawn] == [
+        (c["verdict"]["finding_id"], c["verdict"]["verdict"], str(c["confirming"]["shows_expect"]).lower(),
+         str(c["control"]["shows_expect"]).lower()) for c in demo["checks"]]
+
+
+def test_lesson_8_shows_the_gate_for_every_class_of_the_runs_taxonomy(site):
+    from core.run import taxonomy
+    gating = json.loads((REPO / "data/course/report.json").read_text(encoding="utf-8"))["gating"]
+    table = taxonomy.carried_taxonomy(gating["taxonomy_version"])
+    rows = list(table.classes.values()) + [taxonomy.UNCLASSIFIED]
+    drawn = marks(page_of(site, 8), "gate-decisions", "gate-lane")
+    assert [m["data-class"] for m in drawn] == [r.name for r in rows]
+    for mark, row in zip(drawn, rows):
+        cap = gating["caps"].get(row.name, 0)
+        assert mark["data-consequential"] == str(row.consequential).lower()
+        assert mark["data-approver"] == (row.approver_role or "") and int(mark["data-cap"]) == cap
+        release = "hold" if row.approver_role else "deny"
+        assert mark["data-verdict"] == (f"allow-then-{release}" if not row.consequential and cap > 0 else release)
+
+
+def test_lesson_9_shows_the_chain_and_where_each_copy_breaks_it(site):
+    intact = json.loads((REPO / "data/course/tamper/intact.json").read_text(encoding="utf-8"))
+    lab = json.loads((REPO / "data/course/seal-demo.json").read_text(encoding="utf-8"))["tamper_lab"]
+    page = page_of(site, 9)
+    assert [int(m["data-seq"]) for m in marks(page, "seal-chain", "chain-link")] == \
+        sorted(e["seq"] for e in intact["events"])
+    breaks = {m["data-copy"]: int(m["data-seq"]) for m in marks(page, "seal-chain", "chain-break")}
+    assert breaks == {name: v["chain"]["seq"] for name, v in lab.items() if v["chain"]["seq"] is not None}
+    assert breaks, "no altered copy breaks the chain"

@@ -1,0 +1,511 @@
+"""Pictures for the docs site, drawn at build time from the code's own data.
+
+Each function takes plain data (a table from ``core/``, a committed artifact)
+and returns one self-contained SVG element as text: no library, no font or
+script from another host, so the site works offline. Every mark carries the
+datum it was drawn from in ``data-*`` attributes, so a test can read the
+picture back and compare it with the data, and a ``<title>`` a reader sees on
+hover.
+
+A page asks for a picture with an HTML comment on a line of its own,
+``<!-- picture: NAME -->``; the site hook replaces it with ``draw(NAME)``.
+Later lessons add their pictures as rows of ``PICTURES``.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Callable
+from html import escape
+from pathlib import Path
+
+from course.manifest import course_root
+
+FONT = "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace"
+ADMITTED, REFUSED, INK, MUTED, PAPER = "#2e7d32", "#c62828", "#263238", "#78909c", "#f5f7f8"
+STAGE_COLOURS = ("#e3f2fd", "#e8f5e9", "#fff8e1", "#f3e5f5", "#e0f7fa", "#fbe9e7", "#f1f8e9", "#ede7f6")
+
+
+class PictureError(Exception):
+    """A picture's data is missing or not the shape it is drawn from; the message says which."""
+
+
+def _a(value: object) -> str:
+    """An attribute value, escaped."""
+    return escape(str(value), quote=True)
+
+
+def _svg(name: str, width: int, height: int, body: list[str], label: str) -> str:
+    return (f'<svg id="picture-{name}" class="course-picture" xmlns="http://www.w3.org/2000/svg" '
+            f'viewBox="0 0 {width} {height}" width="{width}" role="img" aria-label="{_a(label)}" '
+            f'font-family="{FONT}" font-size="12">'
+            f'<title>{escape(label)}</title>'
+            '<defs><marker id="arrow-' + name + '" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+            f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{INK}"/></marker></defs>'
+            + "".join(body) + "</svg>")
+
+
+# --- the stage machine (lesson 3's STAGES and TRANSITIONS) ---------------------------------
+
+def stage_machine(stages: tuple[str, ...] | list[str], transitions: tuple | list) -> str:
+    """Stages in a row in their declared order; a move forward by one is a straight arrow,
+    a longer move forward arcs above the row, a move back arcs below it."""
+    stages = list(stages)
+    if not stages or len(set(stages)) != len(stages):
+        raise PictureError("the stage machine needs a list of distinct stage names")
+    box_w, box_h, gap = 96, 34, 28
+    lift = lambda i, j: 26 + 14 * abs(j - i)  # noqa: E731  how far an arc bows out of the row
+    for origin, target in transitions:
+        if origin not in stages or target not in stages:
+            raise PictureError(f"transition {origin} -> {target} names a stage that is not in STAGES")
+    spans = [(stages.index(o), stages.index(t)) for o, t in transitions]
+    above = max([lift(i, j) for i, j in spans if j > i + 1] or [0])
+    below = max([lift(i, j) for i, j in spans if j <= i] or [0])
+    top = 16 + 0.75 * above
+    width = len(stages) * box_w + (len(stages) - 1) * gap + 20
+    x_of = {stage: 10 + i * (box_w + gap) for i, stage in enumerate(stages)}
+    body: list[str] = []
+    for index, (origin, target) in enumerate(transitions):
+        i, j = stages.index(origin), stages.index(target)
+        if j == i + 1:
+            x1, x2, y = x_of[origin] + box_w, x_of[target] - 2, top + box_h / 2
+            d = f"M{x1},{y} L{x2},{y}"
+        else:
+            forward = j > i
+            x1 = x_of[origin] + box_w * (0.65 if forward else 0.35)
+            x2 = x_of[target] + box_w * (0.35 if forward else 0.65)
+            y = top if forward else top + box_h
+            cy = y - lift(i, j) if forward else y + lift(i, j)
+            d = f"M{x1},{y} C{x1},{cy} {x2},{cy} {x2},{y + (-2 if forward else 2)}"
+        body.append(f'<path class="transition" data-from="{_a(origin)}" data-to="{_a(target)}" d="{d}" '
+                    f'fill="none" stroke="{INK}" stroke-width="1.4" marker-end="url(#arrow-stage-machine)">'
+                    f'<title>{escape(origin)} -&gt; {escape(target)}</title></path>')
+    for i, stage in enumerate(stages):
+        x = x_of[stage]
+        start = ' stroke-width="2.5"' if i == 0 else ' stroke-width="1.2"'
+        body.append(f'<g class="stage" data-stage="{_a(stage)}"><rect x="{x}" y="{top}" width="{box_w}" '
+                    f'height="{box_h}" rx="8" fill="{STAGE_COLOURS[i % len(STAGE_COLOURS)]}" stroke="{INK}"{start}/>'
+                    f'<text x="{x + box_w / 2}" y="{top + box_h / 2 + 4}" text-anchor="middle" fill="{INK}">'
+                    f'{escape(stage)}</text></g>')
+    bottom = top + box_h + 0.75 * below + 30
+    body.append(f'<text x="10" y="{bottom}" fill="{MUTED}">The run starts in {escape(stages[0])} '
+                '(thick border). Arrows are the only moves the machine admits; any other move is a '
+                'recorded refusal.</text>')
+    return _svg("stage-machine", width, bottom + 10, body,
+                f"Stage machine: {len(stages)} stages, {len(transitions)} allowed transitions")
+
+
+# --- lesson 2: the admitted chain and the ledger ---------------------------------------------
+
+def _short(identifier: str, size: int = 12) -> str:
+    return identifier if " -> " in identifier else identifier[:size]
+
+
+def records_chain(demo: dict) -> str:
+    """The demo's admitted records left to right, an arrow from each record to the one it binds
+    to (found in the data: a field whose value is another admitted record's id), and below it
+    the ledger, one row per event, refusals in red between the admitted writes."""
+    try:
+        admitted = [(str(e["kind"]), str(e["id"]), dict(e["record"])) for e in demo["admitted"]]
+        events = list(demo["report"]["events"])
+    except (KeyError, TypeError) as exc:
+        raise PictureError(f"records-demo.json lacks {exc}: it is not lesson 2's demo artifact") from None
+    box_w, box_h, gap, top = 150, 46, 20, 40
+    width = max(len(admitted) * (box_w + gap) - gap + 20, 980)
+    x_of: dict[str, float] = {}
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">The admitted chain: each record binds '
+            'to the one before it</text>']
+    for i, (kind, identifier, _record) in enumerate(admitted):
+        x = 10 + i * (box_w + gap)
+        x_of[identifier] = x
+        label = _short(identifier, 12)
+        if len(label) > 19:
+            label = label[:18] + "…"
+        body.append(f'<g class="chain-record" data-kind="{_a(kind)}" data-id="{_a(identifier)}">'
+                    f'<title>{escape(kind)} {escape(identifier)}</title>'
+                    f'<rect x="{x}" y="{top}" width="{box_w}" height="{box_h}" rx="6" fill="{PAPER}" '
+                    f'stroke="{ADMITTED}" stroke-width="1.5"/>'
+                    f'<text x="{x + 8}" y="{top + 18}" font-weight="bold" fill="{INK}">{escape(kind)}</text>'
+                    f'<text x="{x + 8}" y="{top + 36}" fill="{MUTED}">{escape(label)}</text></g>')
+    index_of = {identifier: i for i, (_kind, identifier, _record) in enumerate(admitted)}
+    deepest, labels = 0.0, []
+    for i, (kind, identifier, record) in enumerate(admitted):
+        bindings = [(f, v) for f, v in sorted(record.items())
+                    if f.endswith("_id") and isinstance(v, str) and v in x_of and v != identifier]
+        for k, (field, value) in enumerate(bindings):
+            x1 = x_of[identifier] + box_w * (0.3 + 0.4 * k / max(len(bindings) - 1, 1))
+            x2 = x_of[value] + box_w * 0.6
+            low, depth = top + box_h, 16 + 24 * abs(i - index_of[value])
+            deepest = max(deepest, depth)
+            body.append(f'<path class="binding" data-from="{_a(identifier)}" data-field="{_a(field)}" '
+                        f'data-to="{_a(value)}" d="M{x1},{low} C{x1},{low + depth} {x2},{low + depth} '
+                        f'{x2},{low + 2}" fill="none" stroke="{INK}" stroke-width="1.2" '
+                        f'marker-end="url(#arrow-records-chain)"><title>{escape(kind)}.{escape(field)} '
+                        f'names {escape(value)}</title></path>')
+            labels.append(f'<text x="{(x1 + x2) / 2}" y="{low + 0.75 * depth + 13}" text-anchor="middle" '
+                          f'font-size="11" fill="{MUTED}" stroke="#ffffff" stroke-width="4" '
+                          f'paint-order="stroke">{escape(field)}</text>')
+    body += labels  # on top of every arc, so no arc crosses a label
+    y = top + box_h + 0.75 * deepest + 50
+    body.append(f'<text x="10" y="{y}" font-weight="bold" fill="{INK}">The ledger: one ordered list of '
+                'every admitted write and every refusal</text>')
+    y += 10
+    chars = (width - 230) // 7
+    for event in events:
+        try:
+            seq, status, kind = int(event["seq"]), str(event["status"]), str(event["kind"])
+            text = str(event.get("reason") or _short(str(event.get("id", "")), 24))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PictureError(f"a ledger event lacks {exc}") from None
+        lines = textwrap.wrap(text, chars) or [""]
+        colour = REFUSED if status == "refused" else ADMITTED
+        height = 16 * len(lines) + 6
+        body.append(f'<g class="ledger-event" data-seq="{seq}" data-status="{_a(status)}" data-kind="{_a(kind)}">'
+                    f'<title>{seq} {escape(status)} {escape(kind)}: {escape(text)}</title>'
+                    f'<rect x="10" y="{y}" width="{width - 20}" height="{height}" fill="{PAPER if seq % 2 else "#ffffff"}"/>'
+                    f'<rect x="10" y="{y}" width="5" height="{height}" fill="{colour}"/>'
+                    f'<text x="22" y="{y + 15}" fill="{INK}">{seq:>2}</text>'
+                    f'<text x="50" y="{y + 15}" fill="{colour}" font-weight="bold">{escape(status)}</text>'
+                    f'<text x="125" y="{y + 15}" fill="{INK}">{escape(kind)}</text>'
+                    + "".join(f'<text x="220" y="{y + 15 + 16 * k}" fill="{INK}">{escape(line)}</text>'
+                              for k, line in enumerate(lines)) + "</g>")
+        y += height
+    return _svg("records-chain", width, y + 10, body,
+                f"Lesson 2's demo: {len(admitted)} admitted records and a ledger of {len(events)} events")
+
+
+# --- the reference run's timeline (data/course/report.json) --------------------------------
+
+def run_timeline(report: dict) -> str:
+    """One column per ledger event, in order: the stage the run was in (from its transition
+    events) as a coloured band, one lane per record kind, admitted events as dots, refusals as
+    red crosses, reviews as diamonds, and the close at the end."""
+    try:
+        events = sorted(report["events"], key=lambda e: int(e["seq"]))
+        kinds = list(dict.fromkeys(str(e["kind"]) for e in events))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise PictureError(f"the report's events lack {exc}") from None
+    if not events:
+        raise PictureError("the report has no events to draw")
+    left, step, lane, top = 110, 7, 18, 58
+    width = left + step * len(events) + 30
+    bottom = top + lane * len(kinds)
+    body = [f'<text x="10" y="18" font-weight="bold" fill="{INK}">The reference run, event by event: '
+            f'{len(events)} events, '
+            f'{sum(e.get("status") == "refused" for e in events)} refused</text>']
+    # The stage band: the stage a run is in changes at each admitted transition "<from> -> <to>".
+    stage, start, bands = "", 0, []
+    for index, event in enumerate(events):
+        if event.get("kind") == "transition" and event.get("status") == "admitted" and " -> " in str(event.get("id")):
+            origin, _, target = str(event["id"]).partition(" -> ")
+            bands.append((stage or origin, start, index))
+            stage, start = target, index
+    bands.append((stage, start, len(events)))
+    colours: dict[str, str] = {}
+    for name, first, last in bands:
+        if last <= first or not name:
+            continue
+        colour = colours.setdefault(name, STAGE_COLOURS[len(colours) % len(STAGE_COLOURS)])
+        x = left + first * step
+        first_seq, last_seq = events[first]["seq"], events[last - 1]["seq"]
+        body.append(f'<g class="stage-band" data-stage="{_a(name)}" data-first="{_a(first_seq)}" '
+                    f'data-last="{_a(last_seq)}"><title>{escape(name)}: events {_a(first_seq)} to {_a(last_seq)}</title>'
+                    f'<rect x="{x}" y="{top - 24}" width="{(last - first) * step}" height="{bottom - top + 24}" '
+                    f'fill="{colour}"/>'
+                    + (f'<text x="{x + 2}" y="{top - 10}" font-size="10" fill="{INK}">{escape(name)}</text>'
+                       if (last - first) * step >= 7 * len(name) else "") + "</g>")
+    for row, kind in enumerate(kinds):
+        y = top + row * lane + lane / 2
+        body.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end" fill="{INK}">{escape(kind)}</text>'
+                    f'<line x1="{left}" y1="{y}" x2="{width - 20}" y2="{y}" stroke="#cfd8dc" stroke-width="0.6"/>')
+    for index, event in enumerate(events):
+        kind, status = str(event["kind"]), str(event.get("status"))
+        x, y = left + index * step + step / 2, top + kinds.index(kind) * lane + lane / 2
+        said = str(event.get("reason") or event.get("id") or "")
+        tip = f'<title>{_a(event["seq"])} {escape(status)} {escape(kind)}: {escape(said)}</title>'
+        data = f'data-seq="{_a(event["seq"])}" data-status="{_a(status)}" data-kind="{_a(kind)}"'
+        if status == "refused":
+            mark = (f'<path d="M{x - 3.5},{y - 3.5} L{x + 3.5},{y + 3.5} M{x - 3.5},{y + 3.5} L{x + 3.5},{y - 3.5}" '
+                    f'stroke="{REFUSED}" stroke-width="2"/>')
+        elif kind == "review":
+            mark = f'<path d="M{x},{y - 6} L{x + 5},{y} L{x},{y + 6} L{x - 5},{y} z" fill="#ef6c00"/>'
+        else:
+            mark = f'<circle cx="{x}" cy="{y}" r="2.8" fill="{ADMITTED}"/>'
+        body.append(f'<g class="timeline-event" {data}>{tip}{mark}</g>')
+    closed = report.get("closed") if isinstance(report.get("closed"), dict) else None
+    legend_y = bottom + 24
+    body.append(f'<circle cx="16" cy="{legend_y - 4}" r="3" fill="{ADMITTED}"/>'
+                f'<text x="24" y="{legend_y}" fill="{INK}">admitted</text>'
+                f'<path d="M96,{legend_y - 8} L103,{legend_y - 1} M96,{legend_y - 1} L103,{legend_y - 8}" '
+                f'stroke="{REFUSED}" stroke-width="2"/><text x="110" y="{legend_y}" fill="{INK}">refused</text>'
+                f'<path d="M178,{legend_y - 10} L183,{legend_y - 4} L178,{legend_y + 2} L173,{legend_y - 4} z" '
+                f'fill="#ef6c00"/><text x="190" y="{legend_y}" fill="{INK}">review (a person\'s decision)</text>'
+                + (f'<text class="closed" x="420" y="{legend_y}" fill="{INK}" data-how="{_a(closed.get("how"))}">'
+                   f'closed: {escape(str(closed.get("how")))} at event {escape(str(closed.get("seq")))}</text>'
+                   if closed else ""))
+    return _svg("run-timeline", width, legend_y + 12, body,
+                f"The reference run's timeline: {len(events)} events in {len(kinds)} kinds")
+
+
+# --- lesson 5: one selection's ranking (data/course/selection-demo.json) ----------------------
+
+def selection_ranking(demo: dict, which: int = 2) -> str:
+    """The ``which``-th selection of the demo: one bar per ranked candidate, its score split into
+    the rule's two parts, weight / (1 + cost) and what family credit adds on top,
+    weight * credit / (1 + cost); the candidate the door recorded as selected is marked."""
+    try:
+        steps = [step for step in demo["loop"] if step.get("step") == "select"]
+        step = steps[which - 1]
+        ranking = list(step["ranking"])
+        chosen = step["selection"]["action_id"]
+        rows = [(str(r["action_id"]), float(r["weight"]), float(r["credit"]), float(r["cost"]), float(r["score"]),
+                 str(r["family"])) for r in ranking]
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise PictureError(f"selection-demo.json has no selection {which} with its ranking ({exc!r})") from None
+    if not rows:
+        raise PictureError(f"selection {which} ranked no candidate")
+    left, bar_h, gap, top, width = 400, 22, 14, 44, 980
+    scale = (width - left - 150) / max(score for *_, score, _ in rows)
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">Selection {which}: score = weight × (1 + family '
+            f'credit) / (1 + cost), best first</text>']
+    for i, (identity, weight, credit, cost, score, family) in enumerate(rows):
+        y = top + i * (bar_h + gap)
+        base, earned = weight / (1 + cost), weight * credit / (1 + cost)
+        picked, bold = identity == chosen, ' font-weight="bold"'
+        label = identity if len(identity) <= 52 else identity[:51] + "…"
+        body.append(f'<g class="ranked" data-action-id="{_a(identity)}" data-score="{score:g}" '
+                    f'data-base="{base:g}" data-credit-part="{earned:g}" data-chosen="{str(picked).lower()}">'
+                    f'<title>{escape(identity)}: weight {weight:g}, {escape(family)} credit {credit:g}, cost {cost:g}'
+                    f' -&gt; score {score:g}{" (selected)" if picked else ""}</title>'
+                    f'<text x="10" y="{y + 15}" fill="{INK}"{bold if picked else ""}>'
+                    f'{"▶ " if picked else ""}{escape(label)}</text>'
+                    f'<rect x="{left}" y="{y}" width="{base * scale:.1f}" height="{bar_h}" fill="#90caf9"/>'
+                    f'<rect x="{left + base * scale:.1f}" y="{y}" width="{earned * scale:.1f}" height="{bar_h}" '
+                    f'fill="#ffb74d"/>'
+                    + (f'<rect x="{left - 3}" y="{y - 3}" width="{score * scale + 6:.1f}" height="{bar_h + 6}" '
+                       f'fill="none" stroke="{ADMITTED}" stroke-width="2.5"/>' if picked else "")
+                    + f'<text x="{left + score * scale + 10:.1f}" y="{y + 15}" fill="{INK}">{score:g} '
+                    f'= {weight:g}×(1+{credit:g})/(1+{cost:g})</text></g>')
+    y = top + len(rows) * (bar_h + gap) + 10
+    body.append(f'<rect x="10" y="{y}" width="14" height="12" fill="#90caf9"/>'
+                f'<text x="30" y="{y + 11}" fill="{INK}">weight / (1 + cost)</text>'
+                f'<rect x="200" y="{y}" width="14" height="12" fill="#ffb74d"/>'
+                f'<text x="220" y="{y + 11}" fill="{INK}">added by the family\'s credit</text>'
+                f'<text x="470" y="{y + 11}" fill="{INK}">▶ and green frame: the selection the door recorded</text>')
+    return _svg("selection-ranking", width, y + 24, body,
+                f"Selection {which} of lesson 5's demo: {len(rows)} candidates ranked")
+
+
+# --- lesson 7: each finding's check (data/course/verification-demo.json) ----------------------
+
+def verification_verdicts(demo: dict) -> str:
+    """One row per check: the act the finding quotes, the confirming act and the control, each
+    marked with whether its capture shows the expected text, and the verdict they add up to."""
+    try:
+        checks = [(str(c["plan"]["evidence"]["action"]), str(c["plan"]["evidence"]["quote"]),
+                   str(c["plan"]["expect"]), dict(c["confirming"]), dict(c["control"]), str(c["verdict"]["verdict"]),
+                   str(c["verdict"]["reason"]), str(c["verdict"]["finding_id"])) for c in demo["checks"]]
+    except (KeyError, TypeError) as exc:
+        raise PictureError(f"verification-demo.json has a check without {exc}") from None
+    col_w, box_h, top, width = 230, 70, 52, 1000
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">Each check: the quoted act, a confirming act '
+            'and a control, through the same door</text>',
+            f'<text x="10" y="40" fill="{MUTED}">quoted act</text><text x="{10 + col_w + 20}" y="40" fill="{MUTED}">'
+            f'confirming act</text><text x="{10 + 2 * (col_w + 20)}" y="40" fill="{MUTED}">control</text>'
+            f'<text x="{10 + 3 * (col_w + 20)}" y="40" fill="{MUTED}">verdict</text>']
+
+    def box(x: float, y: float, title: str, lines: list[str], colour: str) -> str:
+        text = "".join(f'<text x="{x + 8}" y="{y + 34 + 15 * k}" fill="{INK}" font-size="11">{escape(line)}</text>'
+                       for k, line in enumerate(lines))
+        return (f'<rect x="{x}" y="{y}" width="{col_w}" height="{box_h}" rx="6" fill="{PAPER}" stroke="{colour}" '
+                f'stroke-width="1.6"/><text x="{x + 8}" y="{y + 17}" font-weight="bold" fill="{INK}">'
+                f'{escape(title)}</text>{text}')
+
+    def cut(text: str, size: int = 32) -> str:
+        return text if len(text) <= size else text[:size - 1] + "…"
+
+    verdict_colour = {"confirmed": ADMITTED, "refuted": REFUSED}
+    for i, (evidence, quote, expect, confirming, control, verdict, reason, finding) in enumerate(checks):
+        y = top + i * (box_h + 26)
+        shows_c, shows_k = bool(confirming.get("shows_expect")), bool(control.get("shows_expect"))
+        xs = [10 + k * (col_w + 20) for k in range(4)]
+        body.append(f'<g class="check" data-finding="{_a(finding)}" data-verdict="{_a(verdict)}" '
+                    f'data-confirm-shows="{str(shows_c).lower()}" data-control-shows="{str(shows_k).lower()}">'
+                    f'<title>{escape(reason)}</title>'
+                    + box(xs[0], y, "quoted", [cut(evidence.split(" -> ")[-1]), cut(f"quote: {quote}")], INK)
+                    + box(xs[1], y, ("✓ shows " if shows_c else "✗ lacks ") + cut(expect, 18),
+                          [cut(str(confirming.get("action_id", "")).split(" -> ")[-1]),
+                           f"HTTP {confirming.get('http_status', '-')}"], ADMITTED if shows_c else REFUSED)
+                    + box(xs[2], y, ("✗ shows " if shows_k else "✓ lacks ") + cut(expect, 18),
+                          [cut(str(control.get("action_id", "")).split(" -> ")[-1]),
+                           f"HTTP {control.get('http_status', '-')}"], REFUSED if shows_k else ADMITTED)
+                    + box(xs[3], y, verdict, [cut(reason, 32), cut(reason[31:], 32) if len(reason) > 31 else ""],
+                          verdict_colour.get(verdict, "#ef6c00"))
+                    + "".join(f'<path d="M{xs[k] + col_w + 2},{y + box_h / 2} L{xs[k + 1] - 3},{y + box_h / 2}" '
+                              f'stroke="{INK}" stroke-width="1.4" marker-end="url(#arrow-verification-verdicts)"/>'
+                              for k in range(3)) + "</g>")
+    return _svg("verification-verdicts", width, top + len(checks) * (box_h + 26) + 4, body,
+                f"Lesson 7: {len(checks)} findings checked, each by a confirming act and a control")
+
+
+# --- lesson 8: the gate's decision for each class (taxonomy table + the reference run's gating) ---
+
+def gate_decisions(rows: list[dict], gating: dict) -> str:
+    """One lane per action class, from the act to the gate's verdict, as the gate's rules give it
+    for this table and this run's caps and fail-open classes (core/run/gate.py, module docstring)."""
+    try:
+        caps = {str(k): int(v) for k, v in dict(gating.get("caps", {})).items()}
+        fail_open = {str(name) for name in gating.get("fail_open_classes", [])}
+        lanes = [(str(r["name"]), bool(r["consequential"]), r.get("approver_role"), bool(r["fail_open_allowed"]),
+                  list(r.get("legacy_aliases") or [])) for r in rows]
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise PictureError(f"the taxonomy rows or the gating lack {exc}") from None
+    lane_h, top, width = 40, 44, 1000
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">The gate, class by class (taxonomy version '
+            f'{escape(str(gating.get("taxonomy_version", "?")))}, this run\'s caps)</text>']
+    for i, (name, consequential, approver, may_fail_open, aliases) in enumerate(lanes):
+        y = top + i * lane_h
+        cap = caps.get(name, 0)
+        release = f"held for {approver}" if approver else "denied (no approver)"
+        if consequential:
+            verdict, text, colour = ("hold" if approver else "deny"), (
+                f"every exact act {release}" if approver else "denied: no review can release it"), \
+                ("#ef6c00" if approver else REFUSED)
+        elif cap > 0:
+            verdict, text, colour = f"allow-then-{'hold' if approver else 'deny'}", \
+                f"runs freely for {cap} act(s), then {release}", ADMITTED
+        else:
+            verdict, text, colour = ("hold" if approver else "deny"), f"no cap in this run: {release}", \
+                ("#ef6c00" if approver else REFUSED)
+        stale = "may fail open while stale" if (may_fail_open and name in fail_open) else "fails closed while stale"
+        alias = f" (was {', '.join(aliases)})" if aliases else ""
+        body.append(f'<g class="gate-lane" data-class="{_a(name)}" data-consequential="{str(consequential).lower()}" '
+                    f'data-approver="{_a(approver or "")}" data-cap="{cap}" data-verdict="{_a(verdict)}">'
+                    f'<title>{escape(name)}{escape(alias)}: {escape(text)}; {stale}</title>'
+                    f'<rect x="10" y="{y}" width="{width - 20}" height="{lane_h - 6}" rx="4" '
+                    f'fill="{PAPER if i % 2 else "#ffffff"}"/>'
+                    f'<text x="20" y="{y + 22}" font-weight="bold" fill="{INK}">{escape(name)}</text>'
+                    f'<text x="215" y="{y + 22}" fill="{MUTED}" font-size="11">{escape(alias.strip(" ()"))}</text>'
+                    f'<text x="330" y="{y + 22}" fill="{INK}">{"consequential" if consequential else "not consequential"}'
+                    f'</text><path d="M455,{y + 17} L495,{y + 17}" stroke="{INK}" stroke-width="1.4" '
+                    f'marker-end="url(#arrow-gate-decisions)"/>'
+                    f'<rect x="500" y="{y + 4}" width="8" height="{lane_h - 14}" fill="{colour}"/>'
+                    f'<text x="516" y="{y + 22}" fill="{INK}">{escape(text)}'
+                    f'{"; may fail open while stale" if stale.startswith("may") else ""}</text></g>')
+    y = top + len(lanes) * lane_h + 12
+    body.append(f'<text x="10" y="{y}" fill="{MUTED}" font-size="11">While an earlier outcome is unresolved '
+                '(a stale view), a class fails closed unless the taxonomy allows it to fail open and this run '
+                'lists it; never past its cap.</text>')
+    return _svg("gate-decisions", width, y + 10, body,
+                f"The gate's decision for each of {len(lanes)} action classes")
+
+
+def _gate_data() -> tuple[list[dict], dict]:
+    from core.run import taxonomy  # read, never changed: the table lesson 8 defines
+    gating = dict(_json("data/course/report.json").get("gating") or {})
+    table = taxonomy.carried_taxonomy(gating.get("taxonomy_version"))
+    rows = [{"name": r.name, "consequential": r.consequential, "approver_role": r.approver_role,
+             "fail_open_allowed": r.fail_open_allowed, "legacy_aliases": list(r.legacy_aliases)}
+            for r in list(table.classes.values()) + [taxonomy.UNCLASSIFIED]]
+    return rows, gating
+
+
+# --- lesson 9: the seal's chain and where each altered copy breaks it ----------------------------
+
+def seal_chain(intact: dict, tamper_lab: dict) -> str:
+    """The chain of the intact report from h_0 to the seal, one link per event, and on the link
+    where each altered copy first breaks it, a mark naming the copy."""
+    try:
+        events = sorted(intact["events"], key=lambda e: int(e["seq"]))
+        seal = dict(intact["seal"])
+        breaks = sorted(((int(v["chain"]["seq"]), name) for name, v in tamper_lab.items()
+                         if isinstance(v, dict) and v.get("chain", {}).get("seq") is not None))
+        caught_elsewhere = sorted(name for name, v in tamper_lab.items() if isinstance(v, dict)
+                                  and v.get("chain", {}).get("seq") is None and not v.get("verify", {}).get("ok", True))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise PictureError(f"the tamper lab lacks {exc}") from None
+    step, left, top = 21, 60, 60
+    width = max(left + step * (len(events) + 3) + 20, 1000)
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">The chain of intact.json: h_0, then one hash per '
+            f'event, then the seal ({escape(str(seal.get("algorithm")))})</text>',
+            f'<circle cx="{left - 25}" cy="{top}" r="9" fill="{INK}"/><text x="{left - 25}" y="{top + 28}" '
+            f'text-anchor="middle" fill="{INK}" font-size="11">h_0</text>']
+    for i, event in enumerate(events):
+        x = left + i * step
+        body.append(f'<g class="chain-link" data-seq="{_a(event["seq"])}" data-kind="{_a(event["kind"])}">'
+                    f'<title>h_{_a(event["seq"])}: {escape(str(event["kind"]))} {escape(_short(str(event.get("chain", "")), 16))}'
+                    f'</title><line x1="{x - step + 4 if i else left - 16}" y1="{top}" x2="{x - 5}" y2="{top}" '
+                    f'stroke="{INK}" stroke-width="1.6"/><rect x="{x - 5}" y="{top - 7}" width="10" height="14" '
+                    f'rx="2" fill="{REFUSED if event.get("status") == "refused" else ADMITTED}"/></g>')
+        if int(event["seq"]) % 5 == 0:
+            body.append(f'<text x="{x}" y="{top + 28}" text-anchor="middle" font-size="10" fill="{MUTED}">'
+                        f'{_a(event["seq"])}</text>')
+    end = left + len(events) * step
+    body.append(f'<line x1="{end - step + 5}" y1="{top}" x2="{end + 8}" y2="{top}" stroke="{INK}" stroke-width="1.6"/>'
+                f'<rect x="{end + 8}" y="{top - 14}" width="44" height="28" rx="5" fill="{INK}"/>'
+                f'<text x="{end + 30}" y="{top + 5}" text-anchor="middle" fill="#ffffff" font-size="11">seal</text>')
+    for k, (seq, name) in enumerate(breaks):
+        index = next((i for i, e in enumerate(events) if int(e["seq"]) == seq), len(events))
+        x = left + index * step if index < len(events) else end + 20
+        y = top + 50 + 22 * k
+        body.append(f'<g class="chain-break" data-copy="{_a(name)}" data-seq="{seq}">'
+                    f'<title>{escape(name)}: {escape(str(tamper_lab[name].get("alteration", "")))}</title>'
+                    f'<line x1="{x}" y1="{top + 9}" x2="{x}" y2="{y - 4}" stroke="{REFUSED}" stroke-dasharray="3,2"/>'
+                    f'<text x="{x}" y="{y + 8}" fill="{REFUSED}" font-size="11" text-anchor="middle">'
+                    f'✗ {escape(name)}</text></g>')
+    y = top + 50 + 22 * len(breaks) + 14
+    body.append(f'<rect x="10" y="{y - 9}" width="8" height="10" fill="{ADMITTED}"/><text x="22" y="{y}" '
+                f'font-size="11" fill="{INK}">admitted event</text><rect x="130" y="{y - 9}" width="8" height="10" '
+                f'fill="{REFUSED}"/><text x="142" y="{y}" font-size="11" fill="{INK}">refused event (a refusal is '
+                'chained like any other event)</text>')
+    y += 20
+    if caught_elsewhere:
+        body.append(f'<text x="10" y="{y}" fill="{INK}" font-size="11">The chain holds for '
+                    f'{escape(", ".join(caught_elsewhere))}: verify catches it by re-deriving a section from the '
+                    'ledger, not by the chain.</text>')
+    return _svg("seal-chain", width, y + 14, body, f"The chain over {len(events)} events and {len(breaks)} breaks")
+
+
+# --- which picture a page asks for ------------------------------------------------------------
+
+def _stage_tables() -> tuple:
+    from core.run import stages  # read, never changed: the two tables lesson 3 defines
+    return stages.STAGES, stages.TRANSITIONS
+
+
+def _json(relative: str) -> dict:
+    path = course_root() / relative
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise PictureError(f"{relative} cannot be read as JSON: {exc}") from None
+
+
+PICTURES: dict[str, tuple[str, Callable[[], str]]] = {
+    # name: (where its data comes from, how to draw it)
+    "stage-machine": ("core/run/stages.py", lambda: stage_machine(*_stage_tables())),
+    "records-chain": ("data/course/records-demo.json", lambda: records_chain(_json("data/course/records-demo.json"))),
+    "run-timeline": ("data/course/report.json", lambda: run_timeline(_json("data/course/report.json"))),
+    "selection-ranking": ("data/course/selection-demo.json",
+                          lambda: selection_ranking(_json("data/course/selection-demo.json"))),
+    "verification-verdicts": ("data/course/verification-demo.json",
+                              lambda: verification_verdicts(_json("data/course/verification-demo.json"))),
+    "gate-decisions": ("core/run/taxonomy.py and data/course/report.json", lambda: gate_decisions(*_gate_data())),
+    "seal-chain": ("data/course/tamper/intact.json and data/course/seal-demo.json",
+                   lambda: seal_chain(_json("data/course/tamper/intact.json"),
+                                      dict(_json("data/course/seal-demo.json").get("tamper_lab") or {}))),
+}
+
+
+def draw(name: str) -> str:
+    """The named picture as SVG text, or a PictureError naming what is wrong."""
+    if name not in PICTURES:
+        raise PictureError(f"there is no picture {name!r}; the pictures are {', '.join(PICTURES)}")
+    source, make = PICTURES[name]
+    return (f'<figure class="course-figure" data-source="{_a(source)}">{make()}'
+            f'<figcaption>Drawn when the site was built, from <code>{escape(source)}</code>.</figcaption></figure>')
+
+
+def source_of(name: str) -> Path:
+    return course_root() / PICTURES[name][0]

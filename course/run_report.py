@@ -1,0 +1,230 @@
+"""`make run`'s report for a terminal: the sealed report, read for a newcomer, within 80 columns.
+
+    python -m course.run_report build/report.json
+
+It reads the sealed JSON (defensively: a section it does not find is said to be
+missing, not guessed), then runs the course's own checks on the same file,
+``python -m core.run.seal verify`` and ``python -m core.audit.replay``, and
+says in one line each what their answer proves. It never re-implements them:
+what it prints about the seal and the replay is what those commands said.
+
+The reviews in the reference run were written in advance in the operator's
+configuration (``reviewers``), standing in for a person; the renderer finds
+each one there and says so. It lives outside ``core/`` because it uses rich,
+and ``core/`` is the standard library only.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from course import manifest
+
+WIDTH = 80
+POLICY_FOLDER = "data/policy"
+
+
+def _console() -> Console:
+    width = min(WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns)
+    return Console(width=width, highlight=False, soft_wrap=False, emoji=False)
+
+
+def _get(data: object, *keys: str, default: object = None) -> object:
+    for key in keys:
+        if not isinstance(data, dict) or key not in data:
+            return default
+        data = data[key]
+    return data
+
+
+def _list(data: object) -> list:
+    return data if isinstance(data, list) else []
+
+
+def _short(value: object, size: int = 12) -> str:
+    return str(value)[:size] if value else "-"
+
+
+def scripted_reviews(report: dict, root: Path) -> dict[str, str]:
+    """review_id -> the configuration file that scripted it, for reviews written in advance.
+
+    A review counts as scripted when an operator configuration with the report's
+    policy reference lists the same subject, reviewer and decision under ``reviewers``.
+    """
+    reference = _get(report, "policy", "reference")
+    found: dict[str, str] = {}
+    for path in sorted((root / POLICY_FOLDER).glob("*.json")):
+        try:
+            config = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if _get(config, "policy", "reference") != reference:
+            continue
+        written = _configured(_list(_get(config, "reviewers")))
+        for review in _list(_get(report, "reviews")):
+            if (_get(review, "subject_id"), _get(review, "reviewer"), _get(review, "decision")) in written:
+                found[str(_get(review, "review_id"))] = path.relative_to(root).as_posix()
+    return found
+
+
+def _boundary_verdict(result: object) -> str:
+    if _get(result, "runtime_checkable") is False:
+        return "declared only"
+    upheld = _get(result, "upheld")
+    return "upheld" if upheld is True else "VIOLATED" if upheld is False else "not judged"
+
+
+def _configured(reviewers: list) -> set[tuple]:
+    """(subject, reviewer, decision) of each scripted review, the subject named as the run names it.
+
+    The harness's own loader (``load_reviews``) turns a configured entry into the subject a
+    review record carries; it is used as it is, not re-implemented here.
+    """
+    for module in ("core.run.drive", "core.run.harness"):
+        try:
+            load = importlib.import_module(module).load_reviews
+        except (ImportError, AttributeError):
+            continue
+        try:
+            return {(subject, _get(r, "reviewer"), _get(r, "decision")) for subject, r in load(reviewers).items()}
+        except Exception:  # noqa: BLE001  a configuration the loader refuses scripts nothing
+            return set()
+    return {(_get(r, "subject"), _get(r, "reviewer"), _get(r, "decision")) for r in reviewers}
+
+
+def run_check(module: str, report_path: Path, root: Path) -> tuple[int, str]:
+    """Run ``python -m MODULE verify|'' PATH`` and return its exit status and its output."""
+    argv = [sys.executable, "-m", module, *(["verify"] if module == "core.run.seal" else []), str(report_path)]
+    done = subprocess.run(argv, cwd=root, capture_output=True, text=True)
+    return done.returncode, (done.stdout + done.stderr).strip()
+
+
+def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
+    """Print the report; return 0 if the seal and the replay both hold, else 1."""
+    reference = _get(report, "policy", "reference", default="(no policy reference)")
+    closed = _get(report, "closed")
+    events = _list(_get(report, "events"))
+    refused = [e for e in events if _get(e, "status") == "refused"]
+    outcome = (f"{_get(closed, 'how')} at event {_get(closed, 'seq')}: {_get(closed, 'reason')}"
+               if isinstance(closed, dict) else "not closed")
+    head = Text()
+    head.append("Run ", style="bold").append(_short(_get(report, "run", "run_id"), 16))
+    head.append(f"  ({len(events)} events, {len(refused)} refused)\n")
+    head.append("Outcome ", style="bold").append(outcome)
+    head.append(f"\nLast stage ", style="bold").append(str(_get(report, "stage", default="-") or "-"))
+    out.print(Panel(head, title=f"Reference run under {reference}", title_align="left"))
+
+    findings = Table(title="Findings and their verdicts", title_justify="left", expand=True, show_lines=True)
+    findings.add_column("Verdict", no_wrap=True)
+    findings.add_column("Claim, and the quote it cites", ratio=1, overflow="fold")
+    verdicts = {_get(v, "finding_id"): v for v in _list(_get(report, "verdicts"))}
+    for finding in _list(_get(report, "findings")):
+        verdict = verdicts.get(_get(finding, "finding_id"), {})
+        findings.add_row(str(_get(verdict, "verdict", default="not verified")),
+                         f"{_get(finding, 'claim')}\nquote: {_get(finding, 'quote')!s} "
+                         f"(capture {_short(_get(finding, 'capture_id'))})\n"
+                         f"why: {_get(verdict, 'reason', default='no verdict was recorded')}")
+    out.print(findings if findings.row_count else "No findings.")
+
+    scripted = scripted_reviews(report, root)
+    reviews = Table(title="Decisions a person makes (here: scripted stand-ins)", title_justify="left",
+                    expand=True, show_lines=True)
+    reviews.add_column("Action held for review, and the decision", ratio=1, overflow="fold")
+    for review in _list(_get(report, "reviews")):
+        source = scripted.get(str(_get(review, "review_id")))
+        who = "scripted, standing in for a person" if source else "not found in any configuration"
+        reviews.add_row(f"{_get(review, 'subject_id')}\n{_get(review, 'decision')} by "
+                        f"{_get(review, 'reviewer')} ({who}): {_get(review, 'reason')}")
+    out.print(reviews if reviews.row_count else "No action was held for review.")
+    for source in sorted(set(scripted.values())):
+        out.print(f"Scripted: {sum(v == source for v in scripted.values())} decision(s) above were written "
+                  f"before the run in {source} ('reviewers'), because no person is at the keyboard. "
+                  "The gate still held each action until its review was in the ledger.", markup=False)
+
+    refusals = Table(title=f"Refusals ({len(refused)}): what the door turned away, and why",
+                     title_justify="left", expand=True)
+    refusals.add_column("#", justify="right", no_wrap=True)
+    refusals.add_column("Kind", no_wrap=True)
+    refusals.add_column("Reason", ratio=1, overflow="fold")
+    for event in refused:
+        refusals.add_row(str(_get(event, "seq")), str(_get(event, "kind")), str(_get(event, "reason")))
+    out.print(refusals)
+
+    safety = _get(report, "safety")
+    if isinstance(safety, dict):
+        table = Table(title=f"Safety pack {_get(safety, 'pack_id')}", title_justify="left", expand=True)
+        table.add_column("Boundary", no_wrap=True)
+        table.add_column("Verdict", ratio=1, overflow="fold")
+        for result in _list(_get(safety, "results")):
+            table.add_row(str(_get(result, "boundary_id")), f"{_boundary_verdict(result)}: {_get(result, 'reason')}")
+        out.print(table)
+        out.print("'Declared only' means the pack states the boundary but no run can show it held "
+                  "(it is a property of the code or the deployment); the report says so rather than "
+                  "claim a check it did not make.")
+
+    seal = _get(report, "seal")
+    out.print(Text("Seal", style="bold"))
+    others = sorted(k for k in (seal if isinstance(seal, dict) else {}) if k not in ("algorithm", "events", "head"))
+    out.print(f"{_get(seal, 'algorithm')}: a hash chain (SHA-256 over canonical JSON) runs through the "
+              f"events in order, each hash covering its event and the hash before it, so the head, "
+              f"{_short(_get(seal, 'head'), 16)}..., commits to all {_get(seal, 'events')} events; "
+              f"the seal's other digests ({', '.join(others) or 'none'}) cover the rest of the report. "
+              "Keep the head somewhere the report's owner cannot edit.", markup=False)
+
+    status = 0
+    out.print(Text("Checked just now, by the course's own commands", style="bold"))
+    checks = (
+        ("core.run.seal", "seal verify", "events and sections are as sealed; the head names them all."),
+        ("core.audit.replay", "replay", "the rules it was sealed under give every decision again."),
+    )
+    grid = Table.grid(padding=(0, 1), expand=True)
+    grid.add_column(no_wrap=True, min_width=11)
+    grid.add_column(ratio=1, overflow="fold")
+    for module, name, proves in checks:
+        code, said = run_check(module, report_path, root)
+        first = said.splitlines()[0] if said else "(no output)"
+        if code == 0:
+            grid.add_row(name, Text(first))
+            grid.add_row("", Text(f"proves: {proves}"))
+        else:
+            status = 1
+            grid.add_row(name, Text(f"FAILED (exit {code}): {' '.join(said.split())}"))
+    out.print(grid)
+
+    lesson = next((l for l in manifest.load(root) if l.number == 1), None)
+    if lesson:
+        where = lesson.page if lesson.ready else f"{lesson.page}, being written"
+        out.print(f"Next: lesson 1, {lesson.title}, reads this report section by section ({where}).",
+                  markup=False)
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m course.run_report REPORT.json", file=sys.stderr)
+        return 2
+    path = Path(args[0])
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"run_report: cannot read {path} as JSON: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    if not isinstance(report, dict):
+        print(f"run_report: {path} is not a report (its top level is not an object)", file=sys.stderr)
+        return 2
+    return render(report, path.resolve(), manifest.course_root(), _console())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

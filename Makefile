@@ -8,7 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lab docs verify lint status clean
+.PHONY: run test bench lab docs verify lint status clean
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ NBVAL := -p nbval --nbval --nbval-current-env --nbval-sanitize-with notebooks/sa
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(NBVAL)
+
+# Every benchmark in benchmarks/, one table of ratios measured side by side (not part of make test).
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.bench
 
 # JupyterLab refuses to start as root unless told; containers and CI often run as root.
 LAB_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)

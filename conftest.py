@@ -28,7 +28,8 @@ def page_environment() -> dict[str, str]:
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     # Pages show what a fresh clone prints: starters as committed, an 80-column terminal.
     env.update({"COLUMNS": "80", "NO_COLOR": "1", "TERM": "dumb", "COURSE_TARGET": "pristine"})
-    for noisy in ("PYTEST_ADDOPTS", "FORCE_COLOR"):
+    # Nor may a developer's shell: a colour setting, pytest options, or the safety pack's override.
+    for noisy in ("PYTEST_ADDOPTS", "FORCE_COLOR", "HARNESS_ALLOW_UNRATIFIED_SAFETY"):
         env.pop(noisy, None)
     return env
 

@@ -55,11 +55,13 @@ class Bench:
         self.door = Recorder(door.run, door.policy, door.kinds.values(), guards, **door.parts)
         self.run_id = self.door.run.run_id
         self.counter = itertools.count()
+        self.asked = 0  # events written: each question to the door writes exactly one
         self.call = self.ask("model_call", prompt_digest="0" * 64, capture_ids=[])
         self.page = self.act()
 
     def ask(self, kind: str, **fields) -> str:
         answer = self.door.record(kind, {"run_id": self.run_id, **fields})
+        self.asked += 1
         assert answer["recorded"], (kind, answer)
         return answer["id"]
 
@@ -114,7 +116,7 @@ class Bench:
 def fill(bench: Bench, size: int) -> None:
     """Hold ``size`` records, spread over every kind, as a long run would."""
     kinds = itertools.cycle(KINDS)
-    while len(bench.door) < size:
+    while len(bench.door) < size:  # len(door) counts events; door.events would build every one anew
         bench.one(next(kinds))
 
 
@@ -160,6 +162,28 @@ def main(argv: list[str] | None = None) -> int:
         row = [statistics.median(runs[(size, kind)]) for size in sizes]
         print(f"{kind:<12}" + "".join(f"{value:>14.1f}" for value in row) + f"{row[-1] / row[0]:>8.2f}x")
     return 0
+
+
+def rows(rounds: int, sizes: tuple[int, ...] = (10**3, 10**4, 10**5), batch: int = 110) -> list:
+    """For `make bench`: a mixed run's events with 10^4 and 10^5 records held, against 10^3 held."""
+    from benchmarks.measure import Row, side_by_side
+
+    def mixed(bench: Bench):
+        def timed() -> float:
+            before, started = len(bench.door.events), time.perf_counter()
+            for kind in KINDS * (batch // len(KINDS) or 1):
+                bench.one(kind)
+            return (time.perf_counter() - started) / (len(bench.door.events) - before)
+        return timed
+
+    benches = {}
+    for size in sizes:
+        benches[size] = Bench()
+        fill(benches[size], size)
+    seconds = side_by_side({size: mixed(bench) for size, bench in benches.items()}, rounds)
+    smallest = sizes[0]
+    return [Row(f"final door, a mixed run's events with {size:,} held", f"with {smallest:,} held", seconds[size],
+                seconds[smallest], "event") for size in sizes[1:]]
 
 
 if __name__ == "__main__":

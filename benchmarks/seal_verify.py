@@ -1,26 +1,36 @@
-"""How long ``seal verify`` takes: on a synthetic 100,000-event ledger, and on the reference report.
+"""How long verifying a seal takes: on a synthetic 100,000-event ledger, and on the reference report.
 
     python3 -m benchmarks.seal_verify                 # 100,000 events, five runs each
     python3 -m benchmarks.seal_verify --events 10000 --repeat 3
 
-Verification hashes every event once for the chain and the whole report once
-more for the body digest, all through the pure-Python canonical JSON encoder,
-so its cost grows with the size of the report, not only the event count. The
-synthetic ledger mixes the shapes a real run writes: admitted observations,
-refused actions and stage moves, each with its payload. The numbers are
-wall-clock medians and machine-dependent: for comparing changes on one
-machine, never for an artifact.
+The synthetic ledger mixes the shapes a real run writes: admitted observations,
+refused actions and stage moves, each with its payload. It is not a whole
+report, so it is checked with ``verify_chain``, the part of ``seal verify`` whose
+cost grows with the ledger: every event is encoded once and chained, then the
+body and the head are digested. The reference report gets the whole of ``seal
+verify`` (``verify_report``: the chain, then every section re-derived).
+
+`make bench` takes its rows from ``rows``: verify_chain against a baseline that
+does the same hashing with json.dumps and SHA-256 and checks nothing, at 10^4
+and 10^5 events, and the cost per event at 10^5 against 10^4 (1.0x is linear
+growth). The numbers are wall-clock and machine-dependent: for comparing
+changes on one machine, never for an artifact.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks.measure import Row, per_unit, side_by_side
 from core.run.canon import digest
-from core.run.seal import load_report, seal, verify
+from core.run.report import verify_report
+from core.run.seal import load_report, seal, verify_chain
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "course" / "report.json"
 STAGES = ("observe", "propose", "select", "execute")
@@ -47,15 +57,55 @@ def synthetic_report(count: int) -> dict:
     return {"run": {"run_id": run_id}, "events": events, "counts": {"events": count}}
 
 
-def median_seconds(report: dict, repeat: int) -> float:
-    """The median wall time of ``repeat`` verifications; each must find the report intact."""
+def json_chain(report: dict) -> str:
+    """The baseline: the seal's hashing with json.dumps in place of canonical JSON, and no checks.
+
+    A chain h_i = sha256(json.dumps({"prev": h_(i-1), "event": event without its chain})),
+    then one sha256 over json.dumps of the rest of the report, as verify_chain does with
+    canonical bytes.
+    """
+    def hashed(value: object) -> str:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    head = hashed({"run_id": report["run"]["run_id"]})
+    for event in report["events"]:
+        head = hashed({"prev": head, "event": {key: value for key, value in event.items() if key != "chain"}})
+    hashed({key: value for key, value in report.items() if key not in ("events", "seal")})
+    return head
+
+
+def intact(check: Callable[[dict], object], report: dict) -> Callable[[], None]:
+    """Work for one round: check ``report``, which must come out intact."""
+    def work() -> None:
+        verification = check(report)
+        if not verification.ok:
+            raise SystemExit(f"seal_verify: the report did not verify: {verification.message}")
+    return work
+
+
+def rows(rounds: int, sizes: tuple[int, ...] = (10_000, 100_000)) -> list[Row]:
+    per_event = {}
+    found = []
+    for count in sizes:
+        sealed = seal(synthetic_report(count))
+        seconds = side_by_side({"verify": per_unit(intact(verify_chain, sealed), count),
+                                "baseline": per_unit(lambda sealed=sealed: json_chain(sealed), count)}, rounds)
+        found.append(Row(f"seal verify_chain, {count:,} events", "json.dumps + sha256 chain", seconds["verify"],
+                         seconds["baseline"], "event"))
+        per_event[count] = seconds["verify"]
+    smallest, largest = min(sizes), max(sizes)
+    found.append(Row(f"seal verify_chain per event at {largest:,}", f"per event at {smallest:,}",
+                     per_event[largest], per_event[smallest], "event"))
+    return found
+
+
+def median_seconds(work: Callable[[], None], repeat: int) -> float:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        verification = verify(report)
+        work()
         times.append(time.perf_counter() - start)
-        if not verification.ok:
-            raise SystemExit(f"seal_verify: the report did not verify: {verification.message}")
     return statistics.median(times)
 
 
@@ -65,16 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="verifications per report; the median is shown")
     args = parser.parse_args(argv)
     sealed = seal(synthetic_report(args.events))
-    seconds = median_seconds(sealed, args.repeat)
-    print(f"synthetic ledger, {args.events} events: median of {args.repeat} verifications {seconds:.3f} s "
+    seconds = median_seconds(intact(verify_chain, sealed), args.repeat)
+    print(f"synthetic ledger, {args.events} events: median of {args.repeat} verify_chain {seconds:.3f} s "
           f"({seconds / args.events * 1e6:.1f} us per event)")
-    if REFERENCE.exists():
-        reference = load_report(REFERENCE)
-        seconds = median_seconds(reference, args.repeat)
-        print(f"data/course/report.json, {len(reference['events'])} events: "
-              f"median of {args.repeat} verifications {seconds * 1000:.1f} ms")
-    else:
-        print("data/course/report.json is not there yet: run the reference run to measure it")
+    reference = load_report(REFERENCE)
+    seconds = median_seconds(intact(verify_report, reference), args.repeat)
+    print(f"data/course/report.json, {len(reference['events'])} events: "
+          f"median of {args.repeat} seal verify (verify_report) {seconds * 1000:.1f} ms")
     return 0
 
 

@@ -83,11 +83,16 @@ def citations() -> dict[str, list[manifest.Lesson]]:
     return cited
 
 
+ATTACKS_PAGE = "attacks.md"  # the attack suite's page, its table written by python -m lab.attacks
+
+
 def on_config(config):
     lessons = _ready_lessons()
     nav = [{"Start here": "index.md"}]
     nav.append({"Lessons": [{f"{l.number}. {l.title}": l.page.removeprefix("lessons/")} for l in lessons]})
     nav.append({"Notebooks": [{f"Lesson {l.number} notebook": l.notebook} for l in lessons]})
+    if (ROOT / "lessons" / ATTACKS_PAGE).is_file():
+        nav.append({"After lesson 10: the attack suite": ATTACKS_PAGE})
     nav.append({"Reference code": INDEX})
     config["nav"] = nav
     polyfills = config["extra"].get("polyfills", [])

@@ -190,3 +190,18 @@ def test_replay_command_exit_codes(tmp_path):
         done = run_command("core.audit.replay", str(path))
         assert (done.returncode, done.stdout) == (2, ""), path
         assert done.stderr.startswith("replay: ") and start in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_the_demo_replays_the_reference_report_and_names_a_rewritten_refusal():
+    """The lesson's demo replays the reference report with every decision agreeing, and in a copy whose out-of-scope refusal was rewritten and resealed, replay names that event, the reason the report gives and the reason the door gives."""
+    from core.run.demo_safety import HIDDEN_REASON, run_demo
+
+    shown = run_demo()["replay"]
+    assert shown["reference"]["divergences"] == [] and shown["reference"]["events"] > 100
+    altered = shown["altered"]
+    assert altered["verify_before_reseal"].startswith(f"altered: event {altered['event']}")
+    assert altered["verify_after_reseal"].startswith("intact")
+    assert altered["divergences"] == [
+        f"event {altered['event']} (proposal): the report says refused: {HIDDEN_REASON}; "
+        f"the replay decided refused: {altered['sealed_reason']}"]
+    assert "outside the explicit authorized origins" in altered["sealed_reason"]

@@ -114,6 +114,24 @@ def test_a_settled_outcome_never_changes():
     assert recorder.records("outcome")[-1] == settled and len(recorder.records("outcome")) == 2
 
 
+def test_an_unresolved_outcome_is_settled_once():
+    """An unresolved outcome left by an adapter error is settled once, by a later outcome for its action that says how it ended, and the door refuses a second settlement."""
+    recorder = executing()
+    adapter = FakeAdapter({"https://lab.example:443/down": ConnectionRefusedError(111, "Connection refused")})
+    down = execute(recorder, payload(recorder, "https://lab.example/down"), adapter)
+    assert down.status == "unresolved"
+    settlement = {"run_id": recorder.run.run_id, "action_id": down.action_id, "status": "failed", "capture_id": "",
+                  "detail": "settled by the operator: the lab was down, nothing reached it"}
+    assert recorder.record("outcome", settlement)["recorded"]
+    again = recorder.record("outcome", {**settlement, "status": "succeeded", "detail": "settled a second time"})
+    assert again == {"recorded": False,
+                     "reason": "outcome for 'inspect_headers -> https://lab.example:443/down' is already settled"}
+    assert [(o["status"], o["detail"]) for o in recorder.records("outcome")] == [
+        ("unresolved", "handed to the adapter"),
+        ("unresolved", "adapter error: ConnectionRefusedError(111, 'Connection refused')"),
+        ("failed", "settled by the operator: the lab was down, nothing reached it")]
+
+
 def test_the_capture_is_the_rendered_response():
     """A capture's body is the adapter's response rendered by observe.render_response, so the same response gives the same capture whatever order its headers came in."""
     recorder = executing()

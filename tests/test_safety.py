@@ -291,3 +291,33 @@ def test_a_report_names_the_pack_and_taxonomy_it_ran_under(packs, monkeypatch):
                                        "ratification": "ratified"}
     assert overridden["safety_pack"] == {**ratified["safety_pack"], "ratification": "unratified (override)"}
     assert ratified["seal"]["head"] != overridden["seal"]["head"]
+
+
+def test_the_demo_stops_startup_three_ways_and_the_override_skips_only_ratification(monkeypatch):
+    """The lesson's demo shows start-up stopping for a missing, a malformed and an unratified pack, the override letting only the unratified one load with its report saying so, and ratification sealing the companion report, without writing the committed pack files."""
+    from core.run.demo_safety import run_demo
+
+    monkeypatch.setenv(OVERRIDE_ENV, "1")  # a developer's shell must not change what the demo shows
+    committed = {name: (PACK_DIR / name).read_bytes() for name in (PACK_FILE, REPORT_FILE)}
+    demo = run_demo()
+    loader, override, ratified = demo["loader"], demo["override"], demo["ratification"]
+    assert loader["committed"]["starts"] and loader["committed"]["ratification"] == "ratified"
+    assert [loader[case]["starts"] for case in ("missing", "malformed", "unratified")] == [False] * 3
+    assert loader["missing"]["error"] == f"{PACK_FILE}: no such safety pack"
+    assert loader["malformed"]["error"].startswith(f"{PACK_FILE}: not JSON")
+    assert loader["unratified"]["error"].endswith("the pack has changed since it was ratified")
+    assert override["set_to_1"]["starts"] and override["set_to_1"]["ratification"] == "unratified (override)"
+    assert not override["set_to_yes"]["starts"] and not override["malformed_with_override"]["starts"]
+    assert override["reports_say"]["override"]["ratification"] == "unratified (override)"
+    assert override["reports_say"]["ratified"]["ratification"] == "ratified" and override["heads_differ"]
+    assert not ratified["before"]["starts"] and ratified["after"]["ratified"]
+    assert ratified["seal_is_the_digest_of_the_rest"] and ratified["pack_names_the_report"]
+    assert not ratified["report_edited_after"]["starts"]
+    assert {name: (PACK_DIR / name).read_bytes() for name in committed} == committed
+    check = demo["check"]
+    assert check["same_as_sealed"] and check["reference"]["violated"] == []
+    assert check["reference"]["declared_only"] == ["no_model_written_policy", "no_untrusted_adapter"]
+    assert check["tampered"]["verdict"]["violated"] == ["no_fabricated_quote", "no_out_of_scope_destination"]
+    lacking = {r["boundary_id"]: r for r in check["missing_evidence"]["verdict"]["results"]}
+    assert lacking["no_fabricated_quote"]["upheld"] is None
+    assert lacking["no_unapproved_consequential_action"]["runtime_checkable"] is False

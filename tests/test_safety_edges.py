@@ -255,3 +255,17 @@ def test_verdicts_are_deterministic_json():
     second = SafetyCheck().check(SafetyContext.from_snapshot(run_demo()["report"]), load_safety_pack()).to_dict()
     assert artifact_text(first) == artifact_text(second)
     assert list(first) == ["pack_id", "summary", "violated", "checked_at_runtime", "declared_only", "results"]
+
+
+def test_the_context_reads_proposals_and_selections_or_says_why_not():
+    report = json.loads((PACK_DIR.parents[1] / "course" / "report.json").read_text(encoding="utf-8"))
+    context = SafetyContext.from_snapshot(report)
+    assert len(context.selections) == len(report["selections"]) > 0
+    assert context.proposals == tuple((p["action_id"],) for p in report["proposals"])
+    assert context.selections[0] == (report["selections"][0]["selection_id"], report["selections"][0]["action_id"])
+    del report["proposals"]
+    report["selections"][1]["action_id"] = 7
+    bare = SafetyContext.from_snapshot(report)
+    assert (bare.proposals, bare.selections) == (None, None)
+    assert bare.gaps("proposals", "selections") == ("the snapshot has no proposals list; "
+                                                    "selections[1] has no string action_id")

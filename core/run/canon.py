@@ -9,6 +9,46 @@ numbers printed the way ECMAScript prints a double.
 Artifacts on disk use a second, human-friendly form (sorted keys, two-space
 indent, one trailing newline). It is deterministic too, but it is for reading
 and diffing; digests are always taken over ``canonical_bytes``.
+
+How the bytes are made, and why they are RFC 8785's
+----------------------------------------------------
+Every record the harness keeps is digested, so this runs on every event. It
+works in two steps. ``_plain`` walks the value once, in Python: it refuses
+anything with no canonical form and returns a plain copy in which each
+object's keys are already in RFC 8785 order. Then the standard library's C
+JSON encoder writes that copy, compactly, with ``ensure_ascii=False``. Its
+output is RFC 8785's, part by part:
+
+- null, true, false: the same words.
+- Strings. json escapes exactly ``"``, ``\\`` and U+0000 to U+001F, using
+  ``\\b \\t \\n \\f \\r`` where they exist and ``\\u00xx`` in lower-case hex
+  for the rest, and writes every other character as itself. That is RFC 8785
+  section 3.2.2.2 to the letter. The one difference: json writes a lone
+  surrogate (U+D800 to U+DFFF) as it is, where RFC 8785 has no form for it;
+  the final UTF-8 encoding refuses it. tests/test_canon_fast.py checks this
+  for every code point.
+- Objects. json writes members in the dict's own order, and ``_plain`` built
+  each dict in UTF-16 order. For keys that are all ASCII that is plain
+  ``sorted`` (code points and UTF-16 code units agree below U+10000).
+- Integers. json writes the digits; ``_plain`` has checked that the integer
+  is one a double holds exactly, which ECMAScript prints as those digits.
+- Other numbers. json writes ``repr(float)``. repr and ECMAScript both print
+  the shortest digits that read back as the same double; they differ only in
+  layout: repr writes ``2.0`` where ECMAScript writes ``2``, and switches to
+  an exponent outside 1e-4 <= |x| < 1e16, ECMAScript outside 1e-6 <= |x| <
+  1e21. So ``_plain`` turns a whole float up to 2**53 - 1 into an int (the
+  same digits), keeps a fraction whose repr has no exponent (there the two
+  layouts agree), and wraps every other float in a ``_Number`` holding its
+  ECMAScript text (``_encode_float``).
+  json cannot write a ``_Number``, so a value holding one is written by the
+  short ``_written`` instead. Such numbers (1e-7, 1e21, 5e-324) are rare in a
+  ledger.
+
+What has no canonical form raises CanonError: NaN and infinities, integers a
+double cannot hold exactly, lone surrogates, keys that are not strings,
+subclasses of int or float (an IntEnum can print itself as a name, so its
+text is not its value), other types, nesting deeper than MAX_DEPTH, and a
+value that contains itself. jsonfile.read_json honours the same MAX_DEPTH.
 """
 
 from __future__ import annotations
@@ -16,14 +56,18 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-__all__ = ["CanonError", "canonical_bytes", "digest", "artifact_text", "write_artifact"]
+__all__ = ["CanonError", "MAX_DEPTH", "MAX_SAFE_INTEGER", "canonical_bytes", "canonical_object",
+           "canonical_array", "digest", "artifact_text", "write_artifact"]
 
 # JSON numbers are IEEE doubles; integers beyond this are not exactly representable.
 MAX_SAFE_INTEGER = 2**53 - 1
 
-_SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+# The deepest nesting of objects and arrays the harness reads or digests: [] is 1 level,
+# [[]] is 2. Far beyond any record, and well inside Python's recursion limit.
+MAX_DEPTH = 128
 
 
 class CanonError(ValueError):
@@ -32,12 +76,43 @@ class CanonError(ValueError):
 
 def canonical_bytes(value: object) -> bytes:
     """The RFC 8785 bytes of ``value``: the input to every digest."""
-    return _encode(value).encode("utf-8")
+    try:
+        plain = _plain(value, 0)
+    except _TooDeep:
+        raise CanonError(_depth_problem(value)) from None
+    try:
+        text = _compact_json(plain)
+    except _NotJsonReady:  # it holds a number that json would write in another layout
+        text = _written(plain)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise CanonError(f"a string holds a lone surrogate (U+{ord(exc.object[exc.start]):04X}), "
+                         "which has no UTF-8 form") from None
 
 
 def digest(value: object) -> str:
     """SHA-256, in hex, of the canonical bytes of ``value``."""
     return hashlib.sha256(canonical_bytes(value)).hexdigest()
+
+
+def canonical_object(members: Mapping[str, bytes]) -> bytes:
+    """The canonical bytes of an object whose member values are already canonical bytes.
+
+    So a record encoded once can be embedded in a larger one without being
+    encoded again: ``canonical_object({k: canonical_bytes(v)})`` equals
+    ``canonical_bytes({k: v})``.
+    """
+    problem = _key_problem(members)
+    if problem:
+        raise CanonError(problem)
+    keys = sorted(members, key=_utf16_code_units)
+    return b"{" + b",".join(canonical_bytes(key) + b":" + members[key] for key in keys) + b"}"
+
+
+def canonical_array(items: Iterable[bytes]) -> bytes:
+    """The canonical bytes of an array whose items are already canonical bytes."""
+    return b"[" + b",".join(items) + b"]"
 
 
 def artifact_text(value: object) -> str:
@@ -54,39 +129,160 @@ def write_artifact(path: str | Path, value: object) -> Path:
     return path
 
 
-def _encode(value: object) -> str:
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return _encode_int(value)
-    if isinstance(value, float):
-        return _encode_float(value)
+# --- step 1: check the value and make a plain copy in canonical order -------------------
+
+
+_STR_ONLY = frozenset([str])
+
+
+class _TooDeep(Exception):
+    """Nesting went past MAX_DEPTH; canonical_bytes finds out whether a cycle is why."""
+
+
+class _Number:
+    """A float whose ECMAScript text json would lay out differently (1e-7, 1e+21)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _plain(value: object, depth: int) -> object:
+    """A copy of ``value`` that json writes as its RFC 8785 text; CanonError if it has none.
+
+    ``depth`` counts the objects and arrays around ``value``. The common
+    types are tested by exact type first: this runs for every node of
+    every record.
+    """
+    kind = type(value)
+    if kind is str:
+        return value
+    if kind is int:
+        if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+            return value
+        raise CanonError(f"an integer of {value.bit_length()} bits is outside +-(2**53 - 1), "
+                         "the integers a JSON number holds exactly")
+    if kind is dict:
+        if depth >= MAX_DEPTH:
+            raise _TooDeep
+        keys = list(value)
+        if not _STR_ONLY.issuperset(map(type, keys)):  # every key's type is exactly str
+            raise CanonError(_key_problem(keys))
+        if "".join(keys).isascii():
+            keys.sort()  # for ASCII, code point order is UTF-16 order
+        else:
+            keys.sort(key=_utf16_code_units)
+        inner = depth + 1
+        return {key: _plain(value[key], inner) for key in keys}
+    if kind is list or kind is tuple:
+        if depth >= MAX_DEPTH:
+            raise _TooDeep
+        inner = depth + 1
+        return [_plain(item, inner) for item in value]
+    if value is None or kind is bool:
+        return value
+    if kind is float:
+        return _plain_float(value)
+    return _plain_subclass(value, depth)
+
+
+def _plain_float(value: float) -> int | float | _Number:
+    """A float as json should see it: an int, itself, or its ECMAScript text (see the module docstring)."""
+    if not math.isfinite(value):
+        raise CanonError(f"{value!r} has no JSON form")
+    if value.is_integer() and abs(value) <= MAX_SAFE_INTEGER:
+        return int(value)  # 2.0 -> 2, and -0.0 -> 0, as ECMAScript prints them
+    text = repr(value)
+    if "e" not in text and not text.endswith(".0"):
+        return value  # a fraction with 1e-4 <= |value| < 1e16: repr's layout is ECMAScript's
+    return _Number(_encode_float(value))
+
+
+def _plain_subclass(value: object, depth: int) -> object:
+    """Subclasses of the JSON types: containers and strings are read as what they hold; numbers are refused."""
+    if isinstance(value, (int, float)):
+        base = "int" if isinstance(value, int) else "float"
+        raise CanonError(f"{type(value).__name__} is a subclass of {base}, whose text need not be its "
+                         "value; pass a plain number")
     if isinstance(value, str):
-        return _encode_string(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(_encode(item) for item in value) + "]"
+        return str.__str__(value)  # its characters, whatever its own __str__ says
     if isinstance(value, dict):
-        return _encode_object(value)
+        return _plain(dict(value), depth)
+    if isinstance(value, (list, tuple)):
+        return _plain(list(value), depth)
     raise CanonError(f"{type(value).__name__} has no JSON form")
 
 
-def _encode_object(value: dict) -> str:
-    for key in value:
-        if not isinstance(key, str):
-            raise CanonError(f"object keys must be strings, got {type(key).__name__}")
-    # RFC 8785 section 3.2.3: sort by UTF-16 code units, not by code points.
-    keys = sorted(value, key=lambda k: _check_text(k).encode("utf-16-be"))
-    return "{" + ",".join(_encode_string(k) + ":" + _encode(value[k]) for k in keys) + "}"
+def _utf16_code_units(key: str) -> bytes:
+    """RFC 8785 section 3.2.3 sorts keys by UTF-16 code units, not by code points."""
+    return key.encode("utf-16-be", "surrogatepass")
 
 
-def _encode_int(value: int) -> str:
-    if abs(value) > MAX_SAFE_INTEGER:
-        raise CanonError(f"integer {value} is outside the exactly representable range of a JSON number")
-    return str(value)
+def _key_problem(keys: Iterable[object]) -> str:
+    """Why these object keys are refused, or "" if they are all plain strings."""
+    bad = [key for key in keys if type(key) is not str]
+    if not bad:
+        return ""
+    if isinstance(bad[0], str):  # a subclass could sort itself in its own order
+        return f"object keys must be plain strings, got a {type(bad[0]).__name__} (a subclass of str)"
+    return f"object keys must be strings, got {type(bad[0]).__name__}"
+
+
+def _depth_problem(value: object) -> str:
+    if _contains_itself(value):
+        return "the value contains itself (a cycle), so it has no JSON form"
+    return f"nested too deeply (more than {MAX_DEPTH} levels of objects and arrays)"
+
+
+def _contains_itself(value: object) -> bool:
+    """Whether an object or array holds itself: a depth-first search of the first MAX_DEPTH + 1 levels."""
+    on_path: set[int] = set()
+    searched: set[int] = set()  # shared parts are searched once
+
+    def search(node: object, depth: int) -> bool:
+        if not isinstance(node, (dict, list, tuple)) or depth > MAX_DEPTH or id(node) in searched:
+            return False
+        if id(node) in on_path:
+            return True
+        on_path.add(id(node))
+        children = node.values() if isinstance(node, dict) else node
+        found = any(search(child, depth + 1) for child in children)
+        on_path.discard(id(node))
+        searched.add(id(node))
+        return found
+
+    return search(value, 0)
+
+
+# --- step 2: write the plain copy ---------------------------------------------------------
+
+
+class _NotJsonReady(Exception):
+    """The plain copy holds a _Number, which json cannot write."""
+
+
+def _refuse_number(value: object) -> object:
+    raise _NotJsonReady
+
+
+# Compact, characters as themselves, and no cycle check (a plain copy is a tree).
+_compact_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False,
+                                 check_circular=False, default=_refuse_number).encode
+
+
+def _written(value: object) -> str:
+    """The RFC 8785 text of a plain copy that holds a _Number: json's text, with the numbers spliced in."""
+    if type(value) is dict:
+        return "{" + ",".join(_compact_json(key) + ":" + _written(item) for key, item in value.items()) + "}"
+    if type(value) is list:
+        return "[" + ",".join(_written(item) for item in value) + "]"
+    if type(value) is _Number:
+        return value.text
+    return _compact_json(value)
+
+
+# --- ECMAScript numbers -------------------------------------------------------------------
 
 
 def _encode_float(value: float) -> str:
@@ -125,24 +321,3 @@ def _shortest_digits(value: float) -> tuple[str, int]:
     stripped = digits.rstrip("0")
     exponent += len(digits) - len(stripped)
     return stripped, exponent
-
-
-def _encode_string(value: str) -> str:
-    out = ['"']
-    for char in _check_text(value):
-        if char in _SHORT_ESCAPES:
-            out.append(_SHORT_ESCAPES[char])
-        elif char < " ":
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(char)
-    out.append('"')
-    return "".join(out)
-
-
-def _check_text(value: str) -> str:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise CanonError(f"string holds a lone surrogate at index {exc.start}") from None
-    return value

@@ -6,23 +6,39 @@ is read from a file, and Python's json module is lenient in ways that matter the
 - two equal keys in one object keep the last one without a word, so an edit
   can hide behind an older value that a reader sees first;
 - NaN and Infinity are read, though JSON has no such numbers and nothing
-  holding them has a canonical form to digest;
-- a file nested deeply enough ends in RecursionError, not a message.
+  holding them has a canonical form to digest; and so is ``1e400``, which
+  quietly becomes infinity;
+- an integer of more than 4300 digits raises ValueError, and a file nested
+  deeply enough ends in RecursionError, not a message;
+- a value nested hundreds of levels deep is read, though canonical JSON
+  (canon.py) stops at MAX_DEPTH levels: the reader must not hand on a value
+  that the digest will refuse for its shape.
 
-``read_json`` refuses all three, and turns every way a file can fail (missing,
+``read_json`` refuses all of these, and turns every way a file can fail (missing,
 unreadable, not UTF-8, not JSON) into one line that names the file and the
 problem. It raises the caller's own error type, so each caller keeps the
 error its callers already catch. The file is named relative to the
 repository, or by its name alone, never by an absolute path.
+
+What it still reads: integers beyond 2**53 - 1 and lone surrogates (``"\\ud800"``)
+are JSON a strict reader may take, and they are refused where the value is
+digested, by canonical_bytes, which can say which record holds them.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import sys
 from collections import Counter
 from pathlib import Path
 
+from core.run.canon import MAX_DEPTH
+
 REPO = Path(__file__).resolve().parents[2]
+
+# One limit for reading and for digesting (canon.MAX_DEPTH); the words "nested too deeply" stay.
+TOO_DEEP = f"not JSON that can be read (nested too deeply: more than {MAX_DEPTH} levels of objects and arrays)"
 
 
 class _NotStrictJson(Exception):
@@ -37,20 +53,35 @@ def read_json(path: str | Path, *, error: type[Exception], what: str = "file") -
     """
     path = Path(path)
     try:
-        return _strict_loads(path.read_text(encoding="utf-8"))
+        return parse_json(path.read_text(encoding="utf-8"), error=_NotStrictJson)
     except FileNotFoundError:
         problem = f"no such {what}"
     except UnicodeDecodeError:
         problem = "not UTF-8 text"
     except OSError as exc:
         problem = f"cannot be read ({exc.strerror or exc.__class__.__name__})"
+    except _NotStrictJson as exc:
+        problem = str(exc)
+    raise error(f"{shown_path(path)}: {problem}")
+
+
+def parse_json(text: str, *, error: type[Exception]) -> object:
+    """The JSON value in ``text``, read as strictly as read_json reads a file, or ``error`` saying why not.
+
+    For JSON that does not come from a file (a model's reply, say); the
+    message is the problem alone, for the caller to place.
+    """
+    try:
+        return _strict_loads(text)
     except json.JSONDecodeError as exc:
         problem = f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
     except _NotStrictJson as exc:
         problem = str(exc)
     except RecursionError:
-        problem = "not JSON that can be read (nested too deeply)"
-    raise error(f"{shown_path(path)}: {problem}")
+        problem = TOO_DEEP
+    except ValueError:  # the one other way json.loads fails: int() refusing a very long integer
+        problem = f"holds an integer too long to read (more than {sys.get_int_max_str_digits()} digits)"
+    raise error(problem)
 
 
 def shown_path(path: str | Path) -> str:
@@ -63,7 +94,22 @@ def shown_path(path: str | Path) -> str:
 
 
 def _strict_loads(text: str) -> object:
-    return json.loads(text, object_pairs_hook=_refuse_repeated_keys, parse_constant=_refuse_constant)
+    value = json.loads(text, object_pairs_hook=_refuse_repeated_keys, parse_constant=_refuse_constant,
+                       parse_float=_finite_float)
+    if _deeper_than_max_depth(value):
+        raise _NotStrictJson(TOO_DEEP)
+    return value
+
+
+def _deeper_than_max_depth(value: object) -> bool:
+    """Whether objects and arrays nest more than MAX_DEPTH levels; level by level, without recursion."""
+    level = [value]
+    for _ in range(MAX_DEPTH):
+        level = [child for node in level if isinstance(node, (dict, list))
+                 for child in (node.values() if isinstance(node, dict) else node)]
+        if not level:
+            return False
+    return any(isinstance(node, (dict, list)) for node in level)
 
 
 def _refuse_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
@@ -76,3 +122,12 @@ def _refuse_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
 
 def _refuse_constant(name: str) -> float:
     raise _NotStrictJson(f"not JSON ({name} is not a JSON number)")
+
+
+def _finite_float(text: str) -> float:
+    """A JSON number as a float, unless it is too large for a double and would read as infinity."""
+    value = float(text)
+    if not math.isfinite(value):
+        shown = text if len(text) <= 24 else text[:21] + "..."
+        raise _NotStrictJson(f"the number {shown} is too large for a JSON number (it would read as infinity)")
+    return value

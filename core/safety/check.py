@@ -41,6 +41,8 @@ class SafetyContext:
     findings: tuple[tuple[str, str, str], ...] | None = None  # (finding_id, capture_id, quote)
     events: tuple[tuple[str, str], ...] | None = None  # (status, reason), in ledger order
     reviews: tuple[tuple[str, str, str], ...] | None = None  # (subject_id, decision, reviewer)
+    proposals: tuple[tuple[str], ...] | None = None  # (action_id,) of each proposal the run holds
+    selections: tuple[tuple[str, str], ...] | None = None  # (selection_id, chosen action_id)
     tool_classes: tuple[tuple[str, str | None], ...] | None = None  # (tool, declared action class)
     subjects: Mapping[str, str] | None = None  # action_id -> the exact act's review subject
     table: TaxonomyTable | None = None  # the taxonomy the run was sealed under (None: today's)
@@ -69,6 +71,8 @@ class SafetyContext:
             "findings": ("findings", ("finding_id", "capture_id", "quote")),
             "events": ("events", ("status", "reason")),
             "reviews": ("reviews", ("subject_id", "decision", "reviewer")),
+            "proposals": ("proposals", ("action_id",)),
+            "selections": ("selections", ("selection_id", "action_id")),
         }
         rows = {}
         for name, (key, fields) in sections.items():

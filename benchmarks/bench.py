@@ -1,0 +1,45 @@
+"""`make bench`: every benchmark in benchmarks/, one table of ratios.
+
+    python3 -m benchmarks.bench                 # what `make bench` runs (a few minutes)
+    python3 -m benchmarks.bench --quick         # smaller sizes, 3 rounds: to try it out
+
+Each row is a ratio of two things measured side by side in the same rounds (see
+measure.py): below 1.0x the measured side is faster than what it is against.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from benchmarks import canon_speed, door_cost, door_throughput, lab_pass, reference_run, seal_verify, student_loop
+from benchmarks.measure import Row, print_table
+
+
+def all_rows(rounds: int, quick: bool) -> list[Row]:
+    return [
+        *canon_speed.rows(rounds, 2_000 if quick else 10_000),
+        *seal_verify.rows(rounds, (1_000, 10_000) if quick else (10_000, 100_000)),
+        *door_throughput.rows(rounds, (1_000, 10_000) if quick else (1_000, 10_000, 100_000)),
+        *door_cost.rows(rounds, (1_000, 10_000) if quick else (1_000, 10_000, 100_000)),
+        *reference_run.rows(rounds),
+        *lab_pass.rows(rounds),
+        *student_loop.rows(rounds),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m benchmarks.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=None, help="rounds per row (default 5, or 3 with --quick)")
+    parser.add_argument("--quick", action="store_true", help="smaller sizes and fewer rounds")
+    args = parser.parse_args(argv)
+    rounds = args.rounds or (3 if args.quick else 5)
+    start = time.perf_counter()
+    rows = all_rows(rounds, args.quick)
+    print_table(rows, rounds)
+    print(f"({time.perf_counter() - start:.0f} s; wall-clock times on this machine, for comparing changes here)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

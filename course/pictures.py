@@ -467,6 +467,99 @@ def seal_chain(intact: dict, tamper_lab: dict) -> str:
     return _svg("seal-chain", width, y + 14, body, f"The chain over {len(events)} events and {len(breaks)} breaks")
 
 
+# --- lesson 6: each act's events, in ledger order (data/course/execution-demo.json) -------------
+
+STATUS_COLOURS = {"succeeded": ADMITTED, "failed": REFUSED, "unresolved": "#ef6c00"}
+
+
+def execution_outcomes(demo: dict) -> str:
+    """The demo's acts side by side; under each, the ledger events that name it, in order, the
+    outcomes coloured by status and refusals marked, so a settlement and a refused second
+    settlement show under the act they belong to."""
+    try:
+        acts = [str(step["action_id"]) for step in demo["steps"] if step.get("step") == "execute"]
+        events = sorted(demo["report"]["events"], key=lambda e: int(e["seq"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise PictureError(f"execution-demo.json lacks {exc}") from None
+    if not acts:
+        raise PictureError("execution-demo.json executed no act")
+
+    def names(event: dict, act: str) -> bool:
+        payload = event.get("payload") if isinstance(event.get("payload"), dict) else {}
+        return (event.get("kind") == "action" and event.get("id") == act) or payload.get("action_id") == act
+
+    col_w, row_h, top = 310, 24, 64
+    width = max(len(acts) * (col_w + 16) + 4, 980)
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">Each act and the ledger events that name it, '
+            'in order</text>']
+    deepest = top
+    for i, act in enumerate(acts):
+        x = 10 + i * (col_w + 16)
+        label = act.split(" -> ")
+        body.append(f'<text x="{x}" y="42" font-weight="bold" fill="{INK}">{escape(label[0])}</text>'
+                    f'<text x="{x}" y="56" fill="{MUTED}" font-size="11">{escape(label[-1][:44])}</text>')
+        for k, event in enumerate(e for e in events if names(e, act)):
+            y = top + k * row_h
+            payload = event.get("payload") if isinstance(event.get("payload"), dict) else {}
+            status = str(event.get("status"))
+            outcome = str(payload.get("status", "")) if event.get("kind") == "outcome" else ""
+            colour = REFUSED if status == "refused" else STATUS_COLOURS.get(outcome, ADMITTED)
+            said = event.get("reason") if status == "refused" else (outcome or _short(str(event.get("id")), 12))
+            text = f'{event["seq"]:>3} {event["kind"]}: {"REFUSED " if status == "refused" else ""}{said}'
+            body.append(f'<g class="act-event" data-act="{_a(act)}" data-seq="{_a(event["seq"])}" '
+                        f'data-kind="{_a(event["kind"])}" data-status="{_a(status)}" data-outcome="{_a(outcome)}">'
+                        f'<title>{escape(text)}</title><rect x="{x}" y="{y}" width="6" height="{row_h - 6}" '
+                        f'fill="{colour}"/><text x="{x + 12}" y="{y + 13}" font-size="11" fill="{INK}">'
+                        f'{escape(text[:46] + ("…" if len(text) > 46 else ""))}</text></g>')
+            deepest = max(deepest, y + row_h)
+    body.append(f'<rect x="10" y="{deepest + 8}" width="6" height="12" fill="{ADMITTED}"/><text x="22" y="{deepest + 18}" '
+                f'font-size="11" fill="{INK}">admitted (succeeded)</text><rect x="170" y="{deepest + 8}" width="6" '
+                f'height="12" fill="#ef6c00"/><text x="182" y="{deepest + 18}" font-size="11" fill="{INK}">unresolved'
+                f'</text><rect x="270" y="{deepest + 8}" width="6" height="12" fill="{REFUSED}"/><text x="282" '
+                f'y="{deepest + 18}" font-size="11" fill="{INK}">failed, or refused by the door</text>')
+    return _svg("execution-outcomes", width, deepest + 30, body, f"Lesson 6: {len(acts)} acts and their events")
+
+
+# --- lesson 10: three SafetyCheck verdicts side by side (data/course/safety-demo.json) ------------
+
+def safety_verdicts(check: dict) -> str:
+    """One row per boundary, one column per verdict (the reference run, the snapshot with evidence
+    removed, the tampered snapshot): upheld green, violated red, not judged grey with its reason."""
+    try:
+        columns = [("the reference run", check["reference"]),
+                   ("evidence removed", check["missing_evidence"]["verdict"]),
+                   ("tampered", check["tampered"]["verdict"])]
+        cells = [{str(r["boundary_id"]): r for r in verdict["results"]} for _, verdict in columns]
+    except (KeyError, TypeError) as exc:
+        raise PictureError(f"safety-demo.json's check lacks {exc}") from None
+    boundaries = list(dict.fromkeys(b for column in cells for b in column))
+    left, col_w, row_h, top = 290, 230, 30, 50
+    width = max(left + len(columns) * col_w + 10, 980)
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">SafetyCheck, three times: each boundary '
+            'upheld, violated or not judged</text>']
+    for c, (title, _) in enumerate(columns):
+        body.append(f'<text x="{left + c * col_w + 6}" y="{top - 8}" font-weight="bold" fill="{INK}">'
+                    f'{escape(title)}</text>')
+    for r, boundary in enumerate(boundaries):
+        y = top + r * row_h
+        body.append(f'<text x="10" y="{y + 19}" fill="{INK}">{escape(boundary)}</text>')
+        for c, column in enumerate(cells):
+            result = column.get(boundary)
+            upheld = result.get("upheld") if isinstance(result, dict) else None
+            judged = "upheld" if upheld is True else "violated" if upheld is False else "not judged"
+            colour = {"upheld": "#c8e6c9", "violated": "#ffcdd2"}.get(judged, "#eceff1")
+            reason = str(result.get("reason", "")) if isinstance(result, dict) else "not in this verdict"
+            shown_text = judged if judged != "not judged" else reason
+            body.append(f'<g class="safety-cell" data-boundary="{_a(boundary)}" data-column="{c}" '
+                        f'data-judged="{judged}"><title>{escape(boundary)}, {escape(columns[c][0])}: {escape(judged)}: '
+                        f'{escape(reason)}</title><rect x="{left + c * col_w}" y="{y}" width="{col_w - 6}" '
+                        f'height="{row_h - 4}" rx="3" fill="{colour}"/><text x="{left + c * col_w + 6}" y="{y + 17}" '
+                        f'font-size="11" fill="{INK if judged != "not judged" else MUTED}">'
+                        f'{escape(shown_text[:30] + ("…" if len(shown_text) > 30 else ""))}</text></g>')
+    return _svg("safety-verdicts", width, top + len(boundaries) * row_h + 8, body,
+                f"Lesson 10: {len(boundaries)} boundaries judged three times")
+
+
 # --- which picture a page asks for ------------------------------------------------------------
 
 def _stage_tables() -> tuple:
@@ -491,6 +584,10 @@ PICTURES: dict[str, tuple[str, Callable[[], str]]] = {
                           lambda: selection_ranking(_json("data/course/selection-demo.json"))),
     "verification-verdicts": ("data/course/verification-demo.json",
                               lambda: verification_verdicts(_json("data/course/verification-demo.json"))),
+    "execution-outcomes": ("data/course/execution-demo.json",
+                           lambda: execution_outcomes(_json("data/course/execution-demo.json"))),
+    "safety-verdicts": ("data/course/safety-demo.json",
+                        lambda: safety_verdicts(dict(_json("data/course/safety-demo.json").get("check") or {}))),
     "gate-decisions": ("core/run/taxonomy.py and data/course/report.json", lambda: gate_decisions(*_gate_data())),
     "seal-chain": ("data/course/tamper/intact.json and data/course/seal-demo.json",
                    lambda: seal_chain(_json("data/course/tamper/intact.json"),

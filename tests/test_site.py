@@ -330,3 +330,28 @@ def test_lesson_9_shows_the_chain_and_where_each_copy_breaks_it(site):
     breaks = {m["data-copy"]: int(m["data-seq"]) for m in marks(page, "seal-chain", "chain-break")}
     assert breaks == {name: v["chain"]["seq"] for name, v in lab.items() if v["chain"]["seq"] is not None}
     assert breaks, "no altered copy breaks the chain"
+
+
+def test_lesson_6_shows_each_acts_events_from_the_artifact(site):
+    demo = json.loads((REPO / "data/course/execution-demo.json").read_text(encoding="utf-8"))
+    acts = [step["action_id"] for step in demo["steps"] if step["step"] == "execute"]
+    drawn = marks(page_of(site, 6), "execution-outcomes", "act-event")
+    assert sorted({m["data-act"] for m in drawn}) == sorted(acts)
+    by_seq = {e["seq"]: e for e in demo["report"]["events"]}
+    for mark in drawn:
+        event = by_seq[int(mark["data-seq"])]
+        assert (event["kind"], event["status"]) == (mark["data-kind"], mark["data-status"])
+        if event["kind"] == "outcome":
+            assert event["payload"]["action_id"] == mark["data-act"]
+            assert mark["data-outcome"] == event["payload"]["status"]
+    assert any(m["data-status"] == "refused" for m in drawn), "the refused second settlement is not drawn"
+
+
+def test_lesson_10_shows_the_three_safety_verdicts_from_the_artifact(site):
+    check = json.loads((REPO / "data/course/safety-demo.json").read_text(encoding="utf-8"))["check"]
+    verdicts = [check["reference"], check["missing_evidence"]["verdict"], check["tampered"]["verdict"]]
+    drawn = {(m["data-boundary"], int(m["data-column"])): m["data-judged"]
+             for m in marks(page_of(site, 10), "safety-verdicts", "safety-cell")}
+    expected = {(r["boundary_id"], c): {True: "upheld", False: "violated", None: "not judged"}[r["upheld"]]
+                for c, verdict in enumerate(verdicts) for r in verdict["results"]}
+    assert drawn == expected

@@ -131,9 +131,10 @@ def _report(lesson: Lesson) -> bool:
 
 
 def _table(lesson: Lesson, results: list[CheckResult]) -> None:
-    table = Table(title=f"Lesson {lesson.number}: {lesson.title} ({_checked_file(lesson)})",
-                  caption=f"Fix the first FAILED row, then `course check {lesson.number}` again; "
-                          f"`course hint {lesson.number}` helps.")
+    # What to do next comes first: the pages show the table's end and the count as its last lines.
+    if any(not r.passed for r in results):
+        click.echo(f"Fix the first FAILED row below, then check again; `course hint {lesson.number}` gives a hint.")
+    table = Table(title=f"Lesson {lesson.number}: {lesson.title} ({_checked_file(lesson)})")
     table.add_column("Check", ratio=2)
     table.add_column("Result", no_wrap=True)
     table.add_column("What is missing", ratio=3)

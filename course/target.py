@@ -17,6 +17,7 @@ import importlib.util
 import os
 import subprocess
 import tempfile
+import traceback
 from pathlib import Path
 from types import ModuleType
 
@@ -58,3 +59,18 @@ def load_lesson(number: int) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def student_line(number: int, exc: BaseException) -> str:
+    """Where in the student's file of lesson ``number`` an exception came from, as one line, never a traceback."""
+    path = target_path(number)
+    try:
+        shown = path.resolve().relative_to(course_root().resolve()).as_posix()
+    except ValueError:
+        shown = f"starter/lesson{number:02d}.py"
+    if isinstance(exc, SyntaxError):
+        return f"{shown}, line {exc.lineno}: SyntaxError: {exc.msg}"
+    lines = [frame.lineno for frame in traceback.extract_tb(exc.__traceback__)
+             if Path(frame.filename).resolve() == path.resolve()]
+    at = f", line {lines[-1]}" if lines else ""
+    return f"{shown}{at}: {type(exc).__name__}: {exc}"

@@ -8,8 +8,6 @@ fails the first; a score that never wins fails the second.
 By default they check starter/lesson05.py; `course check 5` shows each result.
 """
 
-import traceback
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +15,7 @@ from core.run.demo_selection import proposal, scripted, selections, work
 from core.run.doors import door_for
 from core.run.policy import Policy, PolicyError
 from core.run.records import make_run
-from course.manifest import course_root
-from course.target import load_lesson, target_path
+from course.target import load_lesson, student_line
 
 LAB = "https://lab.example:443"
 HEADERS = {"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
@@ -40,17 +37,7 @@ PLAN = [f"inspect_headers -> {LAB}/about", f"inspect_headers -> {LAB}/contact", 
 
 def where(exc: BaseException) -> str:
     """The student's file and line an exception came from, as one line."""
-    path = target_path(5)
-    try:
-        shown = path.resolve().relative_to(course_root().resolve()).as_posix()
-    except ValueError:
-        shown = "starter/lesson05.py"
-    if isinstance(exc, SyntaxError):
-        return f"{shown}, line {exc.lineno}: SyntaxError: {exc.msg}"
-    lines = [frame.lineno for frame in traceback.extract_tb(exc.__traceback__)
-             if Path(frame.filename).resolve() == path.resolve()]
-    at = f", line {lines[-1]}" if lines else ""
-    return f"{shown}{at}: {type(exc).__name__}: {exc}"
+    return student_line(5, exc)
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,6 @@ goes on. By default they check starter/lesson06.py; `course check 6` shows
 each result.
 """
 
-import traceback
-from pathlib import Path
 
 import pytest
 
@@ -22,8 +20,7 @@ from core.run.execute import AdapterResult
 from core.run.observe import render_response
 from core.run.policy import Policy
 from core.run.records import make_run
-from course.manifest import course_root
-from course.target import load_lesson, target_path
+from course.target import load_lesson, student_line
 
 LAB = "https://lab.example:443"
 TOOLS = [
@@ -45,17 +42,7 @@ PLAN = [f"inspect_headers -> {LAB}/about", f"inspect_headers -> {LAB}/admin", f"
 
 def where(exc: BaseException) -> str:
     """The student's file and line an exception came from, as one line."""
-    path = target_path(6)
-    try:
-        shown = path.resolve().relative_to(course_root().resolve()).as_posix()
-    except ValueError:
-        shown = "starter/lesson06.py"
-    if isinstance(exc, SyntaxError):
-        return f"{shown}, line {exc.lineno}: SyntaxError: {exc.msg}"
-    lines = [frame.lineno for frame in traceback.extract_tb(exc.__traceback__)
-             if Path(frame.filename).resolve() == path.resolve()]
-    at = f", line {lines[-1]}" if lines else ""
-    return f"{shown}{at}: {type(exc).__name__}: {exc}"
+    return student_line(6, exc)
 
 
 @pytest.fixture(scope="module")

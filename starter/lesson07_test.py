@@ -9,9 +9,7 @@ By default they check starter/lesson07.py; `course check 7` shows each result.
 """
 
 import textwrap
-import traceback
 from contextlib import closing
-from pathlib import Path
 
 import pytest
 
@@ -24,8 +22,7 @@ from core.run.origins import OriginError, canonical_destination
 from core.run.policy import Policy
 from core.run.records import action_identity, make_run
 from core.run.verify import Check, CheckError
-from course.manifest import course_root
-from course.target import load_lesson, target_path
+from course.target import load_lesson, student_line
 from lab.plugin import make_adapter
 
 LAB = "https://lab.example:443"
@@ -52,17 +49,7 @@ ACTION_SHAPE = '{"tool": ..., "destination": ..., "arguments": {}}'
 
 def where(exc: BaseException) -> str:
     """The student's file and line an exception came from, as one line."""
-    path = target_path(7)
-    try:
-        shown = path.resolve().relative_to(course_root().resolve()).as_posix()
-    except ValueError:
-        shown = "starter/lesson07.py"
-    if isinstance(exc, SyntaxError):
-        return f"{shown}, line {exc.lineno}: SyntaxError: {exc.msg}"
-    lines = [frame.lineno for frame in traceback.extract_tb(exc.__traceback__)
-             if Path(frame.filename).resolve() == path.resolve()]
-    at = f", line {lines[-1]}" if lines else ""
-    return f"{shown}{at}: {type(exc).__name__}: {exc}"
+    return student_line(7, exc)
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,6 @@ import hashlib
 import json
 import tempfile
 import textwrap
-import traceback
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -25,8 +24,7 @@ from core.run.gate import Gating, GatingError, act_subject
 from core.run.policy import Policy
 from core.run.records import action_identity, make_run
 from core.run.taxonomy import TAXONOMY_DIR, TaxonomyError, parse_table
-from course.manifest import course_root
-from course.target import load_lesson, target_path
+from course.target import load_lesson, student_line
 
 LAB = "https://lab.example"
 METADATA, FORM = "recon.metadata", "probe.form_submit"
@@ -44,17 +42,7 @@ HOLDS = "waits for an approved review of this exact act by"
 
 def where(exc: BaseException) -> str:
     """The student's file and line an exception came from, as one line."""
-    path = target_path(8)
-    try:
-        shown = path.resolve().relative_to(course_root().resolve()).as_posix()
-    except ValueError:
-        shown = "starter/lesson08.py"
-    if isinstance(exc, SyntaxError):
-        return f"{shown}, line {exc.lineno}: SyntaxError: {exc.msg}"
-    lines = [frame.lineno for frame in traceback.extract_tb(exc.__traceback__)
-             if Path(frame.filename).resolve() == path.resolve()]
-    at = f", line {lines[-1]}" if lines else ""
-    return f"{shown}{at}: {type(exc).__name__}: {exc}"
+    return student_line(8, exc)
 
 
 def read_mine() -> SimpleNamespace:

@@ -17,7 +17,6 @@ import os
 import re
 import shutil
 import tempfile
-import traceback
 from pathlib import Path
 
 import pytest
@@ -25,8 +24,7 @@ import pytest
 from core.safety import OVERRIDE_ENV, SafetyCheck, SafetyContext, SafetyPackError, load_safety_pack
 from core.safety.check import Judgement
 from core.safety.pack import DEFAULT_SAFETY_PACK, PACK_DIR
-from course.manifest import course_root
-from course.target import load_lesson, target_path
+from course.target import load_lesson, student_line
 
 REPORT = Path(__file__).resolve().parent.parent / "data" / "course" / "report.json"
 SHOWN = "starter/lesson10.py"
@@ -35,17 +33,7 @@ UNPROPOSED = "inspect_headers -> https://lab.example:443/never-proposed"
 
 def where(exc: BaseException) -> str:
     """The student's file and line an exception came from, as one line."""
-    path = target_path(10)
-    try:
-        shown = path.resolve().relative_to(course_root().resolve()).as_posix()
-    except ValueError:
-        shown = SHOWN
-    if isinstance(exc, SyntaxError):
-        return f"{shown}, line {exc.lineno}: SyntaxError: {exc.msg}"
-    lines = [frame.lineno for frame in traceback.extract_tb(exc.__traceback__)
-             if Path(frame.filename).resolve() == path.resolve()]
-    at = f", line {lines[-1]}" if lines else ""
-    return f"{shown}{at}: {type(exc).__name__}: {exc}"
+    return student_line(10, exc)
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ from core.run.doors import door_for
 from core.run.policy import Policy
 from core.run.recorder import Recorder
 from core.run.records import make_run
-from core.run.stages import TRANSITION_KIND, advance, table_of
+from core.run.stages import TRANSITION_KIND, table_of
 
 LESSON = 3
 

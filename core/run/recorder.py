@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from core.run.canon import MAX_SAFE_INTEGER, CanonError, canonical_bytes
+from core.run.canon import MAX_SAFE_INTEGER, CanonError, canonical_bytes, canonical_object
 from core.run.policy import Policy
 from core.run.records import (
     Observation,
@@ -256,18 +256,15 @@ class Recorder:
     def _append(self, kind: object, status: str, record_id: str, reason: str, payload: object) -> None:
         """Write one event, encoding it into canonical JSON once, around its payload's own bytes.
 
-        The keys of an event are ASCII and written here in sorted order, so
-        the bytes are exactly canonical_bytes(event) with the payload encoded
-        a single time.
+        canon.canonical_object takes members that are already canonical
+        bytes, so the payload is encoded a single time and the event's bytes
+        are exactly canonical_bytes(event).
         """
         seq = len(self._events) + 1
         kind = bounded_text(kind if isinstance(kind, str) else repr(kind))
-        kept = _kept(payload)
-        self._events.append(
-            b'{"id":' + canonical_bytes(record_id) + b',"kind":' + canonical_bytes(kind)
-            + b',"payload":' + kept + b',"reason":' + canonical_bytes(reason)
-            + b',"seq":' + str(seq).encode() + b',"status":' + canonical_bytes(status) + b"}"
-        )
+        fields = {"id": record_id, "kind": kind, "reason": reason, "seq": seq, "status": status}
+        members = {name: canonical_bytes(value) for name, value in fields.items()}
+        self._events.append(canonical_object({**members, "payload": _kept(payload)}))
         self._decisions.append((seq, kind, status, record_id, reason))
 
 

@@ -49,7 +49,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.run.canon import CanonError, canonical_bytes, digest, write_artifact
+from core.run.canon import CanonError, canonical_bytes, canonical_object, digest, write_artifact
 from core.run.commandline import OneLineParser
 from core.run.jsonfile import read_json, shown_path
 from core.run.recorder import Kind, Recorder, Refusal, Request
@@ -122,11 +122,12 @@ def chain_start(run_id: str) -> str:
 def chain_link(prev: str, event_bytes: bytes) -> str:
     """h_i from h_(i-1) and the canonical bytes of event i (without its chain field).
 
-    The canonical JSON of {"event": E, "prev": P} is written around the
-    event's own bytes (the keys are in sorted order), so an event is encoded
-    once, whether the door just wrote it or a verifier just read it.
+    The canonical JSON of {"event": E, "prev": P} is built around the
+    event's own bytes (canon.canonical_object), so an event is encoded once,
+    whether the door just wrote it or a verifier just read it.
     """
-    return hashlib.sha256(b'{"event":' + event_bytes + b',"prev":"' + prev.encode() + b'"}').hexdigest()
+    link = canonical_object({"event": event_bytes, "prev": canonical_bytes(prev)})
+    return hashlib.sha256(link).hexdigest()
 
 
 def unchained(event: dict) -> dict:

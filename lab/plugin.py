@@ -18,9 +18,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from core.run.execute import AdapterResult
+import httpx
+
+from core.run.execute import AdapterResult, NotSent
 from lab import DEFAULT_LAB_DIR, server
 from lab.adapter import HttpAdapter
+from lab.origins import OriginError
 from lab.model import SCRIPT_FILE, ScriptedModel
 
 __all__ = ["LabAdapter", "describe_world", "make_adapter", "make_model", "serving"]
@@ -35,7 +38,17 @@ class LabAdapter:
         self._http = http
 
     def fetch(self, url: str) -> AdapterResult:
-        response = self._http.fetch(url)
+        """One response; ``NotSent`` when the request never left (a bad URL, a refused connection).
+
+        Any other error (a timeout, a reset mid-response) is raised as it is:
+        the request may have reached the lab, so the executor leaves the act
+        in doubt instead of calling it failed.
+        """
+        try:
+            response = self._http.fetch(url)
+        except (OriginError, httpx.InvalidURL, httpx.UnsupportedProtocol, httpx.ConnectError,
+                httpx.LocalProtocolError) as error:
+            raise NotSent(f"{type(error).__name__}: {error}") from None
         return AdapterResult(response.status, response.headers, response.body)
 
     def close(self) -> None:

@@ -1,13 +1,15 @@
 """Replay: decide a sealed run again and list every decision that comes out differently.
 
-The seal (lesson 9) proves a report was not edited, and that its sections
-are what its ledger derives. It does not prove the decisions in the ledger
-were right: a buggy or bent door would seal its mistakes just as
-faithfully. Replay checks the decisions themselves. Every event kept the
+The seal (lesson 9) shows that a report is consistent with itself: its
+chain holds and its sections are what its ledger derives (and, against a
+head kept elsewhere, that it is the report that was sealed). It does not
+show the decisions in the ledger were right: a buggy or bent door would
+seal its mistakes just as faithfully. Replay checks the decisions
+themselves. Every event kept the
 payload it was asked with, so a fresh door, built from the report's own
 run, policy and gating, is asked the same questions in the same order
-(doors.redo) and each answer is compared with the sealed one (status, id
-and reason).
+(doors.redo) and each answer is compared with the sealed one (status, id,
+code and reason).
 
 The gating names the taxonomy version the run was sealed with, and the door
 is built under that version's table (taxonomy.carried_taxonomy), never
@@ -31,23 +33,24 @@ import sys
 from dataclasses import dataclass
 
 from core.run.commandline import OneLineParser
-from core.run.doors import DoorError, redecidable, redo
-from core.run.report import ReportError, verify_report
+from core.run.doors import DoorError, redecidable, redo, verify
+from core.run.report import ReportError
 from core.run.seal import SealError, load_report
 
 
 @dataclass(frozen=True)
 class Answer:
-    """What the door answered to one question: admitted with an id, or refused with a reason."""
+    """What the door answered to one question: admitted with an id, or refused with a code and a reason."""
 
     status: str
     id: str
     reason: str
+    code: str
 
     def __str__(self) -> str:
         if self.status == "admitted":
             return f"admitted {self.id!r}"
-        return f"{self.status}: {self.reason}"
+        return f"{self.status} ({self.code}): {self.reason}"
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ def replay(report: dict) -> Replay:
 
 
 def _answer(event: dict) -> Answer:
-    return Answer(event.get("status"), event.get("id"), event.get("reason"))
+    return Answer(event.get("status"), event.get("id"), event.get("reason"), event.get("code"))
 
 
 # --- the command line ------------------------------------------------------------------
@@ -104,8 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         report = load_report(args.path)
-        verification = verify_report(report)
-    except (SealError, ReportError) as exc:
+        verification = verify(report)
+    except (SealError, ReportError, DoorError) as exc:
         print(f"replay: {exc}", file=sys.stderr)
         return 2
     if not verification.ok:

@@ -1,98 +1,170 @@
-"""Doors: each lesson's door, assembled in one place from the rows and guards the lessons add.
+"""Doors: each lesson's door, assembled in one place from the parts the lessons add.
 
 A door is data (recorder.py): a table of record kinds and an ordered list of
-guards. Each lesson's module contributes its own rows and guards, and this
-module is the one place that puts them together, so a reader can see the
-whole door, and each lesson's tests and pages can build the door of their
-own lesson:
+guards. Each lesson's module contributes its part, and this module is the
+one place that puts the parts together, so a reader can see the whole door,
+and each lesson's tests and pages can build the door of their own lesson:
 
     door = door_for(5, run, policy)
-    print(door)    # its kinds and its guards, in order
+    print(door)    # every row with its builder and hooks, every guard, in order
 
-``GUARDS`` lists every guard in the order the door asks them, each with the
-lesson that adds it; ``KINDS`` lists each lesson's rows. A door for lesson N
-has every row and guard of lessons up to N, nothing later.
+``PARTS`` lists each lesson's part: the rows it adds, the hooks it adds to
+earlier rows (hooks add up; no lesson replaces another's builder or hook),
+where its kinds are admitted (lesson 3's stage table, which the later
+parts add to), its refusal codes, what it needs given (lesson 8's gating)
+and what it does when a run starts. ``GUARDS`` lists every guard in the
+order the door asks them, each with the lesson that adds it. A door for
+lesson N has every part and guard of lessons up to N, nothing later.
+
+The module also rebuilds a sealed report's door (``redo``): a fresh final
+door asked every question of the ledger again, which verify (``verify``)
+and lesson 10's replay share. It is the assembly, not a lesson: it may
+import every lesson's module, and no lesson's module imports it.
 """
 
 from __future__ import annotations
 
-from core.run import gate, propose, recorder, seal, select, stages, verify
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from core.run import gate, observe, propose, recorder, report, seal, select, stages, verify
 from core.run.canon import CanonError, digest
 from core.run.policy import Policy, PolicyError
-from core.run.recorder import BOUNDED, UNREPRESENTABLE, Recorder
+from core.run.recorder import BOUNDED, BY_CALLER, UNREPRESENTABLE, Guard, Hook, Kind, Recorder
 from core.run.records import RecordError, Run
+from core.run.seal import Verification
+from core.safety import SafetyPackError, pack_as_sealed, safety_sections
 
 RUN_FIELDS = ("policy_digest", "run_id", "world_digest")
+LAST_LESSON = 10  # the reference run's door: every part of the harness
 
 
 class DoorError(ValueError):
-    """A report's run, policy or gating cannot be rebuilt into its door; the message says which and why."""
+    """A door cannot be assembled, or a report's run, policy or gating rebuilt; the message says why."""
 
-LAST_LESSON = 10  # the reference run's door: every part of the harness
+
+@dataclass(frozen=True)
+class Part:
+    """What one lesson adds to the door."""
+
+    lesson: int
+    kinds: tuple[Kind, ...] = ()  # new rows
+    hooks: Mapping[str, tuple[Hook, ...]] = field(default_factory=dict)  # kind -> hooks added to its row
+    admitted_in: Mapping[str, object] = field(default_factory=dict)  # kind -> its stages, or stages.EVERY_STAGE
+    codes: Mapping[str, str] = field(default_factory=dict)  # the refusal codes its guards and builders give
+    needs: tuple[str, ...] = ()  # parts the door must be given (lesson 8's gating)
+    start: Callable[[Recorder], None] | None = None  # run once, when a door is built
+
+
+PARTS = (
+    Part(2, kinds=recorder.KINDS, codes=recorder.CODES),
+    Part(3, kinds=(stages.TRANSITION,), admitted_in=stages.ADMITTED_IN, codes=stages.CODES, start=stages.start),
+    Part(4, kinds=propose.KINDS, admitted_in=propose.ADMITTED_IN, codes={**observe.CODES, **propose.CODES}),
+    Part(5, kinds=select.KINDS, hooks=select.HOOKS, admitted_in=select.ADMITTED_IN, codes=select.CODES),
+    Part(7, kinds=verify.KINDS, admitted_in=verify.ADMITTED_IN, codes=verify.CODES),
+    Part(8, hooks=gate.HOOKS, admitted_in=gate.ADMITTED_IN, codes=gate.CODES, needs=("gating",),
+         start=gate.start),
+    Part(9, kinds=(seal.CLOSE,), admitted_in=seal.ADMITTED_IN, codes=seal.CODES),
+)
 
 # Every guard, in the order the door asks them, with the lesson that adds it.
-GUARDS = (
+GUARDS: tuple[tuple[int, Guard], ...] = (
     (9, seal.run_is_open),  # a closed run admits nothing (and appends nothing)
     (2, recorder.payload_is_object),
     (2, recorder.run_binding),  # another run's payload is turned away before anything else is read
     (2, recorder.kind_is_known),
     (3, stages.in_its_stage),
     (2, recorder.fields_are_declared),
+    (4, observe.cites_a_held_capture),  # after authorize, a fact names the capture it was read from
     (5, select.is_the_selection),  # in the execute stage, only the chosen act
+    (8, gate.reviewed_by_its_approver),  # a held act's review comes from its class's approver role
     (2, recorder.kinds_contract),  # the kind's own builder: the policy for an action
     (8, gate.the_gate),  # last: an authorized act runs now, is held for review, or is denied
 )
 
-# Each lesson's rows of the kind table.
-KINDS = (
-    (2, recorder.KINDS),
-    (3, (stages.TRANSITION,)),
-    (4, propose.KINDS),
-    (5, select.KINDS),
-    (7, verify.KINDS),
-    (9, (seal.CLOSE,)),
-)
+CODES = {code: meaning for part in PARTS for code, meaning in part.codes.items()}  # the one table of codes
+
+# Each section of a report, derived from a door: lesson 9's, then lesson 10's safety verdict.
+SECTIONS = (*report.SECTIONS, safety_sections)
 
 
-def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None = None,
-             stage_table: stages.StageTable | None = None) -> Recorder:
-    """The door of ``lesson`` for ``run`` under ``policy``; from lesson 8 on it needs the run's ``gating``.
+def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None = None, *,
+             stage_table: stages.StageTable | None = None, without: Iterable[str] = (),
+             sink: Callable[[bytes], None] | None = None) -> Recorder:
+    """The door of ``lesson`` for ``run`` under ``policy``: every part and guard up to that lesson.
 
-    From lesson 3 on, the rows carry the stages of ``stage_table`` (the
-    reference run's unless another is given), the door keeps that table among
-    its parts, and the run starts in its first stage; from lesson 5 on, each
-    proposal is noted as open for selection; from lesson 8 on, the action
-    and review rows are the gate's (gate.gated), and a catalogue the gate
-    cannot judge is refused here, before the run starts.
+    ``gating`` is what lesson 8's part needs. ``stage_table`` replaces the
+    reference stage machine (another engagement's; the stage moves and the
+    close stay admitted everywhere). ``without`` names guards to leave out,
+    for a page or a test that attacks one part with another out of the way.
+    ``sink`` gets each event's bytes as it is written (a journal).
     """
     if not 2 <= lesson <= LAST_LESSON:
         raise ValueError(f"lessons 2 to {LAST_LESSON} have doors, not {lesson!r}")
-    kinds = [row for added, rows in KINDS if added <= lesson for row in rows]
-    guards = [guard for added, guard in GUARDS if added <= lesson]
-    parts = {}
-    table = stages.REFERENCE_TABLE if stage_table is None else stage_table
-    if lesson >= 3:
-        kinds = stages.staged(kinds, table)
-        parts["stage_table"] = table
-    elif stage_table is not None:
-        raise ValueError(f"the door of lesson {lesson} has no stages, so it takes no stage table")
-    if lesson >= 5:
-        kinds = select.ranked(kinds)
-    if lesson >= 8:
-        if gating is None:
-            raise ValueError(f"the door of lesson {lesson} gates actions, so it needs the run's gating")
-        gate.require_gateable(policy, gating)
-        kinds = gate.gated(kinds)
-        parts["gating"] = gating
-    door = Recorder(run, policy, kinds, guards, **parts)
-    if lesson >= 3:
-        door.stage = table.start
+    parts = [part for part in PARTS if part.lesson <= lesson]
+    given = {"gating": gating} if gating is not None else {}
+    needed = {need for part in parts for need in part.needs}
+    if needed - set(given) or set(given) - needed:
+        missing, unused = sorted(needed - set(given)), sorted(set(given) - needed)
+        raise ValueError(f"the door of lesson {lesson} needs {', '.join(missing) or 'nothing more'}"
+                         + (f" and takes no {', '.join(unused)}" if unused else ""))
+    table = _stage_table(parts, stage_table, lesson)
+    if table is not None:
+        given["stage_table"] = table
+    door = Recorder(run, policy, _rows(parts), _guards(lesson, without), sink=sink, **given)
+    for part in parts:
+        if part.start is not None:
+            part.start(door)
     return door
 
 
-def final_door(run: Run, policy: Policy, gating: gate.Gating) -> Recorder:
-    """The reference run's door: every row and every guard."""
-    return door_for(LAST_LESSON, run, policy, gating)
+def final_door(run: Run, policy: Policy, gating: gate.Gating, **options) -> Recorder:
+    """The reference run's door: every part and every guard."""
+    return door_for(LAST_LESSON, run, policy, gating, **options)
+
+
+def _rows(parts: list[Part]) -> list[Kind]:
+    """Every part's rows, each with the hooks later parts add to it, in lesson order."""
+    rows = {row.name: row for part in parts for row in part.kinds}
+    for part in parts:
+        for kind, hooks in part.hooks.items():
+            rows[kind] = rows[kind].with_hooks(*hooks)
+    return list(rows.values())
+
+
+def _guards(lesson: int, without: Iterable[str]) -> list[Guard]:
+    without = set(without)
+    guards = [guard for added, guard in GUARDS if added <= lesson]
+    unknown = without - {guard.__name__ for guard in guards}
+    if unknown:
+        raise ValueError(f"the door of lesson {lesson} has no guard {', '.join(sorted(unknown))} to leave out")
+    return [guard for guard in guards if guard.__name__ not in without]
+
+
+def _stage_table(parts: list[Part], given: stages.StageTable | None, lesson: int) -> stages.StageTable | None:
+    """The door's stage table: every part's admissions added up, or the one given plus the every-stage kinds."""
+    admissions = [part.admitted_in for part in parts if part.admitted_in]
+    if not admissions:
+        if given is not None:
+            raise ValueError(f"the door of lesson {lesson} has no stages, so it takes no stage table")
+        return None
+    if given is None:
+        table = stages.StageTable(stages.STAGES, stages.TRANSITIONS, {})
+        for admitted_in in admissions:
+            table = stages.admitting(table, admitted_in)
+        return table
+    if not isinstance(given, stages.StageTable):
+        raise stages.StageTableError(f"a door's stage table is a StageTable, not {type(given).__name__}")
+    everywhere = {kind for admitted_in in admissions for kind, where in admitted_in.items()
+                  if where == stages.EVERY_STAGE}
+    kinds = {row.name for part in parts for row in part.kinds}
+    for kind in given.admitted_in:
+        if kind not in kinds:  # a misspelt kind would leave the real one admitted nowhere, silently
+            raise stages.StageTableError(f"the stage table admits record kind {kind!r}, which this door does not have")
+        if kind in everywhere:  # a move, or lesson 9's close: a run must always be able to abort
+            raise stages.StageTableError(f"record kind {kind!r} is admitted in every stage; a stage table "
+                                         "cannot restrict it")
+    return stages.admitting(given, {kind: stages.EVERY_STAGE for kind in sorted(everywhere)})
 
 
 # --- asking a sealed ledger's questions again ----------------------------------------------
@@ -127,9 +199,11 @@ def setting_of(report: dict) -> tuple[Run, Policy, gate.Gating]:
 
 
 def redecidable(event: dict) -> bool:
-    """Whether a fresh door can be asked ``event``'s question: it kept its whole payload, and one was asked."""
+    """Whether a fresh door can be asked ``event``'s question: the door decided it and kept its whole payload."""
     payload = event.get("payload")
-    return payload is not None and not (isinstance(payload, dict) and list(payload) in ([UNREPRESENTABLE], [BOUNDED]))
+    by_caller = isinstance(event.get("by"), str) and event["by"].startswith(BY_CALLER)
+    kept_whole = not (isinstance(payload, dict) and list(payload) in ([UNREPRESENTABLE], [BOUNDED]))
+    return not by_caller and payload is not None and kept_whole
 
 
 def ask_again(door: Recorder, event: dict) -> None:
@@ -141,10 +215,14 @@ def ask_again(door: Recorder, event: dict) -> None:
     """
     if redecidable(event) and isinstance(event.get("kind"), str):
         door.record(event["kind"], event["payload"])
-    elif event.get("status") == "refused" and isinstance(event.get("reason"), str) and event["reason"].strip():
-        door.refuse(event.get("kind"), event["reason"])
+        return
+    code = event.get("code") if isinstance(event.get("code"), str) and event.get("code") else "not_redecided"
+    if event.get("status") == "refused" and isinstance(event.get("reason"), str) and event["reason"].strip():
+        by = event.get("by") if isinstance(event.get("by"), str) else ""
+        door.refuse(event.get("kind"), event["reason"], code=code, by=by.removeprefix(BY_CALLER) or "unknown")
     else:
-        door.refuse(event.get("kind"), "this event kept no payload to ask again with")
+        door.refuse(event.get("kind"), "this event kept no payload to ask again with", code="not_redecided",
+                    by="doors.ask_again")
 
 
 def redo(report: dict) -> Recorder:
@@ -154,3 +232,16 @@ def redo(report: dict) -> Recorder:
     for event in report["events"]:
         ask_again(door, event)
     return door
+
+
+def given_by(report: dict) -> dict:
+    """What the report's run was given besides its door, rebuilt from the report (its safety pack)."""
+    try:
+        return {"pack": pack_as_sealed(report.get("safety_pack"))}
+    except SafetyPackError as exc:
+        raise DoorError(f"the report's safety pack cannot be rebuilt: {exc}") from None
+
+
+def verify(sealed: dict) -> Verification:
+    """A sealed report checked whole: its chain and seal, then every section derived again from its ledger."""
+    return report.verify_report(sealed, redo, SECTIONS, given_by)

@@ -6,9 +6,10 @@ is where it touches the world, so every step passes the door, in this order:
 1. the **action** itself. The door applies the policy (and, from lesson 8,
    the gate). A refused action ends here: the adapter is never called, so
    nothing the door turned away ever leaves the process.
-2. an **unresolved outcome**, written before the adapter is asked. If the
-   process died mid-request, the ledger would still say that an act was
-   started and never finished.
+2. an **unresolved outcome**, written before the adapter is asked: the
+   ledger says an act was started before anything acts on it. (With a
+   journal, lesson 6's ``sink``, that is on disk before the request leaves;
+   without one the ledger lives in the process's memory and dies with it.)
 3. the **capture** of the response, in the one text form ``render_response``
    writes, content-addressed by the door.
 4. the **settled outcome**, ``succeeded``, citing the capture. Any response
@@ -16,9 +17,16 @@ is where it touches the world, so every step passes the door, in this order:
    is in the capture. A settled outcome never changes; the door refuses
    any later outcome for that action.
 
-An adapter that raises (a refused connection, a timeout, a malformed
-response) does not stop the run. Its error becomes a second unresolved
-outcome whose detail names it, and the caller goes on with the next action.
+An adapter error does not stop the run, and where it happened decides how
+the act is settled:
+
+* nothing was sent (the request could not be built, the connection was
+  refused: the adapter raises ``NotSent``): the act is settled ``failed``
+  at once, naming the error, and the run goes on;
+* the request may have reached the target (a timeout, a connection reset
+  mid-response: any other exception): the act is **in doubt**. It stays
+  unresolved, with a second unresolved outcome naming the error, and the
+  gate's view of the run stays stale until someone settles it.
 
 The adapter is anything with a ``fetch(url)`` method returning an
 ``AdapterResult``. The lab's HTTP adapter plugs in from outside ``core``
@@ -41,6 +49,10 @@ from core.run.records import shown
 PROBE_ARGUMENTS = ["marker", "parameter"]  # sorted: the only arguments a request can carry
 
 
+class NotSent(Exception):
+    """Raised by an adapter whose request never left (it could not be built, the connection was refused)."""
+
+
 @dataclass(frozen=True)
 class AdapterResult:
     """One response as an adapter reports it: status, (name, value) header pairs and body text."""
@@ -61,8 +73,9 @@ class ExecutionResult:
     """How one execution ended, and every answer the door gave on the way, in ledger order.
 
     ``status`` is ``refused`` (the action never passed the door; ``detail``
-    is the door's reason), ``unresolved`` (it passed but nothing was
-    settled; ``detail`` says why) or ``succeeded`` (``capture_id`` names
+    is the door's reason), ``failed`` (nothing was sent; ``detail`` says
+    why), ``unresolved`` (the act is in doubt, or its settlement was
+    refused; ``detail`` says why) or ``succeeded`` (``capture_id`` names
     what came back, and ``detail`` is empty).
     """
 
@@ -94,43 +107,48 @@ def request_url(action: dict, tool: Tool) -> str:
     return action["destination"] + separator + urlencode({arguments["parameter"]: arguments["marker"]})
 
 
-def execute(recorder: Recorder, action_payload: dict, adapter: Adapter) -> ExecutionResult:
+def execute(door: Recorder, action_payload: dict, adapter: Adapter) -> ExecutionResult:
     """Record the action, ask the adapter, record the capture and settle the outcome."""
-    answers = [recorder.record("action", action_payload)]
+    answers = [door.record("action", action_payload)]
     if not answers[0]["recorded"]:
         return ExecutionResult("", "refused", "", answers[0]["reason"], tuple(answers))
     action_id = answers[0]["id"]
-    action = recorder.get("action", action_id)
+    action = door.get("action", action_id)
 
     def ended(status: str, capture_id: str, detail: str) -> ExecutionResult:
         return ExecutionResult(action_id, status, capture_id, detail, tuple(answers))
 
     def outcome(status: str, capture_id: str, detail: str) -> dict:
-        payload = {"run_id": recorder.run.run_id, "action_id": action_id, "status": status,
+        payload = {"run_id": door.run.run_id, "action_id": action_id, "status": status,
                    "capture_id": capture_id, "detail": detail}
-        answers.append(recorder.record("outcome", payload))
+        answers.append(door.record("outcome", payload))
         return answers[-1]
 
-    def stays_unresolved(detail: str) -> ExecutionResult:
-        outcome("unresolved", "", detail)
-        return ended("unresolved", "", detail)
+    def settles(status: str, detail: str) -> ExecutionResult:
+        """Nothing was sent (``failed``), or the act is in doubt (``unresolved``, settled by nobody yet)."""
+        answer = outcome(status, "", detail)
+        if status == "failed" and not answer["recorded"]:
+            return ended("unresolved", "", f"outcome refused: {answer['reason']}")
+        return ended(status, "", detail)
 
     started = outcome("unresolved", "", "handed to the adapter")
     if not started["recorded"]:  # without a written start the act is never attempted
         return ended("unresolved", "", f"outcome refused: {started['reason']}")
     try:
-        url = request_url(action, recorder.policy.tool_named(action["tool"]))
+        url = request_url(action, door.policy.tool_named(action["tool"]))
     except ValueError as error:
-        return stays_unresolved(f"cannot send: {error}")
+        return settles("failed", f"not sent: {error}")
     try:
         response = adapter.fetch(url)
         body = render_response(response.status, response.headers, response.body)
+    except NotSent as error:
+        return settles("failed", f"not sent: {error}")
     except Exception as error:  # the adapter is outside the door: its failure is recorded, not raised
-        return stays_unresolved(f"adapter error: {error!r}")
-    capture = {"run_id": recorder.run.run_id, "action_id": action_id, "status": response.status, "body": body}
-    answers.append(recorder.record("capture", capture))
+        return settles("unresolved", f"in doubt: the request may have reached the target: {error!r}")
+    capture = {"run_id": door.run.run_id, "action_id": action_id, "status": response.status, "body": body}
+    answers.append(door.record("capture", capture))
     if not answers[-1]["recorded"]:
-        return stays_unresolved(f"capture refused: {answers[-1]['reason']}")
+        return settles("unresolved", f"capture refused: {answers[-1]['reason']}")
     capture_id = answers[-1]["id"]
     settled = outcome("succeeded", capture_id, "")
     if not settled["recorded"]:

@@ -34,16 +34,15 @@ denied, fail-closed.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from core.run.canon import digest
+from core.run.canon import CanonError, digest
 from core.run.policy import Policy
-from core.run.recorder import Kind, Recorder, Refusal, Request, build_review
-from core.run.records import ReviewDecision, make_review, require_keys, shown
+from core.run.recorder import Recorder, Refusal, Request
+from core.run.records import RecordError, ReviewDecision, action_identity, require_keys, shown
 from core.run.taxonomy import (
     UNCLASSIFIED,
     ActionClass,
@@ -92,6 +91,10 @@ class Gating:
             caps = table.canonical_caps(caps)
         except TaxonomyError as exc:
             raise GatingError(f"gating caps: {exc}") from None
+        for name in caps:  # each consequential act is reviewed on its own: a cap on its class would never be read
+            if table.resolve(name).consequential:
+                raise GatingError(f"gating caps name {name}, which is consequential: every act of it waits "
+                                  "for its own review, so a cap would be ignored")
         fail_open = data["fail_open_classes"]
         if not isinstance(fail_open, list):
             raise GatingError("gating fail_open_classes must be a list of action classes")
@@ -143,6 +146,23 @@ class GateDecision:
 def act_subject(action_id: str, arguments: Mapping) -> str:
     """What a review of one exact act names: the act's identity and the digest of its arguments."""
     return f"{action_id} with arguments {digest(dict(arguments))}"
+
+
+def subject_of(identity_or_tool: object, arguments: object, destination: object = None) -> str:
+    """The review subject of an exact act, or "" when the act cannot have one.
+
+    Given an action identity (``"tool -> destination"``) and arguments, as an
+    operator's review names the act, or a tool, arguments and a destination,
+    as a payload carries them.
+    """
+    try:
+        if destination is None:
+            tool, _, destination = identity_or_tool.partition(" -> ")
+        else:
+            tool = identity_or_tool
+        return act_subject(action_identity(tool, destination), arguments)
+    except (RecordError, CanonError, AttributeError, TypeError, ValueError):
+        return ""
 
 
 @dataclass
@@ -226,40 +246,41 @@ def view_is_stale(door: Recorder) -> bool:
     return door.count("action") > len(door.settled)
 
 
-# --- the guard and the rows it changes -----------------------------------------------------
+# --- the door's guards and the hooks it adds ---------------------------------------------
 
 
-def the_gate(door: Recorder, request: Request) -> str:
+def the_gate(door: Recorder, request: Request) -> None:
     """The door's last guard: an authorized action runs only if the gate allows it now."""
     if request.kind != "action":
-        return ""
+        return
     action = request.record
     declared = door.policy.tool_named(action.tool).activity
     subject = act_subject(action.action_id, action.arguments)
     state = gate_state(door)
     decision = decide(door.parts["gating"], declared, action.action_id, subject, state, view_is_stale(door))
     if decision.verdict == "allow":
-        return ""
+        return
     if decision.verdict == "hold":
         state.held[subject] = (decision.action_class, action.action_id)
-    return decision.reason
+        door.reviewable.add(subject)  # lesson 2's review row may now name this exact act
+        raise Refusal("held_for_review", decision.reason)
+    raise Refusal("denied", decision.reason)
 
 
-def build_gated_review(door: Recorder, payload: dict) -> ReviewDecision:
-    """A review of a held act must come from its class's approver role; other reviews are lesson 2's."""
-    subject = payload["subject_id"]
-    state = gate_state(door)
-    if subject not in state.held:
-        return build_review(door, payload)
+def reviewed_by_its_approver(door: Recorder, request: Request) -> None:
+    """A review of a held act counts only from its class's approver role; other reviews are lesson 2's."""
+    if request.kind != "review":
+        return
+    subject, state = request.payload.get("subject_id"), gate_state(door)
+    if not isinstance(subject, str) or subject not in state.held:
+        return
     role = door.parts["gating"].table.classify(state.held[subject][0]).approver_role
-    if payload["reviewer"] != role:
-        raise Refusal(f"held act {shown(subject)} waits for a review by {role}, not by {shown(payload['reviewer'])}")
-    if subject in door.reviewed:
-        raise Refusal(f"subject {shown(subject)} already has a review decision")
-    return make_review(door.run.run_id, subject, payload["decision"], payload["reviewer"], payload["reason"])
+    if request.payload.get("reviewer") != role:
+        raise Refusal("not_the_approver", f"held act {shown(subject)} waits for a review by {role}, "
+                                          f"not by {shown(request.payload.get('reviewer'))}")
 
 
-def _note_action(door: Recorder, action) -> None:
+def note_gated_action(door: Recorder, action) -> None:
     """Count the admitted act against its class, and toward its trigger class if it is consequential."""
     gating, state = door.parts["gating"], gate_state(door)
     declared = door.policy.tool_named(action.tool).activity
@@ -272,8 +293,8 @@ def _note_action(door: Recorder, action) -> None:
         state.triggers[trigger] = state.triggers.get(trigger, 0) + 1
 
 
-def _note_review(door: Recorder, review: ReviewDecision) -> None:
-    door.reviewed.add(review.subject_id)
+def note_gated_review(door: Recorder, review: ReviewDecision) -> None:
+    """A decision on a held act: the gate remembers it, and an approval releases that exact act."""
     state = gate_state(door)
     if review.subject_id in state.held:
         state.decided[review.subject_id] = (review.decision, review.reviewer, review.review_id)
@@ -282,17 +303,22 @@ def _note_review(door: Recorder, review: ReviewDecision) -> None:
             state.approved.setdefault(identity, set()).add(review.subject_id)
 
 
-def gated(kinds: Iterable[Kind]) -> list[Kind]:
-    """The action row counting what the gate admits, and the review row that can release a held act."""
-    changes = {
-        "action": {"admitted": _note_action},
-        "review": {"build": build_gated_review, "admitted": _note_review},
-    }
-    return [dataclasses.replace(row, **changes[row.name]) if row.name in changes else row for row in kinds]
+HOOKS = {"action": (note_gated_action,), "review": (note_gated_review,)}  # added to lesson 2's rows
+ADMITTED_IN = {"review": ("execute", "verify")}  # a held act waits for its review where it was tried
+CODES = {
+    "held_for_review": "a consequential act (or one past its class's cap) waits for a review of that exact act",
+    "denied": "the gate denies the act: no approver role, a rejection, or a stale view that may not fail open",
+    "not_the_approver": "a review of a held act by someone other than its class's approver role",
+}
+
+
+def start(door: Recorder) -> None:
+    """Refuse, before a run starts, a catalogue the gate could not judge."""
+    require_gateable(door.policy, door.parts["gating"])
 
 
 def require_gateable(policy: Policy, gating: Gating) -> None:
-    """Refuse, before a run starts, a catalogue the gate could not judge."""
+    """Refuse a catalogue the gate could not judge under ``gating``; GatingError says why."""
     problems = catalogue_problems(policy, gating.table)
     if problems:
         raise GatingError("; ".join(problems))

@@ -23,10 +23,12 @@ from collections.abc import Iterable, Mapping
 from html.parser import HTMLParser
 from http import HTTPStatus
 
-from core.run.recorder import Recorder
+from core.run.recorder import Recorder, Refusal, Request
 from core.run.records import shown
+from core.run.stages import table_of
 
 OBSERVATION_KIND = "observation"
+CODES = {"uncited_observation": "after the first stage, an observation must cite the capture it was read from"}
 
 
 # --- the capture's text form ---------------------------------------------------------
@@ -137,19 +139,36 @@ def read_observations(capture_text: str) -> list[tuple[str, object]]:
 # --- through the door ----------------------------------------------------------------
 
 
-def observe(recorder: Recorder, capture_id: str) -> list[dict]:
+def observe(door: Recorder, capture_id: str) -> list[dict]:
     """Record every observation the capture ``capture_id`` yields; return the door's answers.
 
     Each observation cites the capture, and the door checks that the run
     holds it. Observing a capture twice yields the same records again, which
     the door refuses as already recorded.
     """
-    if not recorder.holds("capture", capture_id):
-        return [recorder.refuse(OBSERVATION_KIND, f"capture {shown(capture_id)} is not held by this run")]
-    capture = recorder.get("capture", capture_id)
-    run_id = recorder.run.run_id
+    if not door.holds("capture", capture_id):
+        return [door.refuse(OBSERVATION_KIND, f"capture {shown(capture_id)} is not held by this run",
+                            code="unknown_capture", by="observe.observe")]
+    capture = door.get("capture", capture_id)
+    run_id = door.run.run_id
     return [
-        recorder.record(OBSERVATION_KIND, {"run_id": run_id, "field": field, "value": value, "capture_id": capture_id})
+        door.record(OBSERVATION_KIND, {"run_id": run_id, "field": field, "value": value, "capture_id": capture_id})
         for field, value in read_observations(capture["body"])
     ]
+
+
+# --- the door's guard ----------------------------------------------------------------
+
+
+def cites_a_held_capture(door: Recorder, request: Request) -> None:
+    """After the run's first stage, an observation cites the capture it was read from.
+
+    In the first stage (authorize) the operator states facts of their own,
+    which cite nothing. Later, every fact was read from something the run
+    fetched; lesson 2's builder already checks that a cited capture is held.
+    """
+    if request.kind == OBSERVATION_KIND and door.stage != table_of(door).start:
+        if not request.payload.get("capture_id"):
+            raise Refusal("uncited_observation", f"an observation in stage {shown(door.stage)} must cite the "
+                                                 "capture it was read from")
 

@@ -38,10 +38,16 @@ class PolicyError(ValueError):
 
 @dataclass(frozen=True)
 class Decision:
-    """The policy's answer to one question, with the reason for it."""
+    """The policy's answer to one question, with the reason for it.
+
+    A refusal also carries a stable ``code`` (recorder.CODES), which the
+    door writes into the ledger beside the reason; the answer a person reads
+    is the allowed flag and the reason.
+    """
 
     allowed: bool
     reason: str
+    code: str = ""
 
     def to_dict(self) -> dict:
         return {"allowed": self.allowed, "reason": self.reason}
@@ -192,15 +198,16 @@ class Policy:
         try:
             origin = canonical_origin(destination)
         except OriginError as exc:
-            return Decision(False, f"destination {shown(destination)} is not a valid origin: {exc.category}")
+            return Decision(False, f"destination {shown(destination)} is not a valid origin: {exc.category}",
+                            "invalid_destination")
         if origin not in self.allowed_origins:
-            return Decision(False, f"destination {origin} is outside the explicit authorized origins")
+            return Decision(False, f"destination {origin} is outside the explicit authorized origins", "out_of_scope")
         return Decision(True, f"destination {origin} is inside the origins authorized under {self.reference}")
 
     def knows_tool(self, tool: object) -> Decision:
         """Is ``tool`` declared in the catalogue?"""
         if self.tool_named(tool) is None:
-            return Decision(False, f"tool {shown(tool)} is not declared in the catalogue")
+            return Decision(False, f"tool {shown(tool)} is not declared in the catalogue", "unknown_tool")
         return Decision(True, f"tool {shown(tool)} is declared in the catalogue")
 
     def allows_action(
@@ -224,19 +231,21 @@ class Policy:
         entry = self.tool_named(tool)
         problem = entry.check_arguments({} if arguments is None else arguments, destination)
         if problem:
-            return Decision(False, problem)
+            return Decision(False, problem, "bad_arguments")
         observed = observed or {}
         for field, required in entry.requires.items():
             if field not in observed:
-                return Decision(False, f"tool {shown(tool)} requires observed field {shown(field)}")
+                return Decision(False, f"tool {shown(tool)} requires observed field {shown(field)}",
+                                "unobserved_requirement")
             if not _same_value(observed[field], required):
                 return Decision(
                     False,
                     f"tool {shown(tool)} requires observed field {shown(field)} to be {json_text(required)}, "
                     f"observed {json_text(observed[field])}",
+                    "unobserved_requirement",
                 )
         if actions_taken >= self.max_actions:
-            return Decision(False, f"action budget of {self.max_actions} actions is spent")
+            return Decision(False, f"action budget of {self.max_actions} actions is spent", "budget_spent")
         target = canonical_destination(destination)
         return Decision(True, f"tool {shown(tool)} at {target} is authorized under {self.reference}")
 

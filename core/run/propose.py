@@ -21,7 +21,6 @@ model plugs in from outside ``core``.
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 from collections.abc import Callable
@@ -35,6 +34,7 @@ from core.run.records import (
     json_text,
     make_action,
     named_by_content,
+    record_data,
     require_digest,
     require_text,
     shown,
@@ -80,16 +80,7 @@ class ModelCall:
         object.__setattr__(self, "capture_ids", tuple(self.capture_ids))
         named_by_content(self, "model_call_id")
 
-    def content(self) -> dict:
-        return {
-            "run_id": self.run_id,
-            "number": self.number,
-            "prompt_digest": self.prompt_digest,
-            "capture_ids": list(self.capture_ids),
-        }
-
-    def to_dict(self) -> dict:
-        return {**self.content(), "model_call_id": self.model_call_id}
+    to_dict = record_data
 
 
 @dataclass(frozen=True)
@@ -119,16 +110,7 @@ class Proposal:
             raise RecordError(f"why has no canonical JSON form: {error}") from None
         object.__setattr__(self, "arguments", action.arguments)  # the action's private copy
 
-    def to_dict(self) -> dict:
-        return {
-            "run_id": self.run_id,
-            "model_call_id": self.model_call_id,
-            "tool": self.tool,
-            "destination": self.destination,
-            "arguments": copy.deepcopy(self.arguments),
-            "why": self.why,
-            "action_id": self.action_id,
-        }
+    to_dict = record_data
 
 
 def make_proposal(run_id: str, model_call_id: str, tool: str, destination: str, arguments: dict, why: str) -> Proposal:
@@ -144,11 +126,11 @@ def build_model_call(door: Recorder, payload: dict) -> ModelCall:
     """Spend one model call, or refuse: this runs before the model is asked."""
     calls_made = door.count(MODEL_CALL_KIND)
     if calls_made >= door.policy.max_model_calls:
-        raise Refusal(f"model call budget of {door.policy.max_model_calls} calls is spent")
+        raise Refusal("budget_spent", f"model call budget of {door.policy.max_model_calls} calls is spent")
     call = ModelCall(door.run.run_id, calls_made + 1, payload["prompt_digest"], payload["capture_ids"])
     for capture_id in call.capture_ids:
         if not door.holds("capture", capture_id):
-            raise Refusal(f"model call cites capture {shown(capture_id)} that this run does not hold")
+            raise Refusal("unknown_capture", f"model call cites capture {shown(capture_id)} that this run does not hold")
     return call
 
 
@@ -156,16 +138,17 @@ def build_proposal(door: Recorder, payload: dict) -> Proposal:
     """The policy judges a proposal exactly as it would judge the action."""
     model_call_id = payload["model_call_id"]
     if not door.holds(MODEL_CALL_KIND, model_call_id):
-        raise Refusal(f"proposal cites model call {shown(model_call_id)} that this run does not hold")
+        raise Refusal("unknown_model_call",
+                      f"proposal cites model call {shown(model_call_id)} that this run does not hold")
     tool, destination, arguments = payload["tool"], payload["destination"], payload["arguments"]
     decision = door.policy.allows_action(tool, destination, observed=door.observed_now,
                                          actions_taken=door.count("action"), arguments=arguments)
     if not decision.allowed:
-        raise Refusal(decision.reason)
+        raise Refusal(decision.code, decision.reason)
     return make_proposal(door.run.run_id, model_call_id, tool, destination, arguments, payload["why"])
 
 
-def _note_shown(door: Recorder, call: ModelCall) -> None:
+def note_shown(door: Recorder, call: ModelCall) -> None:
     shown_captures(door).update(call.capture_ids)
 
 
@@ -176,10 +159,15 @@ def shown_captures(door: Recorder) -> set[str]:
 
 KINDS = (
     Kind(MODEL_CALL_KIND, ("run_id", "prompt_digest", "capture_ids"), "model_calls", "model_call_id",
-         build_model_call, stages=("propose",), admitted=_note_shown),
+         build_model_call, (note_shown,)),
     Kind(PROPOSAL_KIND, ("run_id", "model_call_id", "tool", "destination", "arguments", "why"), "proposals",
-         "action_id", build_proposal, stages=("propose",)),
+         "action_id", build_proposal),
 )
+ADMITTED_IN = {MODEL_CALL_KIND: ("propose",), PROPOSAL_KIND: ("propose",)}
+CODES = {
+    "unknown_model_call": "the proposal cites a model call this run does not hold",
+    "malformed_reply": "the model's reply is not the JSON a reply must be (the caller's refusal)",
+}
 
 
 # --- the prompt ----------------------------------------------------------------------
@@ -190,22 +178,22 @@ PROMPT_INTRO = (
 )
 
 
-def unseen_captures(recorder: Recorder) -> list[dict]:
+def unseen_captures(door: Recorder) -> list[dict]:
     """The captures no earlier prompt has shown, in the order they were recorded.
 
     Every prompt shows every capture not shown before, so the shown ones are
     the oldest: reading back from the newest capture to the first one shown
     costs what is new, not the whole run.
     """
-    shown_before, unseen = shown_captures(recorder), []
-    for capture_id in recorder.newest_first("capture"):
+    shown_before, unseen = shown_captures(door), []
+    for capture_id in door.newest_first("capture"):
         if capture_id in shown_before:
             break
-        unseen.append(recorder.get("capture", capture_id))
+        unseen.append(door.get("capture", capture_id))
     return unseen[::-1]
 
 
-def build_prompt(recorder: Recorder) -> str:
+def build_prompt(door: Recorder) -> str:
     """The prompt for the next model call: fixed text, then the run's state.
 
     Deterministic: the authorization, the tool names, every observed field
@@ -214,7 +202,7 @@ def build_prompt(recorder: Recorder) -> str:
     reading only; a page can print them too, so nothing here keeps page text
     in its place. That is why every reply goes back through the policy.
     """
-    policy = recorder.policy
+    policy = door.policy
     lines = [
         PROMPT_INTRO,
         f"Authorization: {policy.reference}",
@@ -223,16 +211,16 @@ def build_prompt(recorder: Recorder) -> str:
         "",
         "Observed:",
     ]
-    observed = sorted(recorder.observed().items(), key=lambda item: item[0])
+    observed = sorted(door.observed().items(), key=lambda item: item[0])
     lines += [f"- {field}: {json_text(value)}" for field, value in observed] or ["- nothing observed yet"]
-    lines += ["", "New captures:", *_capture_lines(recorder)]
+    lines += ["", "New captures:", *_capture_lines(door)]
     return "\n".join(lines) + "\n"
 
 
-def _capture_lines(recorder: Recorder) -> list[str]:
-    if not recorder.count("capture"):
+def _capture_lines(door: Recorder) -> list[str]:
+    if not door.count("capture"):
         return ["(no captures yet)"]
-    unseen = unseen_captures(recorder)
+    unseen = unseen_captures(door)
     if not unseen:
         return ["(none since the last model call)"]
     lines = []
@@ -309,7 +297,7 @@ def _finite_float(text: str) -> float:
 # --- one round -----------------------------------------------------------------------
 
 
-def propose(recorder: Recorder, model: Model) -> list[dict]:
+def propose(door: Recorder, model: Model) -> list[dict]:
     """Ask ``model`` once and put everything it proposes through the door.
 
     Returns the door's answers in ledger order: the model call first, then
@@ -317,19 +305,20 @@ def propose(recorder: Recorder, model: Model) -> list[dict]:
     call is refused (the budget is spent, or the stage is wrong) the model is
     not asked at all.
     """
-    prompt = build_prompt(recorder)
-    run_id = recorder.run.run_id
-    shown_ids = [capture["capture_id"] for capture in unseen_captures(recorder)]
-    call = recorder.record(MODEL_CALL_KIND, {"run_id": run_id, "prompt_digest": digest(prompt), "capture_ids": shown_ids})
+    prompt = build_prompt(door)
+    run_id = door.run.run_id
+    shown_ids = [capture["capture_id"] for capture in unseen_captures(door)]
+    call = door.record(MODEL_CALL_KIND, {"run_id": run_id, "prompt_digest": digest(prompt), "capture_ids": shown_ids})
     if not call["recorded"]:
         return [call]
-    number = recorder.count(MODEL_CALL_KIND)
+    number = door.count(MODEL_CALL_KIND)
     try:
         proposals = parse_reply(_ask(model, prompt))
     except ReplyError as error:
-        return [call, recorder.refuse(PROPOSAL_KIND, f"malformed reply to model call {number}: {error}")]
+        return [call, door.refuse(PROPOSAL_KIND, f"malformed reply to model call {number}: {error}",
+                                  code="malformed_reply", by="propose.propose")]
     return [call] + [
-        recorder.record(PROPOSAL_KIND, {"run_id": run_id, "model_call_id": call["id"], **fields}) for fields in proposals
+        door.record(PROPOSAL_KIND, {"run_id": run_id, "model_call_id": call["id"], **fields}) for fields in proposals
     ]
 
 

@@ -6,29 +6,35 @@ and the door is built from two pieces of data a reader can print:
 
 * a table of record **kinds** (``Kind``): each row names the payload fields
   the kind may carry, the store its records are kept in, the field that
-  names a record, the stages it is admitted in (lesson 3), and its
-  **builder**, the kind's own contract, which turns a payload into a record
-  or refuses it;
+  names a record, its **builder** (the kind's own contract, which turns a
+  payload into a record or refuses it) and its **hooks**, what the door
+  learns from each admitted record (an index it keeps up to date);
 * an ordered list of **guards**: small functions, each asking one question
-  of a request and answering with a reason to refuse it, or "" to let it on.
+  of a request. A guard lets the request on by returning; it turns it away
+  by raising ``Refusal(code, reason)``.
 
 A request is admitted when every guard lets it through: the record is
-stored and an admitted event appended. The first guard that answers with a
-reason ends it: a refused event with that reason is appended and no store
-changes. The door never raises: a payload that breaks a guard's or a
-builder's code is a refusal too, so the ledger tells the whole story, what
-the run did and what it declined.
+stored, an admitted event appended, and the row's hooks run in order. The
+first guard that refuses ends it: a refused event is appended with the
+reason, a stable ``code`` (``CODES`` lists lesson 2's) and the guard or
+builder that refused it (``by``), and no store changes. A payload that
+breaks a guard's or a builder's code is a refusal too, so a stranger's
+payload never raises out of the door. A hook is the harness's own code,
+run on a record the door has just admitted; a hook that fails is a bug in
+the harness, and it raises.
 
 Lesson 2's door is ``Recorder(run, policy)``: its six kinds (``KINDS``) and
-five guards (``GUARDS``). Later lessons add rows and guards of their own, in
-their own modules; ``doors.door_for(lesson, ...)`` assembles each lesson's
-door in one place, and ``print(door)`` lists its kinds and guards in order.
+five guards (``GUARDS``). Later lessons add rows, hooks and guards of their
+own, in their own modules; ``doors.door_for(lesson, ...)`` assembles each
+lesson's door, and ``print(door)`` shows every row with its builder and
+hooks and every guard, each with its module.
 
 Each event also keeps the payload it was asked with, so a decision can be
 checked later by asking a fresh door the same questions (lesson 10's
 replay) instead of trusting the ledger's word for it. The event is encoded
 into canonical JSON once, when it is written; the ledger, the seal and the
-report all read those bytes.
+report all read those bytes, and a ``sink`` given to the door (a journal on
+disk, say) gets each event's bytes before the door answers.
 
 This is an application boundary. The host process and the adapters are
 trusted here; containing a hostile adapter needs process and transport
@@ -46,14 +52,18 @@ from types import MappingProxyType
 from core.run.canon import MAX_SAFE_INTEGER, CanonError, canonical_bytes, canonical_object
 from core.run.policy import Policy
 from core.run.records import (
+    Action,
+    Capture,
+    Finding,
     Observation,
     Outcome,
-    RecordError,
+    ReviewDecision,
     Run,
     make_action,
     make_capture,
     make_finding,
     make_review,
+    payload_fields,
     shown,
 )
 
@@ -62,29 +72,71 @@ PAYLOAD_LIMIT = 64 * 1024  # bytes of canonical JSON an event keeps of a payload
 PREFIX_LIMIT = 1024  # characters of an over-long payload an event keeps, besides its digest and size
 
 # The fields of an event that say what the door decided; each event also keeps its "payload".
-DECISION_FIELDS = ("seq", "kind", "status", "id", "reason")
+DECISION_FIELDS = ("seq", "kind", "status", "id", "reason", "code", "by")
 
 # What an event keeps instead of a payload that has no JSON form (a set, an object, NaN...),
 # and instead of one over PAYLOAD_LIMIT.
 UNREPRESENTABLE = "unrepresentable"
 BOUNDED = "bounded"
 
+# Who wrote a refusal: the door (one of its guards or builders), or a caller that turned
+# something away before there was a question for the door (a model reply that does not parse).
+BY_DOOR = "door: "
+BY_CALLER = "caller: "
+
+# Lesson 2's refusal codes; each later lesson's module lists its own, and doors.CODES is the
+# one table of them all. A code is stable: tests, demos and replay compare codes, not text.
+CODES = {
+    "malformed_payload": "the payload is not an object, lacks a field, or a value breaks its record",
+    "unexpected_field": "the payload carries a field its kind does not declare",
+    "wrong_run": "the payload names another run",
+    "unknown_kind": "no row of the door's table has this kind",
+    "not_its_id": "the payload claims an id that is not the digest of its content",
+    "already_recorded": "a record with this id is already held",
+    "unknown_tool": "the tool is not declared in the catalogue",
+    "out_of_scope": "the destination is outside the authorized origins",
+    "invalid_destination": "the destination is not a valid origin",
+    "bad_arguments": "the arguments do not fit the tool's schema",
+    "unobserved_requirement": "a field the tool requires is not observed, or has another value",
+    "budget_spent": "a budget of the policy is spent",
+    "unknown_capture": "the record cites a capture this run does not hold",
+    "unknown_action": "the record names an action this run never authorized",
+    "capture_of_another_action": "the outcome cites a capture of another action",
+    "already_settled": "the action's outcome is already settled",
+    "quote_not_verbatim": "the finding's quote does not occur in its capture",
+    "unknown_subject": "the review names nothing this run holds",
+    "already_decided": "the subject already has a review decision",
+}
+
 
 class Refusal(Exception):
-    """Raised by a builder to turn a payload away; the door catches every one."""
+    """Raised by a guard or a builder to turn a request away, with a stable code and a reason."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.by = ""  # which guard or builder raised it; the door fills it in
+
+
+Build = Callable[["Recorder", dict], object]
+Hook = Callable[["Recorder", object], None]
 
 
 @dataclass(frozen=True)
 class Kind:
-    """One row of the door's table: a record kind and everything the door knows about it."""
+    """One row of the door's table: a record kind and everything the door does with it."""
 
     name: str
     fields: tuple[str, ...]  # the payload fields it may carry; any other is refused
     store: str  # the snapshot key its records are kept under; "" for an event that is not stored
     id_field: str  # the record attribute that names it
-    build: Callable[[Recorder, dict], object]  # the kind's own contract: a record, or Refusal
-    stages: tuple[str, ...] = ()  # where lesson 3's stage machine admits it; () before lesson 3
-    admitted: Callable[[Recorder, object], None] | None = None  # what the door learns from one admitted
+    build: Build  # the kind's own contract: a record, or Refusal
+    hooks: tuple[Hook, ...] = ()  # what the door learns from an admitted record; later lessons add theirs
+
+    def with_hooks(self, *hooks: Hook) -> Kind:
+        """The same row with ``hooks`` run after its own: hooks add up, none is replaced."""
+        return Kind(self.name, self.fields, self.store, self.id_field, self.build, (*self.hooks, *hooks))
 
 
 @dataclass
@@ -97,28 +149,38 @@ class Request:
     record: object = None  # set by kinds_contract
 
 
-Guard = Callable[["Recorder", Request], str]  # a reason to refuse, or "" to let the request on
+Guard = Callable[["Recorder", Request], None]  # returns to let the request on; raises Refusal to turn it away
+
+
+def named(function: Callable) -> str:
+    """A guard, builder or hook as a reader finds it: its module's short name and its own."""
+    return f"{function.__module__.rpartition('.')[2]}.{function.__name__}"
 
 
 class Recorder:
     """The single door of one run under one policy, assembled from kinds and guards."""
 
     def __init__(self, run: Run, policy: Policy, kinds: Iterable[Kind] | None = None,
-                 guards: Iterable[Guard] | None = None, **parts: object) -> None:
+                 guards: Iterable[Guard] | None = None, sink: Callable[[bytes], None] | None = None,
+                 **parts: object) -> None:
         self.run = run
         self.policy = policy
         self.kinds = MappingProxyType({row.name: row for row in (KINDS if kinds is None else kinds)})
         self.guards = tuple(GUARDS if guards is None else guards)
+        self.sink = sink  # gets each event's canonical bytes as it is written (a journal on disk)
         self.parts = MappingProxyType(parts)  # what later lessons' guards need: the gate's configuration...
-        self.stage = ""  # lesson 3's stage machine fills this in
-        self.closed = None  # lesson 9's finish or abort: {"how", "reason", "seq"} of the close event
+        # Two snapshot fields that lesson 2 only shows empty; later lessons' rows fill them in.
+        self.stage = ""
+        self.closed = None
+        self.final = False  # once True, nothing more is appended: a later lesson's row makes the ledger final
         self._stores: dict[str, dict[str, object]] = {name: {} for name, row in self.kinds.items() if row.store}
         self._events: list[bytes] = []  # each event's canonical JSON, written once
-        self._decisions: list[tuple] = []  # (seq, kind, status, id, reason) of each event
-        # Indexes the rows keep up to date, so no question costs more as the run grows.
+        self._decisions: list[tuple] = []  # (seq, kind, status, id, reason, code, by) of each event
+        # Lesson 2's indexes, kept up to date by its hooks, so no question costs more as the run grows.
         self.observed_now: dict[str, object] = {}  # field -> its latest observed value
         self.settled: set[str] = set()  # action ids whose outcome is settled
         self.reviewed: set[str] = set()  # subject ids that have a review decision
+        self.reviewable: set[str] = set()  # subjects besides held records a review may name (later lessons add)
         self.seq_of: dict[tuple[str, str], int] = {}  # (kind, record id) -> the seq of the event that admitted it
         self.state: dict[str, object] = {}  # later lessons' own indexes, each under its module's name
 
@@ -132,13 +194,15 @@ class Recorder:
         return len(self._decisions)
 
     def __str__(self) -> str:
-        """The door as a reader checks it: each kind with its store and stages, then each guard in order."""
-        lines = [f"door of run {self.run.run_id[:12]}", "kinds:"]
+        """The door as a reader checks it: each row with its builder and hooks, then each guard in order."""
+        lines = [f"door of run {self.run.run_id[:12]}", "kinds (store; builder; then its hooks, in order):"]
         for row in self.kinds.values():
-            where = f" in {', '.join(row.stages)}" if row.stages else ""
-            lines.append(f"  {row.name:<12} -> {row.store or '(an event only)'}{where}")
+            lines.append(f"  {row.name} -> {row.store or '(an event only)'}; {named(row.build)}")
+            lines += [f"      then {named(hook)}" for hook in row.hooks]
+            # A part that rules over rows says how (lesson 3's stage table: where each kind is admitted).
+            lines += [f"      {part.about(row.name)}" for part in self.parts.values() if hasattr(part, "about")]
         lines.append("guards, in order:")
-        lines += [f"  {number}. {guard.__name__}" for number, guard in enumerate(self.guards, start=1)]
+        lines += [f"  {number}. {named(guard)}" for number, guard in enumerate(self.guards, start=1)]
         return "\n".join(lines)
 
     # --- the door ----------------------------------------------------------------
@@ -148,30 +212,35 @@ class Recorder:
         request = Request(kind, payload)
         for guard in self.guards:
             try:
-                reason = guard(self, request)
+                guard(self, request)
             except Refusal as refusal:
-                reason = str(refusal)
+                return self._refused(request, refusal.code, refusal.reason, refusal.by or named(guard))
             except Exception as exc:  # a payload must never crash the door
-                reason = f"malformed payload: {exc!r}"
-            if reason:
-                return self.refuse(kind, reason, payload)
+                return self._refused(request, "malformed_payload", f"malformed payload: {exc!r}", named(guard))
         return self._admit(request)
 
-    def refuse(self, kind: object, reason: str, payload: object = None) -> dict:
-        """Write a refusal into the ledger and return the answer the caller sees.
+    def refuse(self, kind: object, reason: str, *, code: str, by: str) -> dict:
+        """The one way a caller writes a refusal of its own into the ledger; the answer the caller passes on.
 
-        ``payload`` is what the door was asked with; replay asks a fresh door
-        again with it. A caller that refuses for reasons of its own (a model
-        reply that does not parse) passes none: there was no question for the
-        door, only the caller's judgement, which replay copies as it stands.
-        Once the run is closed (lesson 9) nothing is appended any more: the
-        sealed ledger is final, and the answer alone says why.
+        A caller refuses for reasons of its own before there is a question
+        for the door (a model reply that does not parse): the event keeps no
+        payload, names the caller (``by``) and says so, so replay copies it
+        as it stands and never takes it for the door's decision.
         """
+        return self._write_refusal(kind, reason, code, BY_CALLER + by, None)
+
+    def _refused(self, request: Request, code: str, reason: str, by: str) -> dict:
+        return self._write_refusal(request.kind, reason, code, BY_DOOR + by, request.payload)
+
+    def _write_refusal(self, kind: object, reason: str, code: str, by: str, payload: object) -> dict:
+        """Write a refusal and return the answer the caller sees; once the ledger is final, only answer."""
         if not isinstance(reason, str) or not reason.strip():
-            raise RecordError("a refusal must carry a reason")
+            raise ValueError("a refusal must carry a reason")
+        if not isinstance(code, str) or not code:
+            raise ValueError("a refusal must carry a code")
         reason = bounded_text(reason)
-        if self.closed is None:
-            self._append(kind, "refused", "", reason, payload)
+        if not self.final:
+            self._append(kind, "refused", "", reason, payload, code, by)
         return {"recorded": False, "reason": reason}
 
     def _admit(self, request: Request) -> dict:
@@ -179,10 +248,10 @@ class Recorder:
         record_id = getattr(record, row.id_field)
         if row.store:
             self._stores[row.name][record_id] = record
-        self._append(row.name, "admitted", record_id, "", request.payload)
+        self._append(row.name, "admitted", record_id, "", request.payload, "", "")
         self.seq_of[(row.name, record_id)] = len(self._events)
-        if row.admitted is not None:
-            row.admitted(self, record)
+        for hook in row.hooks:
+            hook(self, record)
         return {"recorded": True, "kind": row.name, "id": record_id}
 
     # --- reading the state -------------------------------------------------------
@@ -195,7 +264,7 @@ class Recorder:
         """The admitted record of ``kind`` named ``record_id``, as data (a copy: only the door writes)."""
         return self._stores[kind][record_id].to_dict()
 
-    def held(self, kind: str, record_id: str) -> object:
+    def stored(self, kind: str, record_id: str) -> object:
         """The frozen record itself, for a row's builder that must read it (records cannot be changed)."""
         return self._stores[kind][record_id]
 
@@ -217,7 +286,7 @@ class Recorder:
 
     @property
     def events(self) -> list[dict]:
-        """What the door decided, oldest first: the seq, kind, status, id and reason of each event.
+        """What the door decided, oldest first: the seq, kind, status, id, reason, code and by of each event.
 
         The payloads are left out: no decision reads them, and they can be
         large (a capture carries a whole response). ``ledger`` has them.
@@ -253,7 +322,8 @@ class Recorder:
                 report[row.store] = self.records(name)
         return report
 
-    def _append(self, kind: object, status: str, record_id: str, reason: str, payload: object) -> None:
+    def _append(self, kind: object, status: str, record_id: str, reason: str, payload: object,
+                code: str, by: str) -> None:
         """Write one event, encoding it into canonical JSON once, around its payload's own bytes.
 
         canon.canonical_object takes members that are already canonical
@@ -262,10 +332,14 @@ class Recorder:
         """
         seq = len(self._events) + 1
         kind = bounded_text(kind if isinstance(kind, str) else repr(kind))
-        fields = {"id": record_id, "kind": kind, "reason": reason, "seq": seq, "status": status}
+        fields = {"by": by, "code": code, "id": record_id, "kind": kind, "reason": reason, "seq": seq,
+                  "status": status}
         members = {name: canonical_bytes(value) for name, value in fields.items()}
-        self._events.append(canonical_object({**members, "payload": _kept(payload)}))
-        self._decisions.append((seq, kind, status, record_id, reason))
+        event = canonical_object({**members, "payload": _kept(payload)})
+        self._events.append(event)
+        self._decisions.append((seq, kind, status, record_id, reason, code, by))
+        if self.sink is not None:
+            self.sink(event)
 
 
 def _kept(payload: object) -> bytes:
@@ -306,46 +380,52 @@ def bounded_text(text: str) -> str:
 # --- lesson 2's guards, in the order the door asks them -------------------------------
 
 
-def payload_is_object(door: Recorder, request: Request) -> str:
+def payload_is_object(door: Recorder, request: Request) -> None:
     """A payload is a JSON object; anything else is malformed before any field is read."""
     if not isinstance(request.payload, dict):
-        return f"malformed payload: payload must be an object, got {type(request.payload).__name__}"
-    return ""
+        raise Refusal("malformed_payload",
+                      f"malformed payload: payload must be an object, got {type(request.payload).__name__}")
 
 
-def run_binding(door: Recorder, request: Request) -> str:
+def run_binding(door: Recorder, request: Request) -> None:
     """The payload names this run: another run's payload is turned away before anything else is read."""
     if request.payload.get("run_id") != door.run.run_id:
-        return "payload run_id does not belong to this run"
-    return ""
+        raise Refusal("wrong_run", "payload run_id does not belong to this run")
 
 
-def kind_is_known(door: Recorder, request: Request) -> str:
+def kind_is_known(door: Recorder, request: Request) -> None:
     """The kind has a row in this door's table."""
     request.row = door.kinds.get(request.kind) if isinstance(request.kind, str) else None
-    return "" if request.row is not None else f"unknown record kind {shown(request.kind)}"
+    if request.row is None:
+        raise Refusal("unknown_kind", f"unknown record kind {shown(request.kind)}")
 
 
-def fields_are_declared(door: Recorder, request: Request) -> str:
+def fields_are_declared(door: Recorder, request: Request) -> None:
     """Every payload field is one the kind declares: a typo must not ride along unread."""
     for field in sorted(request.payload, key=str):  # the same reason whatever order the fields came in
         if field not in request.row.fields:
-            return f"malformed payload: unexpected field {shown(field)}"
-    return ""
+            raise Refusal("unexpected_field", f"malformed payload: unexpected field {shown(field)}")
 
 
-def kinds_contract(door: Recorder, request: Request) -> str:
+def kinds_contract(door: Recorder, request: Request) -> None:
     """The kind's own builder makes the record; its id must be its own and new to this run."""
     row = request.row
-    record = row.build(door, request.payload)
+    try:
+        record = row.build(door, request.payload)
+    except Refusal as refusal:
+        refusal.by = named(row.build)
+        raise
+    except Exception as exc:  # the builder met a payload it cannot read
+        refusal = Refusal("malformed_payload", f"malformed payload: {exc!r}")
+        refusal.by = named(row.build)
+        raise refusal from None
     record_id = getattr(record, row.id_field)
     claimed = request.payload.get(row.id_field, record_id)
     if claimed != record_id:
-        return f"{row.id_field} {shown(claimed)} is not the digest of the {row.name}'s content"
+        raise Refusal("not_its_id", f"{row.id_field} {shown(claimed)} is not the digest of the {row.name}'s content")
     if door.holds(row.name, record_id):
-        return f"{row.name} {shown(record_id)} is already recorded"
+        raise Refusal("already_recorded", f"{row.name} {shown(record_id)} is already recorded")
     request.record = record
-    return ""
 
 
 # --- lesson 2's kinds: each builder is the kind's own contract ------------------------
@@ -354,21 +434,22 @@ def kinds_contract(door: Recorder, request: Request) -> str:
 def build_observation(door: Recorder, payload: dict) -> Observation:
     observation = Observation(door.run.run_id, payload["field"], payload["value"], payload.get("capture_id", ""))
     if observation.capture_id and not door.holds("capture", observation.capture_id):
-        raise Refusal(f"observation cites capture {shown(observation.capture_id)} that this run does not hold")
+        raise Refusal("unknown_capture",
+                      f"observation cites capture {shown(observation.capture_id)} that this run does not hold")
     return observation
 
 
-def build_action(door: Recorder, payload: dict):
-    """The policy decides; the door only carries its reason into the ledger."""
+def build_action(door: Recorder, payload: dict) -> Action:
+    """The policy decides; the door only carries its reason and code into the ledger."""
     tool, destination, arguments = payload["tool"], payload["destination"], payload["arguments"]
     decision = door.policy.allows_action(tool, destination, observed=door.observed_now,
                                          actions_taken=door.count("action"), arguments=arguments)
     if not decision.allowed:
-        raise Refusal(decision.reason)
+        raise Refusal(decision.code, decision.reason)
     return make_action(door.run.run_id, tool, destination, arguments)
 
 
-def build_capture(door: Recorder, payload: dict):
+def build_capture(door: Recorder, payload: dict) -> Capture:
     """Content-addressed on arrival: the door computes the capture_id itself."""
     require_action(door, "capture", payload["action_id"])
     return make_capture(door.run.run_id, payload["action_id"], payload["status"], payload["body"])
@@ -381,63 +462,63 @@ def build_outcome(door: Recorder, payload: dict) -> Outcome:
                       payload.get("detail", ""))
     if outcome.capture_id:
         if not door.holds("capture", outcome.capture_id):
-            raise Refusal(f"outcome cites capture {shown(outcome.capture_id)} that this run does not hold")
-        if door.held("capture", outcome.capture_id).action_id != action_id:
-            raise Refusal(f"outcome cites capture {shown(outcome.capture_id)} of another action")
+            raise Refusal("unknown_capture",
+                          f"outcome cites capture {shown(outcome.capture_id)} that this run does not hold")
+        if door.stored("capture", outcome.capture_id).action_id != action_id:
+            raise Refusal("capture_of_another_action",
+                          f"outcome cites capture {shown(outcome.capture_id)} of another action")
     if action_id in door.settled:
-        raise Refusal(f"outcome for {shown(action_id)} is already settled")
+        raise Refusal("already_settled", f"outcome for {shown(action_id)} is already settled")
     return outcome
 
 
-def build_finding(door: Recorder, payload: dict):
+def build_finding(door: Recorder, payload: dict) -> Finding:
     capture_id = payload["capture_id"]
     if not door.holds("capture", capture_id):
-        raise Refusal(f"finding cites capture {shown(capture_id)} that this run does not hold")
+        raise Refusal("unknown_capture", f"finding cites capture {shown(capture_id)} that this run does not hold")
     finding = make_finding(door.run.run_id, capture_id, payload["quote"], payload["claim"])
-    if finding.quote not in door.held("capture", capture_id).body:
-        raise Refusal(f"finding quote does not occur verbatim in capture {shown(capture_id)}")
+    if finding.quote not in door.stored("capture", capture_id).body:
+        raise Refusal("quote_not_verbatim", f"finding quote does not occur verbatim in capture {shown(capture_id)}")
     return finding
 
 
-def build_review(door: Recorder, payload: dict):
+def build_review(door: Recorder, payload: dict) -> ReviewDecision:
     subject_id = payload["subject_id"]
-    if not (door.holds("finding", subject_id) or door.holds("action", subject_id)):
-        raise Refusal(f"review names subject {shown(subject_id)} that this run does not hold")
+    known = door.holds("finding", subject_id) or door.holds("action", subject_id) or subject_id in door.reviewable
+    if not known:
+        raise Refusal("unknown_subject", f"review names subject {shown(subject_id)} that this run does not hold")
     if subject_id in door.reviewed:
-        raise Refusal(f"subject {shown(subject_id)} already has a review decision")
+        raise Refusal("already_decided", f"subject {shown(subject_id)} already has a review decision")
     return make_review(door.run.run_id, subject_id, payload["decision"], payload["reviewer"], payload["reason"])
 
 
 def require_action(door: Recorder, kind: str, action_id: object) -> None:
     if not door.holds("action", action_id):
-        raise Refusal(f"{kind} names action {shown(action_id)} that this run never authorized")
+        raise Refusal("unknown_action", f"{kind} names action {shown(action_id)} that this run never authorized")
 
 
-def _note_observation(door: Recorder, observation: Observation) -> None:
+def note_observation(door: Recorder, observation: Observation) -> None:
     door.observed_now[observation.field] = observation.value
 
 
-def _note_outcome(door: Recorder, outcome: Outcome) -> None:
+def note_outcome(door: Recorder, outcome: Outcome) -> None:
     if outcome.settled:
         door.settled.add(outcome.action_id)
 
 
-def _note_review(door: Recorder, review) -> None:
+def note_review(door: Recorder, review: ReviewDecision) -> None:
     door.reviewed.add(review.subject_id)
 
 
 KINDS = (
-    Kind("observation", ("run_id", "field", "value", "capture_id"), "observations", "observation_id",
-         build_observation, admitted=_note_observation),
-    Kind("action", ("run_id", "tool", "destination", "arguments"), "actions", "action_id", build_action),
-    Kind("capture", ("run_id", "action_id", "status", "body", "capture_id"), "captures", "capture_id",
-         build_capture),
-    Kind("outcome", ("run_id", "action_id", "status", "capture_id", "detail"), "outcomes", "outcome_id",
-         build_outcome, admitted=_note_outcome),
-    Kind("finding", ("run_id", "capture_id", "quote", "claim", "finding_id"), "findings", "finding_id",
-         build_finding),
-    Kind("review", ("run_id", "subject_id", "decision", "reviewer", "reason", "review_id"), "reviews", "review_id",
-         build_review, admitted=_note_review),
+    Kind("observation", payload_fields(Observation, without="observation_id"), "observations", "observation_id", build_observation,
+         (note_observation,)),
+    Kind("action", payload_fields(Action, without="action_id"), "actions", "action_id", build_action),
+    Kind("capture", payload_fields(Capture), "captures", "capture_id", build_capture),
+    Kind("outcome", payload_fields(Outcome, without="outcome_id"), "outcomes", "outcome_id", build_outcome, (note_outcome,)),
+    Kind("finding", payload_fields(Finding), "findings", "finding_id", build_finding),
+    Kind("review", payload_fields(ReviewDecision), "reviews", "review_id", build_review,
+         (note_review,)),
 )
 
 GUARDS = (payload_is_object, run_binding, kind_is_known, fields_are_declared, kinds_contract)

@@ -20,6 +20,7 @@ can replace the content can replace its digest too.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -79,14 +80,39 @@ def _digest_of(field: str, content: dict) -> str:
         raise RecordError(f"{field} cannot be computed: {exc}") from None
 
 
+def record_data(record: object) -> dict:
+    """Every field of a record, in declaration order, as fresh JSON data (a copy: records cannot be edited).
+
+    Each record class takes it as its ``to_dict``, so no record spells its
+    fields out a second time.
+    """
+    return {field.name: thawed_json(getattr(record, field.name)) for field in dataclasses.fields(record)}
+
+
+def content_of(record: object, id_field: str) -> dict:
+    """What a content-addressed record's id is the digest of: every field but the id itself."""
+    data = record_data(record)
+    del data[id_field]
+    return data
+
+
+def payload_fields(record_class: type, without: str = "") -> tuple[str, ...]:
+    """The payload fields a door row declares for a record: the record's own fields, less ``without``.
+
+    A row leaves out the id when a payload may not claim one (the door names
+    the record itself), and keeps it when a claimed id is checked.
+    """
+    return tuple(field.name for field in dataclasses.fields(record_class) if field.name != without)
+
+
 def named_by_content(record: object, id_field: str) -> None:
-    """Give a record the digest of its ``content()`` as its id, or check the id it was given.
+    """Give a record the digest of its content (``content_of``) as its id, or check the id it was given.
 
     Every content-addressed record, in this module and in later lessons',
     calls this last in ``__post_init__``: built without an id it computes
     one; built with one, it refuses an id that is not its own digest.
     """
-    computed = _digest_of(id_field, record.content())
+    computed = _digest_of(id_field, content_of(record, id_field))
     claimed = getattr(record, id_field)
     if claimed == "":
         object.__setattr__(record, id_field, computed)
@@ -155,8 +181,7 @@ class Run:
         require_digest("policy_digest", self.policy_digest)
         require_digest("world_digest", self.world_digest)
 
-    def to_dict(self) -> dict:
-        return {"run_id": self.run_id, "policy_digest": self.policy_digest, "world_digest": self.world_digest}
+    to_dict = record_data
 
 
 def make_run(policy_snapshot: dict, world: dict) -> Run:
@@ -209,14 +234,7 @@ class Action:
         object.__setattr__(self, "arguments", copy.deepcopy(self.arguments))
         _require_json("action", self.to_dict())
 
-    def to_dict(self) -> dict:
-        return {
-            "run_id": self.run_id,
-            "tool": self.tool,
-            "destination": self.destination,
-            "arguments": copy.deepcopy(self.arguments),
-            "action_id": self.action_id,
-        }
+    to_dict = record_data
 
 
 def make_action(run_id: str, tool: str, destination: str, arguments: dict) -> Action:
@@ -246,12 +264,7 @@ class Capture:
         require_text("body", self.body, may_be_empty=True)
         named_by_content(self, "capture_id")
 
-    def content(self) -> dict:
-        """Everything the capture_id is a digest of."""
-        return {"run_id": self.run_id, "action_id": self.action_id, "status": self.status, "body": self.body}
-
-    def to_dict(self) -> dict:
-        return {**self.content(), "capture_id": self.capture_id}
+    to_dict = record_data
 
 
 def make_capture(run_id: str, action_id: str, status: int, body: str) -> Capture:
@@ -282,16 +295,7 @@ class Observation:
         object.__setattr__(self, "value", copy.deepcopy(self.value))
         named_by_content(self, "observation_id")
 
-    def content(self) -> dict:
-        return {
-            "run_id": self.run_id,
-            "field": self.field,
-            "value": copy.deepcopy(self.value),
-            "capture_id": self.capture_id,
-        }
-
-    def to_dict(self) -> dict:
-        return {**self.content(), "observation_id": self.observation_id}
+    to_dict = record_data
 
 
 # --- outcomes ------------------------------------------------------------------------
@@ -322,17 +326,7 @@ class Outcome:
         """A settled outcome is final: nothing may change it afterwards."""
         return self.status in SETTLED_STATUSES
 
-    def content(self) -> dict:
-        return {
-            "run_id": self.run_id,
-            "action_id": self.action_id,
-            "status": self.status,
-            "capture_id": self.capture_id,
-            "detail": self.detail,
-        }
-
-    def to_dict(self) -> dict:
-        return {**self.content(), "outcome_id": self.outcome_id}
+    to_dict = record_data
 
 
 # --- findings and reviews ------------------------------------------------------------
@@ -359,11 +353,7 @@ class Finding:
         require_text("claim", self.claim)
         named_by_content(self, "finding_id")
 
-    def content(self) -> dict:
-        return {"run_id": self.run_id, "capture_id": self.capture_id, "quote": self.quote, "claim": self.claim}
-
-    def to_dict(self) -> dict:
-        return {**self.content(), "finding_id": self.finding_id}
+    to_dict = record_data
 
 
 def make_finding(run_id: str, capture_id: str, quote: str, claim: str) -> Finding:
@@ -390,17 +380,7 @@ class ReviewDecision:
         require_text("reason", self.reason)
         named_by_content(self, "review_id")
 
-    def content(self) -> dict:
-        return {
-            "run_id": self.run_id,
-            "subject_id": self.subject_id,
-            "decision": self.decision,
-            "reviewer": self.reviewer,
-            "reason": self.reason,
-        }
-
-    def to_dict(self) -> dict:
-        return {**self.content(), "review_id": self.review_id}
+    to_dict = record_data
 
 
 def make_review(run_id: str, subject_id: str, decision: str, reviewer: str, reason: str) -> ReviewDecision:

@@ -1,94 +1,78 @@
 """Report: the run as one JSON document, and the Markdown a person reads.
 
-``build_report`` gathers a closed run into one JSON-ready dict: the recorder's
-snapshot (run, policy, stage, how it closed, every event with its payload,
-every store), how actions were gated, what the safety check said, and each
-finding with the verdict verification gave it. seal.py then chains and seals
-that dict; the sealed JSON is the artifact.
+A report is the closed run's ledger (``events``) and its **sections**: every
+other part of the document, each derived from a door by a function. Lesson
+9's functions (``ledger_sections``) derive what the door itself holds: the
+run, its policy, stage and close, the counts, every store, and each finding
+with the verdict verification gave it; from lesson 8 on, ``gating_sections``
+adds how acts were gated. A later lesson adds its own function (lesson 10's
+safety verdict), and ``doors.SECTIONS`` lists them all. seal.py then chains
+and seals the document; the sealed JSON is the artifact.
+
+Building and verifying share those functions. ``build_report`` derives the
+sections from the door that ran; ``verify_report`` checks the chain and the
+seal, asks a fresh door every question of the ledger again, derives the
+sections from that door the same way, and names the first section that
+disagrees. So a section edited and resealed is caught. A ledger rewritten
+through a fresh door and resealed is not: its sections agree with its
+ledger. Only a head kept elsewhere catches that (seal.py).
 
 ``render_markdown`` writes the human-readable report from the sealed JSON
-alone, with no recorder and no other file. That is the point: anyone holding
-the JSON can check its seal and read the same report, long after the run and
-its process are gone. It verifies the seal first and says at the top whether
-the report is intact, so a rendered copy of an altered report cannot pass for
-a good one.
-
-Much of a report's text was written outside the harness: page content in
-quotes and destinations, model text in refusal reasons, operator text in
-claims. The renderer shows every such value as a code span, so Markdown never
-reads it as markup (a page's ``<b>`` stays text, a model's link stays inert).
-
-    python3 -m core.run.report render PATH
+alone, with no door and no other file, and says at the top what verifying
+it found, so a rendered copy of an altered report cannot pass for a good
+one. Much of a report's text was written outside the harness: page content
+in quotes and destinations, model text in refusal reasons, operator text in
+claims. The renderer shows every such value as a code span, so Markdown
+never reads it as markup.
 """
 
 from __future__ import annotations
 
-import copy
 import re
 import sys
+from collections.abc import Callable, Iterable, Mapping
 
 from core.run.canon import CanonError, canonical_bytes
-from core.run.commandline import OneLineParser
+from core.run.gate import subject_of
 from core.run.recorder import Recorder
 from core.run.records import shown
-from core.run.seal import SealError, Verification, load_report, seal, verify_chain
+from core.run.seal import Verification, verify_chain
 
-FORMAT = "harness-report/2"
+FORMAT = "harness-report/3"
 UNVERIFIED = "unverified"
 SHORT = 12  # hex digits a reader needs to tell identifiers apart
-SETTING_FIELDS = ("gating", "taxonomy", "safety_pack")  # what the run was made under, besides its policy
+
+Sections = Callable[[Recorder, Mapping], dict]  # a door and what the run was given -> some sections
+Redo = Callable[[dict], Recorder]  # a sealed report -> a fresh door asked its ledger's questions again
 
 
 class ReportError(ValueError):
     """A report cannot be built or read from what was given; the message says why."""
 
 
-# --- building ----------------------------------------------------------------------------
+# --- the sections --------------------------------------------------------------------------
 
 
-def build_report(recorder: Recorder, *, setting: dict, safety: dict) -> dict:
-    """The closed run as one unsealed, JSON-ready report (seal it with seal.seal).
-
-    ``setting`` says what the run was made under besides its policy:
-    ``gating`` (the taxonomy version, caps and fail-open classes),
-    ``taxonomy`` (that table's version and digest) and ``safety_pack`` (its
-    id, digest and ratification state, ``ratified`` or ``unratified
-    (override)``). Replay and verify rebuild the door from them. ``safety``
-    is the safety check's verdict (SafetyVerdict.to_dict()).
-
-    An open run is refused: it could still change after its report is sealed.
-    """
-    if recorder.closed is None:
-        raise ReportError("the run is still open: finish or abort it before writing its report")
-    if not isinstance(setting, dict) or set(setting) != set(SETTING_FIELDS):
-        raise ReportError(f"setting must be an object with exactly the fields {', '.join(SETTING_FIELDS)}")
-    if not isinstance(safety, dict):
-        raise ReportError("safety must be the safety verdict as a JSON object")
-    snapshot = recorder.snapshot()
-    report = {"format": FORMAT, **snapshot, **copy.deepcopy(setting), "safety": copy.deepcopy(safety)}
-    report["findings"] = with_verdicts(snapshot["findings"], snapshot.get("verdicts", []))
-    try:
-        canonical_bytes(report)
-    except CanonError as exc:
-        raise ReportError(f"the report has no canonical JSON form: {exc}") from None
-    return report
+def ledger_sections(door: Recorder, given: Mapping) -> dict:
+    """What the door itself holds: its snapshot without the events, each finding with its verdict."""
+    snapshot = door.snapshot()
+    del snapshot["events"]
+    sections = {"format": FORMAT, **snapshot}
+    if "findings" in snapshot:
+        sections["findings"] = with_verdicts(snapshot["findings"], snapshot.get("verdicts", []))
+    return sections
 
 
-def seal_run(recorder: Recorder, pack) -> dict:
-    """A closed run's sealed report: judged against the safety ``pack`` under the taxonomy its gate used.
+def gating_sections(door: Recorder, given: Mapping) -> dict:
+    """How acts were gated (lesson 8): the gating and the taxonomy table's version and digest."""
+    gating = door.parts.get("gating")
+    if gating is None:
+        return {}
+    return {"gating": gating.snapshot(), "taxonomy": {"version": gating.table.version,
+                                                      "digest": gating.table.digest}}
 
-    The report records what it was made under (the gating, the taxonomy's
-    version and digest, the pack's id, digest and ratification state), so
-    that verify and replay can rebuild its door and judge it by its own rules.
-    """
-    from core.safety import verdict_for  # lesson 10's check; the report carries its verdict
 
-    gating = recorder.parts["gating"]
-    tools = {tool.tool_id: tool.activity for tool in recorder.policy.tools}
-    safety = verdict_for(recorder.snapshot(), tools, pack, gating.table)
-    setting = {"gating": gating.snapshot(), "taxonomy": {"version": gating.table.version, "digest": gating.table.digest},
-               "safety_pack": pack.summary()}
-    return seal(build_report(recorder, setting=setting, safety=safety), recorder.event_bytes())
+SECTIONS = (ledger_sections, gating_sections)  # lesson 9's; doors.SECTIONS adds later lessons'
 
 
 def with_verdicts(findings: list[dict], verdicts: list[dict]) -> list[dict]:
@@ -110,47 +94,59 @@ def with_verdicts(findings: list[dict], verdicts: list[dict]) -> list[dict]:
     return enriched
 
 
+def derived(door: Recorder, sections: Iterable[Sections], given: Mapping) -> dict:
+    """Every section ``sections`` derive from ``door``, in one dict."""
+    found: dict = {}
+    for derive in sections:
+        found.update(derive(door, given))
+    return found
+
+
+# --- building ----------------------------------------------------------------------------
+
+
+def build_report(door: Recorder, sections: Iterable[Sections] = SECTIONS, given: Mapping | None = None) -> dict:
+    """The closed run as one unsealed, JSON-ready report (seal it with seal.seal).
+
+    ``given`` is what the run was given besides its door (lesson 10's safety
+    pack), for the section functions that need it. An open run is refused:
+    it could still change after its report is sealed.
+    """
+    if door.closed is None:
+        raise ReportError("the run is still open: finish or abort it before writing its report")
+    report = {"events": door.ledger, **derived(door, sections, given or {})}
+    try:
+        canonical_bytes(report)
+    except CanonError as exc:
+        raise ReportError(f"the report has no canonical JSON form: {exc}") from None
+    return report
+
+
 # --- verifying everything a report says ---------------------------------------------------
 
 
-def derived_sections(report: dict) -> dict:
-    """Every section of ``report`` that comes from its ledger, derived again from the ledger alone.
+def verify_report(report: object, redo: Redo, sections: Iterable[Sections] = SECTIONS,
+                  given_by: Callable[[dict], Mapping] = lambda report: {}) -> Verification:
+    """The chain and the seal (seal.verify_chain), then every section, derived again from the ledger.
 
-    A fresh door, rebuilt from the report's run, policy and gating under the
-    taxonomy version it was sealed with, is asked every question of the
-    ledger again (doors.redo); the sections are then built from that door
-    exactly as the run built them, and the safety check runs again under
-    the same pack. Raises ReportError when the setting cannot be rebuilt.
-    """
-    from core.run.doors import DoorError, redo  # doors.py builds on every module, this one included
-    from core.safety import SafetyPackError, safety_of
-
-    try:
-        door = redo(report)
-        safety = safety_of(door, report)
-    except (DoorError, SafetyPackError) as exc:
-        raise ReportError(f"the report's sections cannot be derived again: {exc}") from None
-    if door.closed is None:
-        raise ReportError("the report's ledger never closes the run")
-    fresh = build_report(door, setting={key: report.get(key) for key in SETTING_FIELDS}, safety=safety)
-    return {key: value for key, value in fresh.items() if key not in ("events", *SETTING_FIELDS)}
-
-
-def verify_report(report: object) -> Verification:
-    """The chain and the seal (seal.verify_chain), then every section the ledger derives.
-
-    A report whose derived sections were edited and then resealed has a
-    valid chain; it is caught here, and the first section that disagrees is
-    named. Raises SealError or ReportError when the input is not a sealed
-    harness report.
+    ``redo`` rebuilds the report's door and asks it every question of the
+    ledger again (doors.redo); ``given_by`` rebuilds what the run was given
+    besides its door (doors.given_by). A report whose sections were edited and then
+    resealed has a valid chain; it is caught here, and the first section
+    that disagrees is named. Raises SealError or ReportError when the input
+    is not a sealed harness report (``redo`` raises its own error when the
+    report's setting cannot be rebuilt).
     """
     verification = verify_chain(report)
     if not verification.ok:
         return verification
     if report.get("format") != FORMAT:
         raise ReportError(f"not a harness report: format is {shown(report.get('format'))}, not {FORMAT}")
-    fresh = derived_sections(report)
-    for section in sorted(set(fresh) | (set(report) - {"events", "seal", *SETTING_FIELDS})):
+    door = redo(report)
+    if door.closed is None:
+        raise ReportError("the report's ledger never closes the run")
+    fresh = derived(door, sections, given_by(report))
+    for section in sorted(set(fresh) | (set(report) - {"events", "seal"})):
         if report.get(section) != fresh.get(section):
             return Verification(False, None, f"altered: the section {section!r} is not what the ledger "
                                              "derives (edited, then resealed?)", section)
@@ -160,12 +156,13 @@ def verify_report(report: object) -> Verification:
 # --- rendering ---------------------------------------------------------------------------
 
 
-def render_markdown(sealed: object) -> str:
+def render_markdown(sealed: dict, verification: Verification) -> str:
     """The report a person reads, from the sealed JSON alone: the answers first, then the evidence.
 
-    Raises SealError or ReportError when ``sealed`` is not a sealed harness report.
+    ``verification`` is what verifying ``sealed`` found (doors.verify); its
+    line heads the report. Raises ReportError when ``sealed`` is not a
+    harness report.
     """
-    verification = verify_report(sealed)  # raises SealError or ReportError for what is not a sealed report
     if sealed.get("format") != FORMAT:
         raise ReportError(f"not a harness report: format is {_text(sealed.get('format'))}, not {FORMAT}")
     sections = [
@@ -218,8 +215,6 @@ def _counts(sealed: dict) -> list[str]:
 
 def _reviewed_actions(sealed: dict) -> list[str]:
     """Each exact act a review decided on: when the gate held it, the decision, and when it ran."""
-    from core.run.drive import subject_of  # the one way to name an exact act from a payload
-
     story: dict[str, list[str]] = {}
     for event in _list(sealed.get("events")):
         payload = _dict(event.get("payload"))
@@ -301,25 +296,7 @@ def _code(value: object) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-# --- the command line --------------------------------------------------------------------
+if __name__ == "__main__":  # rendering verifies the whole report first, so it lives with the whole harness
+    from core.run.main import report_command
 
-
-def main(argv: list[str] | None = None) -> int:
-    """Print the Markdown report; exit 1 when its seal does not hold, 2 when it is not a report."""
-    parser = OneLineParser("report", prog="python3 -m core.run.report",
-                           description="Render a sealed report as Markdown.")
-    parser.add_argument("command", choices=["render"], help="render: print the report as Markdown")
-    parser.add_argument("path", metavar="PATH", help="the sealed report (JSON)")
-    args = parser.parse_args(argv)
-    try:
-        sealed = load_report(args.path)
-        text = render_markdown(sealed)
-    except (SealError, ReportError) as exc:
-        print(f"report: {exc}", file=sys.stderr)
-        return 2
-    sys.stdout.write(text)
-    return 0 if verify_report(sealed).ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(report_command())

@@ -33,12 +33,13 @@ changes.
 What a hash chain cannot do: anyone who can rewrite the report can
 recompute every hash and the seal. The chain proves the report is the one
 whose head you hold; keep the head somewhere the report's owner cannot edit
-(the rendered report prints it) and compare. And because a resealed lie
-would still chain, ``python3 -m core.run.seal verify`` also re-derives every
-section that comes from the ledger and names the first that disagrees
-(report.py).
+and compare (``verify --head HEX``, or lesson 11's transparency log). And
+because a resealed lie would still chain, verifying a report also re-derives
+every section that comes from the ledger and names the first that disagrees
+(report.py): that catches an edited section, never a ledger rewritten and
+re-derived, which only the kept head catches.
 
-    python3 -m core.run.seal verify PATH
+    python3 -m core.run.seal verify PATH [--head HEX]
     python3 -m core.run.seal seal IN --out OUT     (reseal: how an instructor builds tamper exercises)
 """
 
@@ -49,16 +50,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.run.canon import CanonError, canonical_bytes, canonical_object, digest, write_artifact
-from core.run.commandline import OneLineParser
+from core.run.canon import CanonError, canonical_bytes, canonical_object, digest
 from core.run.jsonfile import read_json, shown_path
 from core.run.recorder import Kind, Recorder, Refusal, Request
 from core.run.records import shown
-from core.run.stages import STAGES
+from core.run.stages import EVERY_STAGE
 
 ALGORITHM = "sha256-jcs-chain/2"
 SEAL_FIELDS = ("algorithm", "events", "chain", "body", "head")
-HEAD_SHOWN = 12  # hex digits of the head a one-line answer prints
 CLOSE_KIND = "close"
 CLOSE_HOWS = ("finished", "aborted")
 
@@ -81,34 +80,37 @@ class Closing:
 def build_close(door: Recorder, payload: dict) -> Closing:
     how, reason = payload["how"], payload["reason"]
     if how not in CLOSE_HOWS:
-        raise Refusal(f"a run closes as {' or '.join(CLOSE_HOWS)}, not {shown(how)}")
+        raise Refusal("malformed_payload", f"a run closes as {' or '.join(CLOSE_HOWS)}, not {shown(how)}")
     if not isinstance(reason, str) or not reason.strip():
-        raise Refusal("closing a run needs a reason")
+        raise Refusal("malformed_payload", "closing a run needs a reason")
     return Closing(how, reason)
 
 
-def _closed(door: Recorder, closing: Closing) -> None:
+def note_close(door: Recorder, closing: Closing) -> None:
+    """The run is closed: the snapshot says how, and the ledger is final."""
     door.closed = {"how": closing.how, "reason": closing.reason, "seq": door.seq_of[(CLOSE_KIND, closing.how)]}
+    door.final = True
 
 
-CLOSE = Kind(CLOSE_KIND, ("run_id", "how", "reason"), "", "how", build_close, stages=STAGES, admitted=_closed)
+CLOSE = Kind(CLOSE_KIND, ("run_id", "how", "reason"), "", "how", build_close, (note_close,))
+ADMITTED_IN = {CLOSE_KIND: EVERY_STAGE}  # a run can always be finished or aborted
+CODES = {"run_closed": "the run is closed; nothing more is recorded (and the refusal is not appended)"}
 
 
-def run_is_open(door: Recorder, request: Request) -> str:
+def run_is_open(door: Recorder, request: Request) -> None:
     """Nothing is recorded once the run is closed; the refusal is not even appended."""
-    if door.closed is None:
-        return ""
-    return f"run is closed ({door.closed['how']}): {door.closed['reason']}"
+    if door.closed is not None:
+        raise Refusal("run_closed", f"run is closed ({door.closed['how']}): {door.closed['reason']}")
 
 
-def finish(recorder: Recorder, reason: str) -> dict:
+def finish(door: Recorder, reason: str) -> dict:
     """Close the run because its work is done; the door's answer says whether it closed."""
-    return recorder.record(CLOSE_KIND, {"run_id": recorder.run.run_id, "how": "finished", "reason": reason})
+    return door.record(CLOSE_KIND, {"run_id": door.run.run_id, "how": "finished", "reason": reason})
 
 
-def abort(recorder: Recorder, reason: str) -> dict:
+def abort(door: Recorder, reason: str) -> dict:
     """Close the run early, for ``reason``; what it admitted before stays in the ledger."""
-    return recorder.record(CLOSE_KIND, {"run_id": recorder.run.run_id, "how": "aborted", "reason": reason})
+    return door.record(CLOSE_KIND, {"run_id": door.run.run_id, "how": "aborted", "reason": reason})
 
 
 # --- the chain -------------------------------------------------------------------------
@@ -236,7 +238,7 @@ def verify_chain(report: object) -> Verification:
         return Verification(False, None, "altered: the report's body was altered outside the ledger", "body")
     if head_of(sealed) != sealed["head"]:
         return Verification(False, None, "altered: the seal's head does not commit to its own fields", "seal")
-    return Verification(True, None, f"intact: {count} events, head {sealed['head'][:HEAD_SHOWN]}")
+    return Verification(True, None, f"intact: {count} events")
 
 
 def _link_problem(position: int, event: dict, prev: str) -> tuple[str, str]:
@@ -289,39 +291,27 @@ def load_report(path: str | Path) -> dict:
     return report
 
 
-# --- the command line ------------------------------------------------------------------
+def against_kept_head(verification: Verification, report: dict, kept: str) -> Verification:
+    """``verification`` once the report's head is also compared, whole, with the head kept elsewhere.
+
+    The chain and the sections say the report is consistent with itself;
+    only a head kept where the report's owner cannot reach says it is the
+    report that was sealed then, not a rewritten and resealed one.
+    """
+    if not verification.ok:
+        return verification
+    if kept != report["seal"]["head"]:
+        return Verification(False, None, "altered: the report's head is not the head kept elsewhere "
+                                         "(rewritten and resealed, or another run's report)", "seal")
+    return Verification(True, None, f"{verification.message}, and its head is the head kept elsewhere")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser("seal", prog="python3 -m core.run.seal",
-                           description="Verify a sealed report, or seal a report again.")
-    parser.add_argument("command", choices=["verify", "seal"],
-                        help="verify: check the chain, the seal and every derived section; seal: reseal IN")
-    parser.add_argument("path", metavar="PATH", help="the report (JSON)")
-    parser.add_argument("--out", metavar="OUT", help="with seal: where to write the resealed report")
-    args = parser.parse_args(argv)
-    # report.py builds on this module; as ``python -m`` this file is __main__, so take the
-    # imported module's names, the ones report.py raises.
-    from core.run import seal as sealing
-    from core.run.report import ReportError, verify_report
-
-    try:
-        report = sealing.load_report(args.path)
-        if args.command == "seal":
-            if not args.out:
-                raise sealing.SealError("seal needs --out OUT")
-            write_artifact(args.out, sealing.reseal(report))
-            return 0
-        verification = verify_report(report)
-    except (sealing.SealError, ReportError) as exc:
-        print(f"seal: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"seal: {exc.__class__.__name__}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    print(verification.message)
-    return 0 if verification.ok else 1
+def is_head(text: str) -> bool:
+    """A head as a person copies it: 64 lower-case hex digits."""
+    return len(text) == 64 and set(text) <= set("0123456789abcdef")
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # the command verifies a whole report, so it lives with the whole harness
+    from core.run.main import seal_command
+
+    sys.exit(seal_command())

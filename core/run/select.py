@@ -26,13 +26,12 @@ that drives the run can execute an act nobody proposed and chose.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass, field
 
 from core.run.propose import PROPOSAL_KIND
 from core.run.recorder import Kind, Recorder, Refusal, Request
-from core.run.records import RecordError, action_identity, named_by_content, require_text, shown
+from core.run.records import RecordError, action_identity, named_by_content, record_data, require_text, shown
 
 SELECTION_KIND = "selection"
 FEEDBACK_KIND = "feedback"
@@ -60,17 +59,7 @@ class Feedback:
         _require_number("credit", self.credit)
         named_by_content(self, "feedback_id")
 
-    def content(self) -> dict:
-        return {
-            "run_id": self.run_id,
-            "outcome_id": self.outcome_id,
-            "action_id": self.action_id,
-            "family": self.family,
-            "credit": self.credit,
-        }
-
-    def to_dict(self) -> dict:
-        return {**self.content(), "feedback_id": self.feedback_id}
+    to_dict = record_data
 
 
 @dataclass(frozen=True)
@@ -93,17 +82,7 @@ class Selection:
         object.__setattr__(self, "cites", tuple(self.cites))
         named_by_content(self, "selection_id")
 
-    def content(self) -> dict:
-        return {
-            "run_id": self.run_id,
-            "action_id": self.action_id,
-            "score": self.score,
-            "reason": self.reason,
-            "cites": list(self.cites),
-        }
-
-    def to_dict(self) -> dict:
-        return {**self.content(), "selection_id": self.selection_id}
+    to_dict = record_data
 
 
 def _require_number(field: str, value: object) -> None:
@@ -152,7 +131,7 @@ def selection_state(door: Recorder) -> SelectionState:
     return door.state.setdefault(SELECTION_KIND, SelectionState())
 
 
-def rank(recorder: Recorder) -> list[Candidate]:
+def rank(door: Recorder) -> list[Candidate]:
     """Every proposal still open, best first: highest score, then smallest action identity.
 
     A proposal is closed once its identity was executed, or was tried under a
@@ -160,20 +139,20 @@ def rank(recorder: Recorder) -> list[Candidate]:
     choosing it again would only be turned away again, and the run must move
     on to the next proposal instead.
     """
-    state = selection_state(recorder)
+    state = selection_state(door)
     for closed in [action_id for action_id in state.open
-                   if recorder.holds("action", action_id) or action_id in state.tried]:
+                   if door.holds("action", action_id) or action_id in state.tried]:
         del state.open[closed]  # a closed proposal never opens again, so it leaves the index for good
     candidates = []
     for action_id in state.open:
-        tool = recorder.policy.tool_named(recorder.held(PROPOSAL_KIND, action_id).tool)
+        tool = door.policy.tool_named(door.stored(PROPOSAL_KIND, action_id).tool)
         credit, earned = state.credit.get(tool.family, (0.0, ()))
         value = score(tool.weight, tool.cost, credit)
         reason = (
             f"score {value!r} = weight {tool.weight!r} * (1 + {tool.family} credit {credit!r})"
             f" / (1 + cost {tool.cost!r})"
         )
-        cites = (recorder.seq_of[(PROPOSAL_KIND, action_id)], *earned)
+        cites = (door.seq_of[(PROPOSAL_KIND, action_id)], *earned)
         candidates.append(Candidate(action_id, value, reason, tuple(sorted(cites))))
     return sorted(candidates, key=lambda candidate: (-candidate.score, candidate.action_id))
 
@@ -184,10 +163,10 @@ def rank(recorder: Recorder) -> list[Candidate]:
 def build_selection(door: Recorder, payload: dict) -> Selection:
     """The best open proposal within the action budget, with its reason and citations."""
     if door.count("action") >= door.policy.max_actions:
-        raise Refusal(f"action budget of {door.policy.max_actions} actions is spent")
+        raise Refusal("budget_spent", f"action budget of {door.policy.max_actions} actions is spent")
     ranking = rank(door)
     if not ranking:
-        raise Refusal("no eligible proposal is left to select")
+        raise Refusal("nothing_to_select", "no eligible proposal is left to select")
     best = ranking[0]
     reason = f"{best.reason}, the best of {len(ranking)} eligible proposals"
     if len(ranking) > 1 and ranking[1].score == best.score:
@@ -199,34 +178,30 @@ def build_feedback(door: Recorder, payload: dict) -> Feedback:
     """Credit read off the outcome itself, so it cannot be pinned on another act."""
     outcome_id = payload["outcome_id"]
     if not door.holds("outcome", outcome_id):
-        raise Refusal(f"feedback names outcome {shown(outcome_id)} that this run does not hold")
-    outcome = door.held("outcome", outcome_id)
+        raise Refusal("unknown_outcome", f"feedback names outcome {shown(outcome_id)} that this run does not hold")
+    outcome = door.stored("outcome", outcome_id)
     if not outcome.settled:
-        raise Refusal(f"outcome {shown(outcome_id)} is not settled yet")
-    family = door.policy.tool_named(door.held("action", outcome.action_id).tool).family
+        raise Refusal("not_settled", f"outcome {shown(outcome_id)} is not settled yet")
+    family = door.policy.tool_named(door.stored("action", outcome.action_id).tool).family
     return Feedback(door.run.run_id, outcome_id, outcome.action_id, family, CREDIT_FOR[outcome.status])
 
 
-def _note_proposal(door: Recorder, proposal) -> None:
+def note_open(door: Recorder, proposal) -> None:
+    """Lesson 4's proposal row gains this hook: each new proposal is open for selection (an index, not a store)."""
     selection_state(door).open[proposal.action_id] = None
 
 
-def ranked(kinds):
-    """Lesson 4's proposal row, also noting each new proposal as open for selection (an index, not a store)."""
-    return [dataclasses.replace(row, admitted=_note_proposal) if row.name == PROPOSAL_KIND else row for row in kinds]
-
-
-def _note_selection(door: Recorder, selection: Selection) -> None:
+def note_selection(door: Recorder, selection: Selection) -> None:
     selection_state(door).current = selection.action_id
 
 
-def _note_feedback(door: Recorder, feedback: Feedback) -> None:
+def note_feedback(door: Recorder, feedback: Feedback) -> None:
     credit = selection_state(door).credit
     earned, seqs = credit.get(feedback.family, (0.0, ()))
     credit[feedback.family] = (earned + feedback.credit, (*seqs, door.seq_of[(FEEDBACK_KIND, feedback.feedback_id)]))
 
 
-def is_the_selection(door: Recorder, request: Request) -> str:
+def is_the_selection(door: Recorder, request: Request) -> None:
     """In the execute stage an action is admitted only if it is the act the current selection chose.
 
     Whatever drives the run cannot execute an act nobody proposed or chose,
@@ -235,26 +210,34 @@ def is_the_selection(door: Recorder, request: Request) -> str:
     is never chosen again, whether the door admits it or turns it away.
     """
     if request.kind != "action" or door.stage != "execute":
-        return ""
+        return
     identity = action_identity(request.payload["tool"], request.payload["destination"])
     state = selection_state(door)
     if identity != state.current:
         chosen = shown(state.current) if state.current else "nothing"
-        return f"action {shown(identity)} is not the current selection (the selection chose {chosen})"
+        raise Refusal("not_selected", f"action {shown(identity)} is not the current selection "
+                                      f"(the selection chose {chosen})")
     state.tried.add(identity)
-    if request.payload["arguments"] != door.held(PROPOSAL_KIND, identity).arguments:
-        return f"action {shown(identity)} carries other arguments than the proposal the selection chose"
-    return ""
+    if request.payload["arguments"] != door.stored(PROPOSAL_KIND, identity).arguments:
+        raise Refusal("not_the_proposed_arguments",
+                      f"action {shown(identity)} carries other arguments than the proposal the selection chose")
 
 
 KINDS = (
-    Kind(SELECTION_KIND, ("run_id",), "selections", "selection_id", build_selection, stages=("select",),
-         admitted=_note_selection),
-    Kind(FEEDBACK_KIND, ("run_id", "outcome_id"), "feedback", "feedback_id", build_feedback, stages=("execute",),
-         admitted=_note_feedback),
+    Kind(SELECTION_KIND, ("run_id",), "selections", "selection_id", build_selection, (note_selection,)),
+    Kind(FEEDBACK_KIND, ("run_id", "outcome_id"), "feedback", "feedback_id", build_feedback, (note_feedback,)),
 )
+HOOKS = {PROPOSAL_KIND: (note_open,)}  # added to lesson 4's row
+ADMITTED_IN = {SELECTION_KIND: ("select",), FEEDBACK_KIND: ("execute",)}
+CODES = {
+    "nothing_to_select": "no eligible proposal is left to select",
+    "unknown_outcome": "the feedback names an outcome this run does not hold",
+    "not_settled": "the feedback names an outcome that is not settled yet",
+    "not_selected": "in the execute stage, an act other than the current selection",
+    "not_the_proposed_arguments": "the selected act with arguments its proposal did not carry",
+}
 
 
-def select_next(recorder: Recorder) -> dict:
+def select_next(door: Recorder) -> dict:
     """Ask the door for the next choice; the answer names the selection or the reason there is none."""
-    return recorder.record(SELECTION_KIND, {"run_id": recorder.run.run_id})
+    return door.record(SELECTION_KIND, {"run_id": door.run.run_id})

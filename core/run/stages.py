@@ -10,30 +10,34 @@ reader can check by eye:
 * ``TRANSITIONS`` lists every move allowed, as (from, to) pairs. The work
   loops observe -> propose -> select -> execute -> observe, and leaves the
   loop from select (nothing left worth doing) for verify, review and report.
-* each row of the door's kind table says in which stages its kind may be
-  recorded. ``LESSON_2_STAGES`` gives lesson 2's six kinds theirs; the kinds
-  later lessons add declare their stages in their own rows.
+* ``ADMITTED_IN`` says in which stages each of lesson 2's kinds may be
+  recorded. Later lessons add their kinds' stages in their own modules (and
+  may admit an earlier kind in a stage of theirs: lesson 7's verification
+  acts, lesson 8's reviews of held acts); ``doors.door_for`` adds up every
+  lesson's list into the door's table.
 
-The three tables together are one ``StageTable``, the reference run's
-``REFERENCE_TABLE``. A door keeps its table among its parts, so another
-engagement (a recon-only one, say) can run under a table of its own:
-``doors.door_for(3, run, policy, stage_table=...)``. A table is checked when
-it is built, so a stage it forgets to declare, a repeated move or a stage no
-run can reach stops the table, not a run halfway through.
+The three tables together are one ``StageTable``. A door keeps its table
+among its parts, so another engagement (a recon-only one, say) can run
+under a table of its own: ``doors.door_for(3, run, policy, stage_table=...)``.
+A table is checked when it is built, so a stage it forgets to declare, a
+repeated move or a stage no run can reach stops the table, not a run
+halfway through.
 
 A move is a record of its own kind, ``transition``, so it passes the same
 door and is an event in the same ledger: the ledger shows where each record
-was made. A move the table does not list, and a record outside its stages,
-are refusals recorded through the same door, and they change nothing.
+was made. It is admitted in every stage (``EVERY_STAGE``): a move obeys the
+transitions alone. A move the table does not list, and a record outside its
+stages, are refusals recorded through the same door, and they change
+nothing.
 
-The machine joins the door as one row (``TRANSITION``) and one guard
-(``in_its_stage``); ``doors.door_for`` puts them in. The door itself is not
-rewritten.
+The machine joins the door as one row (``TRANSITION``), one guard
+(``in_its_stage``) and one start (``start``, which puts a new run in the
+table's first stage); ``doors.door_for`` puts them in. The door itself is
+not rewritten.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -55,15 +59,18 @@ TRANSITIONS = (
     ("review", "report"),
 )
 
-# Where lesson 2's kinds are admitted. The report stage admits nothing: the
-# report is written from the ledger, not added to it.
-LESSON_2_STAGES = {
+EVERY_STAGE = "every stage"  # a kind admitted in whatever stages the door's table has
+
+# Where lesson 2's kinds are admitted once a run has stages. The report stage admits
+# nothing: the report is written from the ledger, not added to it.
+ADMITTED_IN = {
     "observation": ("authorize", "observe"),  # the operator's own facts, then facts read from captures
-    "action": ("execute", "verify"),  # verification acts too (lesson 7), through the same door
-    "capture": ("execute", "verify"),
-    "outcome": ("execute", "verify"),
+    "action": ("execute",),
+    "capture": ("execute",),
+    "outcome": ("execute",),
     "finding": ("verify",),
-    "review": ("execute", "verify", "review"),  # a held action waits for its review where it was tried (lesson 8)
+    "review": ("review",),
+    "transition": EVERY_STAGE,  # this module's own row: a move obeys the transitions alone
 }
 
 TRANSITION_KIND = "transition"  # the ledger kind of a stage move; an event, not a stored record
@@ -79,9 +86,9 @@ class StageTable:
 
     ``stages`` lists every stage, the first is where a run starts;
     ``transitions`` lists every allowed move as a (from, to) pair;
-    ``admitted_in`` maps a record kind to the stages it may be recorded in.
-    A kind the table does not name keeps the stages its own row declares
-    (an empty list: admitted nowhere). Lists are accepted and kept as tuples.
+    ``admitted_in`` maps a record kind to the stages it may be recorded in;
+    a kind the table does not name is admitted nowhere. Lists are accepted
+    and kept as tuples.
     """
 
     stages: tuple[str, ...]
@@ -130,6 +137,10 @@ class StageTable:
         """The stage a run starts in: the first."""
         return self.stages[0]
 
+    def about(self, kind: str) -> str:
+        """Where ``kind`` is admitted, as a printed door says it."""
+        return f"admitted in {', '.join(self.admitted_in.get(kind, ())) or 'no stage'}"
+
 
 def _sequence(what: str, value: object) -> tuple:
     if isinstance(value, str) or not isinstance(value, (tuple, list)):
@@ -157,12 +168,22 @@ def _reachable(start: str, transitions: Iterable[tuple[str, str]]) -> set[str]:
     return seen
 
 
-REFERENCE_TABLE = StageTable(STAGES, TRANSITIONS, LESSON_2_STAGES)  # the reference run's stage machine
+def admitting(table: StageTable, kinds: Mapping[str, object]) -> StageTable:
+    """``table`` with each of ``kinds`` admitted where it says: its stages, or EVERY_STAGE of the table.
+
+    The stages add up: a kind the table already admits somewhere keeps those
+    stages and gains the new ones, in the table's order.
+    """
+    admitted_in = {kind: list(where) for kind, where in table.admitted_in.items()}
+    for kind, where in kinds.items():
+        stages = table.stages if where == EVERY_STAGE else _names(f"the stages of {kind!r}", where)
+        admitted_in[kind] = [stage for stage in table.stages if stage in stages or stage in admitted_in.get(kind, ())]
+    return StageTable(table.stages, table.transitions, admitted_in)
 
 
 def table_of(door: Recorder) -> StageTable:
-    """The stage table ``door`` runs under: its own, or else the reference run's."""
-    return door.parts.get("stage_table", REFERENCE_TABLE)
+    """The stage table ``door`` runs under (doors.door_for gives every door from lesson 3 on its own)."""
+    return door.parts["stage_table"]
 
 
 @dataclass(frozen=True)
@@ -181,51 +202,35 @@ def build_transition(door: Recorder, payload: dict) -> Transition:
     """A move the door's table lists, from the stage the run is in."""
     table, to_stage = table_of(door), payload["to"]
     if to_stage not in table.stages:
-        raise Refusal(f"unknown stage {shown(to_stage)}")
+        raise Refusal("unknown_stage", f"unknown stage {shown(to_stage)}")
     if (door.stage, to_stage) not in table.transitions:
-        raise Refusal(f"transition from {shown(door.stage)} to {shown(to_stage)} is not allowed")
+        raise Refusal("move_not_listed", f"transition from {shown(door.stage)} to {shown(to_stage)} is not allowed")
     return Transition(door.stage, to_stage)
 
 
-def _enter(door: Recorder, move: Transition) -> None:
+def note_move(door: Recorder, move: Transition) -> None:
     door.stage = move.to_stage
 
 
-TRANSITION = Kind(TRANSITION_KIND, ("run_id", "to"), "", "transition_id", build_transition,
-                  stages=STAGES, admitted=_enter)
+TRANSITION = Kind(TRANSITION_KIND, ("run_id", "to"), "", "transition_id", build_transition, (note_move,))
+STAGE_TABLE = admitting(StageTable(STAGES, TRANSITIONS, {}), ADMITTED_IN)  # lesson 3's; later lessons add to it
+
+CODES = {
+    "out_of_stage": "the kind is not admitted in the run's current stage",
+    "unknown_stage": "the move names a stage the table does not declare",
+    "move_not_listed": "the table does not list the move from the current stage",
+}
 
 
-def in_its_stage(door: Recorder, request: Request) -> str:
-    """A kind is recorded only in the stages its row lists."""
-    if door.stage not in request.row.stages:
-        return f"record kind {shown(request.kind)} is not admitted in stage {shown(door.stage)}"
-    return ""
+def in_its_stage(door: Recorder, request: Request) -> None:
+    """A kind is recorded only in the stages the door's table admits it in."""
+    if door.stage not in table_of(door).admitted_in.get(request.row.name, ()):
+        raise Refusal("out_of_stage", f"record kind {shown(request.kind)} is not admitted in stage {shown(door.stage)}")
 
 
-def staged(kinds: Iterable[Kind], table: StageTable = REFERENCE_TABLE) -> list[Kind]:
-    """The rows with the stages ``table`` gives them; a row the table does not name as it is.
-
-    A row the reference admits in every stage (a stage move, lesson 9's
-    close) is admitted in every stage of ``table``, and a table may not
-    restrict it: moves obey the transitions alone, and a run can always close.
-    """
-    if not isinstance(table, StageTable):
-        raise StageTableError(f"a door's stage table is a StageTable, not {type(table).__name__}")
-    kinds = list(kinds)
-    rows = {row.name: row for row in kinds}
-    for kind in table.admitted_in:
-        if kind not in rows:  # a misspelt kind would leave the real one admitted nowhere, silently
-            raise StageTableError(f"the stage table admits record kind {shown(kind)}, which this door does not have")
-        if rows[kind].stages == STAGES:  # a move, or lesson 9's close: a run must always be able to abort
-            raise StageTableError(f"record kind {shown(kind)} is admitted in every stage; a stage table cannot "
-                                  "restrict it")
-
-    def stages_of(row: Kind) -> tuple[str, ...]:
-        if row.name in table.admitted_in:
-            return table.admitted_in[row.name]
-        return table.stages if row.stages == STAGES else row.stages
-
-    return [dataclasses.replace(row, stages=stages_of(row)) for row in kinds]
+def start(door: Recorder) -> None:
+    """A new run starts in its table's first stage."""
+    door.stage = table_of(door).start
 
 
 def advance(door: Recorder, to_stage: str) -> dict:

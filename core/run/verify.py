@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from core.run.execute import ExecutionResult
 from core.run.recorder import Kind, Recorder, Refusal
-from core.run.records import Capture, RecordError, named_by_content, require_keys, require_text, shown
+from core.run.records import Capture, RecordError, named_by_content, record_data, require_keys, require_text, shown
 
 VERDICT_KIND = "verdict"
 VERDICTS = ("confirmed", "refuted", "inconclusive")
@@ -71,18 +71,7 @@ class Verdict:
             require_text(name, getattr(self, name), may_be_empty=True)
         named_by_content(self, "verdict_id")
 
-    def content(self) -> dict:
-        return {
-            "run_id": self.run_id,
-            "finding_id": self.finding_id,
-            "verdict": self.verdict,
-            "confirming_capture_id": self.confirming_capture_id,
-            "control_capture_id": self.control_capture_id,
-            "reason": self.reason,
-        }
-
-    def to_dict(self) -> dict:
-        return {**self.content(), "verdict_id": self.verdict_id}
+    to_dict = record_data
 
 
 def judge(expect: str, confirming: Capture | None, control: Capture | None) -> tuple[str, str]:
@@ -108,15 +97,15 @@ def build_verdict(door: Recorder, payload: dict) -> Verdict:
     """One verdict per finding, judged here from evidence gathered after the finding by other acts."""
     finding_id = payload["finding_id"]
     if not door.holds("finding", finding_id):
-        raise Refusal(f"verdict names finding {shown(finding_id)} that this run does not hold")
+        raise Refusal("unknown_finding", f"verdict names finding {shown(finding_id)} that this run does not hold")
     judged = door.state.setdefault(VERDICT_KIND, set())  # findings that already have a verdict
     if finding_id in judged:
-        raise Refusal(f"finding {shown(finding_id)} already has a verdict")
+        raise Refusal("already_judged", f"finding {shown(finding_id)} already has a verdict")
     expect = payload["expect"]
     if not isinstance(expect, str) or not expect:
-        raise Refusal(f"expect must be the text the evidence should show, got {shown(expect)}")
-    finding = door.held("finding", finding_id)
-    taken = {door.held("capture", finding.capture_id).action_id: "the act the finding quotes"}
+        raise Refusal("malformed_payload", f"expect must be the text the evidence should show, got {shown(expect)}")
+    finding = door.stored("finding", finding_id)
+    taken = {door.stored("capture", finding.capture_id).action_id: "the act the finding quotes"}
     confirming = _evidence(door, "confirming", payload.get("confirming_capture_id", ""), finding_id, taken)
     if confirming is not None:
         taken[confirming.action_id] = "the confirming act"
@@ -130,23 +119,34 @@ def _evidence(door: Recorder, role: str, capture_id: object, finding_id: str, ta
     if capture_id == "":
         return None
     if not door.holds("capture", capture_id):
-        raise Refusal(f"verdict cites {role} capture {shown(capture_id)} that this run does not hold")
-    capture = door.held("capture", capture_id)
+        raise Refusal("unknown_capture", f"verdict cites {role} capture {shown(capture_id)} that this run does not hold")
+    capture = door.stored("capture", capture_id)
     if capture.action_id in taken:
-        raise Refusal(f"the {role} capture comes from {taken[capture.action_id]}; it must come from a distinct act")
+        raise Refusal("evidence_not_distinct",
+                      f"the {role} capture comes from {taken[capture.action_id]}; it must come from a distinct act")
     if door.seq_of[("capture", capture_id)] < door.seq_of[("finding", finding_id)]:
-        raise Refusal(f"the {role} capture was made before the finding, so it was not planned to test it")
+        raise Refusal("evidence_before_finding",
+                      f"the {role} capture was made before the finding, so it was not planned to test it")
     return capture
 
 
-def _note_verdict(door: Recorder, verdict: Verdict) -> None:
+def note_verdict(door: Recorder, verdict: Verdict) -> None:
     door.state.setdefault(VERDICT_KIND, set()).add(verdict.finding_id)
 
 
 KINDS = (
     Kind(VERDICT_KIND, ("run_id", "finding_id", "expect", "confirming_capture_id", "control_capture_id"),
-         "verdicts", "verdict_id", build_verdict, stages=("verify",), admitted=_note_verdict),
+         "verdicts", "verdict_id", build_verdict, (note_verdict,)),
 )
+# Verification acts run in the verify stage, through the same door as the work's.
+ADMITTED_IN = {"action": ("verify",), "capture": ("verify",), "outcome": ("verify",), VERDICT_KIND: ("verify",)}
+CODES = {
+    "unknown_finding": "the verdict names a finding this run does not hold",
+    "already_judged": "the finding already has a verdict",
+    "evidence_not_distinct": "the evidence comes from the act the finding quotes, or the confirming act",
+    "evidence_before_finding": "the evidence was captured before the finding was recorded",
+    "nothing_to_quote": "no capture of the check's evidence act is held (the caller's refusal)",
+}
 
 
 def _id_of(capture: Capture | None) -> str:
@@ -193,34 +193,35 @@ class Check:
                    data["expect"])
 
 
-def capture_of(recorder: Recorder, action_id: str) -> str | None:
+def capture_of(door: Recorder, action_id: str) -> str | None:
     """The id of the latest capture the action ``action_id`` brought back, or None."""
-    captures = [c["capture_id"] for c in recorder.records("capture") if c["action_id"] == action_id]
+    captures = [c["capture_id"] for c in door.records("capture") if c["action_id"] == action_id]
     return captures[-1] if captures else None
 
 
-def record_finding(recorder: Recorder, check: Check) -> dict:
+def record_finding(door: Recorder, check: Check) -> dict:
     """Assert the check's claim as a finding quoting the capture of its evidence action."""
-    capture_id = capture_of(recorder, check.evidence_action)
+    capture_id = capture_of(door, check.evidence_action)
     if capture_id is None:
-        return recorder.refuse("finding", f"no capture of {shown(check.evidence_action)} is held to quote")
-    payload = {"run_id": recorder.run.run_id, "capture_id": capture_id, "quote": check.quote, "claim": check.claim}
-    return recorder.record("finding", payload)
+        return door.refuse("finding", f"no capture of {shown(check.evidence_action)} is held to quote",
+                           code="nothing_to_quote", by="verify.record_finding")
+    payload = {"run_id": door.run.run_id, "capture_id": capture_id, "quote": check.quote, "claim": check.claim}
+    return door.record("finding", payload)
 
 
-def verify_finding(recorder: Recorder, finding_id: str, check: Check, act: Act) -> dict:
+def verify_finding(door: Recorder, finding_id: str, check: Check, act: Act) -> dict:
     """Run the confirming action, then the control, through ``act``; record the verdict the door judges."""
-    run_id = recorder.run.run_id
+    run_id = door.run.run_id
     confirming = act({"run_id": run_id, **check.confirm})
     control = act({"run_id": run_id, **check.control})
     payload = {"run_id": run_id, "finding_id": finding_id, "expect": check.expect,
                "confirming_capture_id": confirming.capture_id, "control_capture_id": control.capture_id}
-    return recorder.record(VERDICT_KIND, payload)
+    return door.record(VERDICT_KIND, payload)
 
 
-def run_check(recorder: Recorder, check: Check, act: Act) -> list[dict]:
+def run_check(door: Recorder, check: Check, act: Act) -> list[dict]:
     """Record the check's finding and, if it is admitted, verify it; the door's answers in order."""
-    finding = record_finding(recorder, check)
+    finding = record_finding(door, check)
     if not finding["recorded"]:
         return [finding]
-    return [finding, verify_finding(recorder, finding["id"], check, act)]
+    return [finding, verify_finding(door, finding["id"], check, act)]

@@ -17,11 +17,18 @@ from core.safety.pack import (
 )
 
 
-def safety_of(door, report: dict) -> dict:
-    """The safety verdict a report's run gets again, under the pack and taxonomy it records."""
-    pack = pack_as_sealed(report.get("safety_pack"))
+def safety_sections(door, given) -> dict:
+    """Lesson 10's sections of a report: the pack the run was judged against, and the check's verdict.
+
+    ``given["pack"]`` is the pack: the one loaded at start-up when the report
+    is built, the one the report names when it is verified again. The run is
+    judged under the taxonomy table its gate used.
+    """
+    pack = given["pack"]
     tools = {tool.tool_id: tool.activity for tool in door.policy.tools}
-    return verdict_for(door.snapshot(), tools, pack, door.parts["gating"].table)
+    return {"safety_pack": pack.summary(),
+            "safety": verdict_for(door.snapshot(), tools, pack, door.parts["gating"].table)}
+
 
 __all__ = [
     "DEFAULT_SAFETY_PACK",
@@ -35,6 +42,6 @@ __all__ = [
     "SafetyVerdict",
     "load_safety_pack",
     "pack_as_sealed",
-    "safety_of",
+    "safety_sections",
     "verdict_for",
 ]

@@ -1,0 +1,118 @@
+"""The main job's command: the reference run behind lesson 1, and the commands that check a report.
+
+    python3 -m core.run.main --out PATH [--config FILE] [--lab DIR] [--transport inprocess|http]
+
+reads the operator's configuration (data/policy/training-authorization-0001.json
+by default), drives one run through every stage with every lesson's part
+(drive.run) and writes the sealed report. The run is named by the policy and
+everything else it met: the digest of every lab fixture and of the model
+script, and the rest of the configuration. Edit one fixture and the run
+identifier changes.
+
+The two commands that read a sealed report verify the whole of it, so they
+live here, beside the whole harness, and their modules hand over to them:
+
+    python3 -m core.run.seal verify PATH [--head HEX]
+    python3 -m core.run.seal seal IN --out OUT
+    python3 -m core.run.report render PATH
+
+Bad input is one line on stderr and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from core.run import drive, seal
+from core.run.canon import write_artifact
+from core.run.commandline import OneLineParser
+from core.run.doors import DoorError, verify
+from core.run.plugins import PluginError
+from core.run.report import ReportError, render_markdown
+from core.run.seal import SealError, load_report
+from core.safety import SafetyPackError
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser("main", prog="python3 -m core.run.main",
+                           description="Run the reference configuration against the lab and write the sealed report.")
+    parser.add_argument("--out", required=True, metavar="PATH", help="where to write the sealed report (JSON)")
+    parser.add_argument("--config", type=Path, default=drive.DEFAULT_CONFIG, metavar="FILE",
+                        help="the run configuration (default data/policy/training-authorization-0001.json)")
+    parser.add_argument("--lab", type=Path, default=drive.DEFAULT_LAB, metavar="DIR",
+                        help="the lab folder (default data/lab)")
+    parser.add_argument("--transport", choices=drive.TRANSPORTS, default="inprocess",
+                        help="reach the lab in process or over real loopback HTTP (default inprocess)")
+    args = parser.parse_args(argv)
+    try:
+        config = drive.load_configuration(args.config)
+        if not (args.lab / "sites").is_dir():
+            raise drive.ConfigError(f"--lab {args.lab.name!r} is not a lab folder (it has no sites/)")
+        write_artifact(args.out, drive.run(config, args.lab, args.transport).report)
+    except (drive.ConfigError, PluginError, drive.HarnessError, SafetyPackError) as exc:
+        return _fail("main", str(exc))
+    except OSError as exc:
+        return _fail("main", f"{exc.__class__.__name__}: {exc.strerror or exc}")
+    except Exception as exc:  # a plugin's own failure (the lab server, a fixture): one line, not a traceback
+        return _fail("main", f"the run failed: {exc.__class__.__name__}: {exc}")
+    return 0
+
+
+def seal_command(argv: list[str] | None = None) -> int:
+    """``python3 -m core.run.seal``: verify a sealed report (exit 1 when altered), or reseal one."""
+    parser = OneLineParser("seal", prog="python3 -m core.run.seal",
+                           description="Verify a sealed report, or seal a report again.")
+    parser.add_argument("command", choices=["verify", "seal"],
+                        help="verify: check the chain, the seal and every derived section; seal: reseal PATH")
+    parser.add_argument("path", metavar="PATH", help="the report (JSON)")
+    parser.add_argument("--out", metavar="OUT", help="with seal: where to write the resealed report")
+    parser.add_argument("--head", metavar="HEX", help="with verify: the head kept elsewhere, to compare whole")
+    args = parser.parse_args(argv)
+    try:
+        report = load_report(args.path)
+        if args.command == "seal":
+            if not args.out:
+                raise SealError("seal needs --out OUT")
+            write_artifact(args.out, seal.reseal(report))
+            return 0
+        if args.head is not None and not seal.is_head(args.head):
+            raise SealError("--head must be a whole head: 64 lower-case hex digits")
+        verification = verify(report)
+        if args.head is not None:
+            verification = seal.against_kept_head(verification, report, args.head)
+    except (SealError, ReportError, DoorError) as exc:
+        return _fail("seal", str(exc), 2)
+    except OSError as exc:
+        return _fail("seal", f"{exc.__class__.__name__}: {exc.strerror or exc}", 2)
+    print(verification.message)
+    if verification.ok and args.head is None:
+        print(f"head {report['seal']['head']}")
+    return 0 if verification.ok else 1
+
+
+def report_command(argv: list[str] | None = None) -> int:
+    """``python3 -m core.run.report render``: the Markdown report; exit 1 when its seal does not hold."""
+    parser = OneLineParser("report", prog="python3 -m core.run.report",
+                           description="Render a sealed report as Markdown.")
+    parser.add_argument("command", choices=["render"], help="render: print the report as Markdown")
+    parser.add_argument("path", metavar="PATH", help="the sealed report (JSON)")
+    args = parser.parse_args(argv)
+    try:
+        sealed = load_report(args.path)
+        verification = verify(sealed)
+        text = render_markdown(sealed, verification)
+    except (SealError, ReportError, DoorError) as exc:
+        return _fail("report", str(exc), 2)
+    sys.stdout.write(text)
+    return 0 if verification.ok else 1
+
+
+def _fail(label: str, message: str, status: int = 1) -> int:
+    """Say what went wrong on one line of stderr."""
+    print(f"{label}: " + " ".join(message.split()), file=sys.stderr)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml requirements.lock
 # The main job: the full reference run behind lesson 1, sealed, then its rendered report.
 run: $(STAMP)
 	@mkdir -p build
-	$(BIN)/python -m core.run.demo_report --out build/report.json
+	$(BIN)/python -m core.run.main --out build/report.json
 	@$(BIN)/python -m course.run_report build/report.json
 	@cmp -s build/report.json data/course/report.json \
 	  && echo "build/report.json is byte-identical to the committed data/course/report.json" \

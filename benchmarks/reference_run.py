@@ -2,7 +2,7 @@
 
     python3 -m benchmarks.reference_run               # 5 rounds
 
-Each round runs `python3 -m core.run.demo_report --out FILE` once in process and
+Each round runs `python3 -m core.run.main --out FILE` once in process and
 once with `--transport http` (the lab served by a real server on loopback), as a
 student runs them: interpreter start-up, the run, sealing and writing the report.
 Both reports must come out byte-identical to data/course/report.json.
@@ -23,8 +23,8 @@ def rows(rounds: int) -> list[Row]:
     with tempfile.TemporaryDirectory() as folder:
         local, remote = Path(folder) / "inprocess.json", Path(folder) / "http.json"
         seconds = side_by_side({
-            "http": command("-m", "core.run.demo_report", "--out", str(remote), "--transport", "http"),
-            "inprocess": command("-m", "core.run.demo_report", "--out", str(local)),
+            "http": command("-m", "core.run.main", "--out", str(remote), "--transport", "http"),
+            "inprocess": command("-m", "core.run.main", "--out", str(local)),
         }, rounds)
         for report in (local, remote):
             if not report.exists() or report.read_bytes() != COMMITTED.read_bytes():

@@ -43,17 +43,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.audit.replay import replay
-from core.run.demo_report import DEFAULT_CONFIG, load_configuration, world_of
-from core.run.doors import DoorError, final_door
-from core.run.drive import run_through
-from core.run.records import make_run
-from core.run.report import ReportError, seal_run, verify_report
-from core.run.seal import SealError, finish, reseal
-from core.safety import load_safety_pack
+from core.run import drive
+from core.run.doors import DoorError, verify
+from core.run.report import ReportError
+from core.run.seal import SealError, reseal
 from lab import DEFAULT_LAB_DIR
 from lab.adapter import HttpAdapter
 from lab.model import ScriptedModel
-from lab.plugin import LabAdapter, describe_world
+from lab.plugin import LabAdapter
 
 AUTHORIZED_HOSTS = ("lab.example",)
 REPLY_CALL = 3  # the model call a reply attack answers (the third: the home page's links are already proposed)  # the Host header the authorized origin https://lab.example:443 sends
@@ -276,18 +273,15 @@ class Outcome:
 
 
 def run_reference(lab_dir: Path, first_reply: str | None = None) -> Outcome:
-    """The reference configuration run against ``lab_dir`` with the obedient model, finished and sealed."""
-    config = load_configuration(DEFAULT_CONFIG)
-    run = make_run(config.policy.snapshot(), world_of(config, describe_world(lab_dir)))
-    door = final_door(run, config.policy, config.gating)
+    """The reference configuration run against ``lab_dir`` by the one driver, with the obedient model."""
     reached: list[dict] = []
     adapter = LabAdapter(HttpAdapter("inprocess", lab_dir, record=reached))
     try:
-        run_through(door, ObedientModel(lab_dir, first_reply), adapter, config.reviews, config.checks)
+        driven = drive.run(drive.load_configuration(), lab_dir, model=ObedientModel(lab_dir, first_reply),
+                           adapter=adapter)
     finally:
         adapter.close()
-    assert finish(door, "the attack run is over")["recorded"]
-    return Outcome(reached, seal_run(door, load_safety_pack()))
+    return Outcome(reached, driven.report)
 
 
 def plant(lab_dir: Path, attack: Attack) -> None:
@@ -351,8 +345,8 @@ def judge_tamper(attack: Attack, clean: dict) -> Verdict:
     """Does the altered report still verify and replay in agreement?"""
     altered = attack.tamper(copy.deepcopy(clean))
     try:
-        verification = verify_report(altered)
-    except (SealError, ReportError) as error:
+        verification = verify(altered)
+    except (SealError, ReportError, DoorError) as error:
         return Verdict(attack, False, f"verify refuses it: {error}")
     if not verification.ok:
         return Verdict(attack, False, f"verify: {verification.message}")
@@ -371,7 +365,7 @@ def confirmed(report: dict) -> set[str]:
 
 def run_suite(attacks: tuple[Attack, ...] = ATTACKS) -> tuple[list[Verdict], int, int]:
     """Every verdict, then the benign findings confirmed under attack and in a clean lab."""
-    policy = load_configuration(DEFAULT_CONFIG).policy.snapshot()
+    policy = drive.load_configuration().policy.snapshot()
     clean = run_reference(DEFAULT_LAB_DIR)
     verdicts = []
     with tempfile.TemporaryDirectory() as scratch:

@@ -54,6 +54,12 @@ class LabAdapter:
     def close(self) -> None:
         self._http.close()
 
+    def __enter__(self) -> LabAdapter:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
 
 def make_adapter(transport: str, lab_dir: str | Path | None = None, port: int | None = None) -> LabAdapter:
     """An adapter for ``transport``: in process over ``lab_dir``, or over HTTP to a lab served on ``port``.

@@ -68,7 +68,7 @@ def reports(tmp_path_factory) -> dict[str, dict]:
     lab, out = folder / "lab", folder / "edited-report.json"
     shutil.copytree(ROOT / "data" / "lab", lab)
     edit_lab(lab)
-    done = subprocess.run([sys.executable, "-m", "core.run.demo_report", "--out", str(out), "--lab", str(lab)],
+    done = subprocess.run([sys.executable, "-m", "core.run.main", "--out", str(out), "--lab", str(lab)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
         pytest.fail(f"the reference run on the edited lab failed: {done.stderr.strip()}", pytrace=False)

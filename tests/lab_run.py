@@ -1,43 +1,27 @@
-"""Shared helpers for the lesson 3 to 5 suites: a lab policy, staged runs, and lab pages captured through the door.
+"""Shared helpers for the suites: the reference policy, runs of any lesson's door, and lab pages through the door.
 
 ``capture_page`` drives action, capture and outcome through the door by hand, as
 lessons 3 to 5 can: their tests must not lean on lesson 6's executor
 (core/run/execute.py), which also records an unresolved outcome first.
+``lab_loop`` runs the work loop with the one driver (drive.work).
 """
 
 from __future__ import annotations
 
 from collections import deque
 
-from core.run.doors import door_for
+from core.run.doors import door_for, stage_table
+from core.run.drive import work
 from core.run.gate import Gating
-from core.run.observe import observe, render_response
-from core.run.policy import Policy
-from core.run.propose import propose
-from core.run.recorder import Recorder
+from core.run.observe import render_response
+from core.run.policy import reference_policy
 from core.run.records import make_run
-from core.run.select import select_next
 from core.run.stages import TRANSITIONS, advance
-from lab import LAB_ORIGIN
 from lab.adapter import HttpAdapter
 from lab.model import ScriptedModel
+from lab.plugin import LabAdapter
 
-LAB_POLICY = {
-    "reference": "training-authorization-0001",
-    "allowed_origins": ["https://lab.example:443"],
-    "tools": [
-        {"tool_id": "inspect_headers", "activity": "recon.passive", "requires": {}, "family": "fam-recon",
-         "weight": 2.0, "cost": 1.0},
-        {"tool_id": "inspect_metadata", "activity": "recon.passive", "requires": {"has_meta": True},
-         "family": "fam-recon", "weight": 3.0, "cost": 1.0},
-        {"tool_id": "probe_reflection", "activity": "probe.active_light", "requires": {}, "family": "fam-probe",
-         "weight": 3.0, "cost": 2.0, "arguments": {"marker": "string", "parameter": "string"}},
-    ],
-    "max_actions": 4,
-    "max_model_calls": 4,
-}
-
-
+LAB_POLICY = reference_policy(max_actions=4, max_model_calls=4).snapshot()
 LAB_GATING = {"taxonomy_version": 2, "caps": {"recon.passive": 10}, "fail_open_classes": []}
 
 
@@ -50,21 +34,16 @@ def lab_run(lesson: int = 5, world: str = "lessons-3-5", without: tuple[str, ...
     that drives one part by hand can build the door without the guard that
     would make it go through another part first.
     """
-    policy = Policy.from_dict({**LAB_POLICY, **changes})
+    policy = reference_policy(**{"max_actions": 4, "max_model_calls": 4, **changes})
     rules = Gating.from_dict(gating or LAB_GATING) if lesson >= 8 else None
-    door = door_for(lesson, make_run(policy.snapshot(), {"world": world}), policy, rules)
-    if without:
-        kept = [guard for guard in door.guards if guard.__name__ not in without]
-        stage = door.stage
-        door = Recorder(door.run, door.policy, door.kinds.values(), kept, **door.parts)
-        door.stage = stage
-    return door
+    return door_for(lesson, make_run(policy.snapshot(), {"world": world}), policy, rules, without=without)
 
 
 def admitted_in(lesson: int = 7) -> dict[str, tuple[str, ...]]:
-    """Each record kind of a lesson's door and the stages its row admits it in (stage moves left out)."""
-    door = lab_run(lesson, world="admitted-in")
-    return {name: row.stages for name, row in door.kinds.items() if name not in ("transition", "close")}
+    """Each record kind of a lesson's door and the stages its table admits it in (stage moves left out)."""
+    table = stage_table(lesson)
+    return {kind: tuple(table.admitted_in.get(kind, ())) for kind in lab_run(lesson, world="admitted-in").kinds
+            if kind not in ("transition", "close")}
 
 
 def path_to(start: str, goal: str) -> list[str]:
@@ -119,28 +98,11 @@ def last_outcome_id(recorder, action_id: str) -> str:
 
 
 def lab_loop(rounds: int = 4, lesson: int = 5):
-    """Rounds of select, execute, observe and propose against the in-process lab, with the scripted model.
+    """The work loop of the one driver against the in-process lab, with the scripted model, ``rounds`` acts at most.
 
-    Stops early when selection is refused; every step goes through ``lesson``'s door.
+    Every step goes through ``lesson``'s door; the loop ends in the select stage.
     """
-    recorder = lab_run(lesson, world="lab-loop")
-    model = ScriptedModel()
-    with HttpAdapter("inprocess") as adapter:
-        go_to(recorder, "propose")
-        propose(recorder, model.reply)
-        for _ in range(rounds):
-            go_to(recorder, "select")
-            if not select_next(recorder)["recorded"]:
-                break
-            chosen = recorder.records("selection")[-1]["action_id"]
-            proposal = next(p for p in recorder.records("proposal") if p["action_id"] == chosen)
-            go_to(recorder, "execute")
-            path = proposal["destination"].removeprefix(LAB_ORIGIN)
-            action_id, capture_id = capture_page(recorder, adapter, path, proposal["tool"])
-            feedback = {"run_id": recorder.run.run_id, "outcome_id": last_outcome_id(recorder, action_id)}
-            assert recorder.record("feedback", feedback)["recorded"]
-            go_to(recorder, "observe")
-            observe(recorder, capture_id)
-            go_to(recorder, "propose")
-            propose(recorder, model.reply)
-    return recorder
+    door = lab_run(lesson, world="lab-loop", max_actions=rounds)
+    with LabAdapter(HttpAdapter("inprocess")) as adapter:
+        work(door, ScriptedModel().reply, adapter)
+    return door

@@ -406,7 +406,7 @@ def run_report(path: Path, columns: str = "200") -> subprocess.CompletedProcess:
 def fresh_report(tmp_path_factory) -> Path:
     """The reference run's sealed report, made now by its own command (not the committed copy)."""
     path = tmp_path_factory.mktemp("run") / "report.json"
-    subprocess.run([sys.executable, "-m", "core.run.demo_report", "--out", str(path)], cwd=REPO, check=True,
+    subprocess.run([sys.executable, "-m", "core.run.main", "--out", str(path)], cwd=REPO, check=True,
                    capture_output=True)
     return path
 

@@ -114,7 +114,7 @@ def test_the_reference_run_answers_a_hostile_configuration_with_one_line(tmp_pat
     config["about"] = "__HOSTILE__"
     path = tmp_path / "config.json"
     path.write_text(json.dumps(config).replace('"__HOSTILE__"', edit), encoding="utf-8")
-    done = run(["-m", "core.run.demo_report", "--out", str(tmp_path / "out.json"), "--config", str(path)])
+    done = run(["-m", "core.run.main", "--out", str(tmp_path / "out.json"), "--config", str(path)])
     assert_one_line(done, "config.json", problem)
     assert not (tmp_path / "out.json").exists()
 

@@ -21,7 +21,7 @@ import pytest
 
 from core.audit.replay import replay
 from core.run import report as report_module
-from core.run.drive import subject_of
+from core.run.gate import subject_of
 from core.run.seal import reseal, verify_chain
 from course import manifest, pages
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from core.run import demo_report
-from core.run.drive import subject_of
+from core.run import drive
+from core.run.gate import subject_of
 from core.run.gate import act_subject
-from core.run.report import verify_report as verify
+from core.run.doors import verify
 
 REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "data" / "course" / "report.json"
@@ -31,17 +31,16 @@ INJECTION_REFUSAL = "destination https://other.example:443 is outside the explic
 
 
 def command(out: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    """``python -m core.run.demo_report --out OUT ARGS`` from the repository root."""
+    """``python -m core.run.main --out OUT ARGS`` from the repository root."""
     environment = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "core.run.demo_report", "--out", str(out), *args],
+    return subprocess.run([sys.executable, "-m", "core.run.main", "--out", str(out), *args],
                           cwd=REPO, env=environment, capture_output=True, text=True, timeout=120)
 
 
 @pytest.fixture(scope="module")
 def sealed() -> dict:
     """The reference report, built in this process."""
-    config = demo_report.load_configuration(demo_report.DEFAULT_CONFIG)
-    return demo_report.sealed_report(config, demo_report.DEFAULT_LAB, "inprocess")
+    return drive.run(drive.load_configuration()).report
 
 
 def test_the_reference_run_is_byte_identical_across_seeds_timezones_locales_and_transports(tmp_path):
@@ -68,14 +67,14 @@ def test_the_reference_run_is_byte_identical_across_seeds_timezones_locales_and_
 
 def test_editing_a_lab_fixture_changes_the_run_identifier(tmp_path, sealed):
     """An unchanged copy of the lab gives the same run identifier; one edited character gives another."""
-    config = demo_report.load_configuration(demo_report.DEFAULT_CONFIG)
+    config = drive.load_configuration()
     copy = tmp_path / "lab"
-    shutil.copytree(demo_report.DEFAULT_LAB, copy)
-    same = demo_report.run_reference(config, copy, "inprocess")
+    shutil.copytree(drive.DEFAULT_LAB, copy)
+    same = drive.run(config, copy).door
     assert same.run.run_id == sealed["run"]["run_id"]
     page = copy / "sites" / "lab.example" / "contact.html"
     page.write_text(page.read_text(encoding="utf-8").replace("nine to five", "nine to six"), encoding="utf-8")
-    edited = demo_report.run_reference(config, copy, "inprocess")
+    edited = drive.run(config, copy).door
     assert edited.run.run_id != sealed["run"]["run_id"]
     assert edited.run.policy_digest == same.run.policy_digest
     assert edited.run.world_digest != same.run.world_digest
@@ -91,7 +90,7 @@ def test_the_report_shows_every_element_of_the_story(sealed):
     assert {e["status"] for e in events} == {"admitted", "refused"}
     assert sealed["counts"]["refusals"] == sum(1 for e in events if e["status"] == "refused") > 0
     # The news page's injected instruction: the model proposed another origin and the policy refused it.
-    injection = [e for e in events if e["reason"] == INJECTION_REFUSAL]
+    injection = [e for e in events if e["code"] == "out_of_scope"]
     assert [(e["kind"], e["payload"]["destination"]) for e in injection] == [("proposal", "https://other.example/")]
     assert "https://other.example" not in json.dumps(sealed["actions"])
     # Findings with their verdicts.
@@ -103,8 +102,8 @@ def test_the_report_shows_every_element_of_the_story(sealed):
         payload = event["payload"]
         return subject_of(payload["tool"], payload["arguments"], payload["destination"])
 
-    held = [e["seq"] for e in events if e["kind"] == "action" and e["status"] == "refused"
-            and e["reason"] == HOLD_REASON and subject(e) == PROBE]
+    held = [e["seq"] for e in events if e["kind"] == "action" and e["code"] == "held_for_review"
+            and subject(e) == PROBE]
     approval = next(r for r in sealed["reviews"] if r["subject_id"] == PROBE)
     assert (approval["decision"], approval["reviewer"]) == ("approved", "engagement-lead")
     reviewed = next(e["seq"] for e in events if e["kind"] == "review" and e["id"] == approval["review_id"])
@@ -120,19 +119,19 @@ def test_the_report_shows_every_element_of_the_story(sealed):
 
 
 @pytest.mark.parametrize(("arguments", "contents", "status", "message"), [
-    (["--config", "{missing}"], None, 1, "demo_report: missing.json: no such configuration file"),
-    (["--config", "{config}"], "{not json", 1, "demo_report: config.json: not JSON (Expecting property name"),
-    (["--config", "{config}"], '{"policy": {}}', 1, "demo_report: config.json: the configuration lacks the field(s)"),
-    (["--config", "{config}"], "POLICY_WITHOUT_ORIGINS", 1, "demo_report: config.json: allowed_origins must be a non-empty list"),
-    (["--config", "{config}"], "PLUGIN_THAT_IS_NOT_THERE", 1, "demo_report: plugin lab.plugin:make_nothing: lab.plugin has no callable"),
-    (["--lab", "{missing}"], None, 1, "demo_report: --lab 'missing.json' is not a lab folder (it has no sites/)"),
-    (["--transport", "carrier-pigeon"], None, 2, "demo_report: argument --transport: invalid choice: 'carrier-pigeon'"),
+    (["--config", "{missing}"], None, 1, "main: missing.json: no such configuration file"),
+    (["--config", "{config}"], "{not json", 1, "main: config.json: not JSON (Expecting property name"),
+    (["--config", "{config}"], '{"policy": {}}', 1, "main: config.json: the configuration lacks the field(s)"),
+    (["--config", "{config}"], "POLICY_WITHOUT_ORIGINS", 1, "main: config.json: allowed_origins must be a non-empty list"),
+    (["--config", "{config}"], "PLUGIN_THAT_IS_NOT_THERE", 1, "main: plugin lab.plugin:make_nothing: lab.plugin has no callable"),
+    (["--lab", "{missing}"], None, 1, "main: --lab 'missing.json' is not a lab folder (it has no sites/)"),
+    (["--transport", "carrier-pigeon"], None, 2, "main: argument --transport: invalid choice: 'carrier-pigeon'"),
     ([], None, 2, None),
 ])
 def test_bad_command_line_input_gets_one_line_and_a_non_zero_exit(tmp_path, arguments, contents, status, message):
     """Bad input answers with exactly one line on stderr, the right exit status, no traceback, and no report written."""
     config = tmp_path / "config.json"
-    good = json.loads(demo_report.DEFAULT_CONFIG.read_text(encoding="utf-8"))
+    good = json.loads(drive.DEFAULT_CONFIG.read_text(encoding="utf-8"))
     if contents == "POLICY_WITHOUT_ORIGINS":
         contents = json.dumps({**good, "policy": {**good["policy"], "allowed_origins": []}})
     elif contents == "PLUGIN_THAT_IS_NOT_THERE":
@@ -144,8 +143,8 @@ def test_bad_command_line_input_gets_one_line_and_a_non_zero_exit(tmp_path, argu
     if arguments:
         done = command(out, *filled)
     else:  # no --out at all
-        done = subprocess.run([sys.executable, "-m", "core.run.demo_report"], cwd=REPO, capture_output=True, text=True)
-        message = "demo_report: the following arguments are required: --out"
+        done = subprocess.run([sys.executable, "-m", "core.run.main"], cwd=REPO, capture_output=True, text=True)
+        message = "main: the following arguments are required: --out"
     assert done.returncode == status
     assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
     assert "Traceback" not in done.stderr and done.stdout == ""

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from core.run import demo_report
+from core.run import drive
 from core.run.execute import AdapterResult, execute, request_url
 import dataclasses
 
 from core.run.doors import door_for
-from core.run.drive import DriveError, HarnessError, enter, load_reviews, work
+from core.run.drive import ConfigError, HarnessError, enter, load_reviews, work
 from core.run.gate import Gating, GatingError, act_subject, gate_state
 from core.run.plugins import PluginError, load_plugin
 from core.run.policy import Policy
@@ -308,7 +308,7 @@ SUBJECT = "inspect_headers -> https://lab.example:443/"
      r"reviewers\[1\] decides .* with these arguments a second time"),
 ])
 def test_scripted_reviews_refuse_a_malformed_list(entries, message):
-    with pytest.raises(DriveError, match=message):
+    with pytest.raises(ConfigError, match=message):
         load_reviews(entries)
 
 
@@ -355,11 +355,11 @@ def test_the_http_transport_serves_the_lab_and_reaches_it_by_port():
         calls.append((transport, lab_dir, port))
         return Adapter()
 
-    with demo_report.lab_adapter({"adapter": make, "server": server}, "http", DEFAULT_LAB_DIR):
+    with drive.lab_adapter({"adapter": make, "server": server}, "http", DEFAULT_LAB_DIR):
         calls.append("running")
     assert calls == [("serving", DEFAULT_LAB_DIR), ("http", None, 8123), "running", "closed", "stopped"]
     calls.clear()
-    with demo_report.lab_adapter({"adapter": make, "server": server}, "inprocess", DEFAULT_LAB_DIR):
+    with drive.lab_adapter({"adapter": make, "server": server}, "inprocess", DEFAULT_LAB_DIR):
         pass
     assert calls == [("inprocess", DEFAULT_LAB_DIR, None), "closed"]
 

@@ -16,7 +16,9 @@ import sys
 from pathlib import Path
 
 from core.run.canon import canonical_bytes, digest, write_artifact
-from core.run.report import render_markdown, seal_run, verify_report
+from core.run.doors import verify as verify_report
+from core.run.doors import render as render_markdown
+from core.run.drive import seal_report
 from core.run.seal import abort, finish, head_of, reseal, verify_chain
 from core.run.stages import advance
 from core.safety import load_safety_pack
@@ -32,7 +34,7 @@ FINISHED = "the loop ran out of proposals worth trying"
 
 def sealed_from(recorder) -> dict:
     """The sealed report of a closed run of the final door."""
-    return seal_run(recorder, load_safety_pack())
+    return seal_report(recorder, load_safety_pack())
 
 
 def finished_lab_run():

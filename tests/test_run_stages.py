@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.run.doors import door_for
+from core.run.doors import REFERENCE_TABLE, door_for, stage_table
 from core.run.recorder import Recorder
 from core.run.stages import (
-    REFERENCE_TABLE,
     STAGES,
     START_STAGE,
     TRANSITIONS,
@@ -148,14 +147,15 @@ def test_the_work_loops_then_leaves_for_verify_review_and_report():
 def test_a_door_runs_under_the_stage_table_it_is_given():
     """A door built with a stage table of its own starts, moves and admits records by that table, and the reference tables are only its default."""
     default = lab_run(3)
-    assert table_of(default) is REFERENCE_TABLE and default.parts["stage_table"] is REFERENCE_TABLE
+    assert table_of(default) == stage_table(3) and default.parts["stage_table"] == stage_table(3)
     table = StageTable(
         stages=("authorize", "collect", "review"),
         transitions=(("authorize", "collect"), ("collect", "review")),
         admitted_in={"observation": ("authorize",), "action": ("collect",), "finding": ("review",)},
     )
     recorder = door_for(3, default.run, default.policy, stage_table=table)
-    assert recorder.stage == "authorize" and table_of(recorder) is table
+    assert recorder.stage == "authorize" and table_of(recorder).stages == table.stages
+    assert table_of(recorder).admitted_in == {**table.admitted_in, "transition": table.stages}
     run_id = recorder.run.run_id
     action = {"run_id": run_id, "tool": "inspect_headers", "destination": "https://lab.example/", "arguments": {}}
     assert recorder.record("action", action) == {"recorded": False, "reason": stage_reason("action", "authorize")}
@@ -165,7 +165,7 @@ def test_a_door_runs_under_the_stage_table_it_is_given():
         "recorded": False, "reason": "transition from 'authorize' to 'review' is not allowed"}
     assert advance(recorder, "collect")["id"] == "authorize -> collect"
     assert recorder.record("action", action)["recorded"]
-    # A kind the table does not name keeps its row's stages: none, so it is admitted nowhere.
+    # A kind the table does not name is admitted nowhere.
     capture = {"run_id": run_id, "action_id": "inspect_headers -> https://lab.example:443/", "status": 200,
                "body": "ok"}
     assert recorder.record("capture", capture) == {"recorded": False, "reason": stage_reason("capture", "collect")}

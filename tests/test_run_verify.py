@@ -239,7 +239,7 @@ def test_whatever_a_verdict_payload_cites_the_door_judges_it_or_refuses_it(expec
     held = {capture["capture_id"]: capture for capture in recorder.records("capture")}
 
     def capture_of(capture_id: str):
-        return recorder.held("capture", capture_id) if capture_id in held else None
+        return recorder.stored("capture", capture_id) if capture_id in held else None
 
     assert (verdict["verdict"], verdict["reason"]) == judge(expect, capture_of(cite["confirming"]),
                                                             capture_of(cite["control"]))

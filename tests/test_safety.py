@@ -269,7 +269,7 @@ def test_custom_predicates_can_be_registered_and_a_boundary_without_one_is_not_j
 
 def test_a_report_names_the_pack_and_taxonomy_it_ran_under(packs, monkeypatch):
     """A sealed report records the safety pack's id, digest and ratification state, ratified or unratified (override), and the taxonomy's version and digest, so a run under the development override can always be told from a ratified one."""
-    from core.run.report import seal_run
+    from core.run.drive import seal_report as seal_run
     from core.run.seal import finish
     from core.run.taxonomy import current_table
 

@@ -20,7 +20,8 @@ from core.run.doors import DoorError
 from core.run.gate import act_subject
 from core.run.propose import propose
 from core.run.recorder import BOUNDED, PAYLOAD_LIMIT, Recorder
-from core.run.report import ReportError, build_report, render_markdown, with_verdicts
+from core.run.doors import render as render_markdown
+from core.run.report import ReportError, build_report, with_verdicts
 from core.run.seal import SealError, abort, finish, load_report, reseal, seal
 from core.run.seal import verify_chain as verify
 from core.run.stages import advance

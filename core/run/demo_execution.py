@@ -2,8 +2,8 @@
 
     python3 -m core.run.demo_execution --out data/course/execution-demo.json
 
-One short run, driven the way lesson 5 drives it (a scripted model proposes,
-the door selects, the executor carries the chosen act out), is made twice
+One short run, driven by the one driver (drive.work: a scripted model
+proposes, the door selects, the executor carries the chosen act out), is made twice
 against the fixture lab: once through the lab's adapter in process, once
 against the lab served by a real server on 127.0.0.1 (started here, on a
 port the system picks, and stopped before the demo writes anything). The
@@ -13,10 +13,10 @@ artifact shows:
   capture and the settled outcome, each an answer from the door;
 * the same act over real loopback HTTP, and both captures, byte-identical
   (the two runs' whole ledgers are, too);
-* an adapter error (a stand-in timeout on one page) recorded as an
-  unresolved outcome, and the run going on to its next act;
-* that unresolved outcome settled by the operator, and a second settlement
-  refused.
+* an adapter error (a stand-in timeout on one page: the request may have
+  reached the lab) leaving the act in doubt, unresolved, and the run going
+  on to its next act;
+* that act settled by the operator, and a second settlement refused.
 
 The lab's adapter and server plug in by name (plugins.py): core never
 imports the lab. No port, time or path reaches the artifact: the door only
@@ -27,37 +27,20 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from contextlib import ExitStack, contextmanager
 
 from core.run.canon import canonical_bytes
 from core.run.commandline import demo_main
 from core.run.demo_selection import proposal, scripted
 from core.run.doors import door_for
-from core.run.execute import Adapter, AdapterResult, execute
-from core.run.observe import observe
+from core.run.drive import enter, lab_adapter, work
+from core.run.execute import Adapter, AdapterResult
 from core.run.plugins import PluginError, load_plugin
-from core.run.policy import Policy
-from core.run.propose import Model, propose
+from core.run.policy import Policy, reference_policy
 from core.run.recorder import Recorder
 from core.run.records import make_run
-from core.run.select import select_next
-from core.run.stages import advance
 
 # What plugs in, by name, as in the reference configuration (data/policy/).
 PLUGINS = {"adapter": "lab.plugin:make_adapter", "server": "lab.plugin:serving", "world": "lab.plugin:describe_world"}
-
-POLICY = {
-    "reference": "training-authorization-0001",
-    "allowed_origins": ["https://lab.example:443"],
-    "tools": [
-        {"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
-         "weight": 2.0, "cost": 1.0},
-        {"tool_id": "probe_reflection", "activity": "active", "requires": {}, "family": "fam-probe",
-         "weight": 3.0, "cost": 2.0, "arguments": {"marker": "string", "parameter": "string"}},
-    ],
-    "max_actions": 3,
-    "max_model_calls": 4,
-}
 
 # The model's only proposals: two header looks and one probe, all in the first reply.
 REPLIES = (
@@ -73,16 +56,17 @@ TIMES_OUT = "https://lab.example:443/contact"
 TIMEOUT = "the lab did not answer within 10 seconds"
 
 # The operator's settlement of that act, and a second one that must be refused.
-SETTLED_BY_OPERATOR = {"status": "failed", "detail": "settled by the operator: the stand-in adapter raised "
-                                                     "before sending, so the request never left the process"}
+SETTLED_BY_OPERATOR = {"status": "failed", "detail": "settled by the operator: the lab's own log shows the "
+                                                     "request never reached it"}
 SECOND_SETTLEMENT = {"status": "succeeded", "detail": "a second settlement, after the first"}
 
 
 class Watched:
     """An adapter around another: it notes every URL it is asked for, and times out on ``TIMES_OUT``.
 
-    The timeout is raised before the request is sent: it stands for an
-    adapter error the demo can make happen the same way on every machine.
+    The timeout stands for an adapter error the demo can make happen the
+    same way on every machine. The executor cannot tell whether a timed-out
+    request reached the lab, so it leaves the act in doubt.
     """
 
     def __init__(self, inner: Adapter):
@@ -98,7 +82,7 @@ class Watched:
 
 def build_policy() -> Policy:
     """The operator's policy for the demo: one header tool, one probe, three actions at most."""
-    return Policy.from_dict(POLICY)
+    return reference_policy(tools=("inspect_headers", "probe_reflection"), max_actions=3, max_model_calls=4)
 
 
 def build_door(world: dict) -> Recorder:
@@ -115,68 +99,12 @@ def door_without_selection(world: str, max_actions: int = 3) -> Recorder:
     nobody selected would be refused before the executor's own steps show.
     Everything else the door checks, the policy first, stays.
     """
-    policy = Policy.from_dict({**POLICY, "max_actions": max_actions})
-    full = door_for(6, make_run(policy.snapshot(), {"world": world}), policy)
-    guards = [guard for guard in full.guards if guard.__name__ != "is_the_selection"]
-    door = Recorder(full.run, policy, full.kinds.values(), guards)
-    door.stage = full.stage
+    policy = reference_policy(tools=("inspect_headers", "probe_reflection"), max_actions=max_actions,
+                              max_model_calls=4)
+    door = door_for(6, make_run(policy.snapshot(), {"world": world}), policy, without=("is_the_selection",))
     for stage in ("observe", "propose", "select", "execute"):
         enter(door, stage)
     return door
-
-
-@contextmanager
-def lab_adapter(transport: str):
-    """The lab's own adapter, in process or against the lab served on 127.0.0.1, closed (and served) for the block."""
-    plugins = {name: load_plugin(text) for name, text in PLUGINS.items()}
-    with ExitStack() as stack:
-        if transport == "http":
-            port = stack.enter_context(plugins["server"]())  # python -m lab serve --port 0, stopped on exit
-            adapter = plugins["adapter"]("http", None, port)
-        else:
-            adapter = plugins["adapter"]("inprocess", None, None)
-        stack.callback(adapter.close)
-        yield adapter
-
-
-def enter(door: Recorder, stage: str) -> None:
-    """Move to ``stage``; the demo follows the stage table, so a refused move is a bug in the demo."""
-    answer = advance(door, stage)
-    if not answer["recorded"]:
-        raise RuntimeError(f"the demo could not enter {stage}: {answer['reason']}")
-
-
-def work(door: Recorder, model: Model, adapter: Adapter) -> list[dict]:
-    """Lesson 5's loop with lesson 6's executor: select, execute, credit, observe, propose.
-
-    Until the door refuses to select. Each step notes what the executor
-    answered; an unresolved act gets no feedback (only a settled outcome
-    earns credit) and nothing new to show the model, and the loop goes on.
-    """
-    run_id = door.run.run_id
-    steps: list[dict] = []
-    enter(door, "observe")
-    enter(door, "propose")
-    propose(door, model)
-    while True:
-        enter(door, "select")
-        chosen = select_next(door)
-        if not chosen["recorded"]:
-            steps.append({"step": "select", "answer": chosen})
-            return steps
-        act = door.get("proposal", door.get("selection", chosen["id"])["action_id"])
-        enter(door, "execute")
-        result = execute(door, {key: act[key] for key in ("run_id", "tool", "destination", "arguments")}, adapter)
-        steps.append({"step": "execute", "action_id": result.action_id, "status": result.status,
-                      "capture_id": result.capture_id, "detail": result.detail, "answers": list(result.answers)})
-        if result.status == "succeeded":
-            door.record("feedback", {"run_id": run_id, "outcome_id": result.answers[-1]["id"]})
-        enter(door, "observe")
-        if result.capture_id:
-            observe(door, result.capture_id)
-        enter(door, "propose")
-        if result.capture_id:
-            propose(door, model)
 
 
 def settle(door: Recorder, action_id: str, settlement: dict) -> dict:
@@ -188,9 +116,18 @@ def settle(door: Recorder, action_id: str, settlement: dict) -> dict:
 def one_run(transport: str, world: dict) -> tuple[Recorder, list[dict], list[str]]:
     """The demo's run through the lab's adapter over ``transport``: the door, its steps, the adapter's calls."""
     door = build_door(world)
-    with lab_adapter(transport) as lab:
+    steps: list[dict] = []
+
+    def watch(step: str, answer: object) -> None:
+        if step == "executed":
+            steps.append({"step": "execute", "action_id": answer.action_id, "status": answer.status,
+                          "capture_id": answer.capture_id, "detail": answer.detail, "answers": list(answer.answers)})
+        elif step == "selected" and not answer["recorded"]:
+            steps.append({"step": "select", "answer": answer})
+
+    with lab_adapter(PLUGINS, transport, None) as lab:
         adapter = Watched(lab)
-        steps = work(door, scripted(REPLIES), adapter)
+        work(door, scripted(REPLIES), adapter, watch=watch)
     return door, steps, adapter.calls
 
 

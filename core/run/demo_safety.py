@@ -33,13 +33,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from core.audit.replay import replay
-from core.run import report as reports
 from core.run.canon import digest
 from core.run.commandline import demo_main
-from core.run.demo_report import DEFAULT_CONFIG, load_configuration
-from core.run.doors import final_door
+from core.run.doors import final_door, verify
+from core.run.drive import load_configuration, seal_run
 from core.run.records import make_run
-from core.run.seal import finish, reseal
+from core.run.seal import reseal
 from core.run.stages import advance
 from core.safety import OVERRIDE_ENV, SafetyCheck, SafetyContext, SafetyPackError, load_safety_pack
 from core.safety.pack import DEFAULT_SAFETY_PACK, PACK_DIR, seal_of
@@ -120,11 +119,10 @@ def the_loader() -> dict:
 
 def tiny_sealed_report(pack) -> dict:
     """A run that opens, finishes at once and is sealed under ``pack``: enough to read its safety_pack section."""
-    config = load_configuration(DEFAULT_CONFIG)
+    config = load_configuration()
     door = final_door(make_run(config.policy.snapshot(), {"world": "safety-demo"}), config.policy, config.gating)
     advance(door, "observe")
-    finish(door, "the demo only needs a sealed report")
-    return reports.seal_run(door, pack)
+    return seal_run(door, pack, "the demo only needs a sealed report")
 
 
 def the_override() -> dict:
@@ -181,7 +179,7 @@ def the_ratification() -> dict:
 
 def verdict(snapshot: dict, report: dict) -> dict:
     """The SafetyCheck's verdict on ``snapshot``, with the tool classes and taxonomy of ``report``'s run."""
-    config = load_configuration(DEFAULT_CONFIG)
+    config = load_configuration()
     tools = {tool.tool_id: tool.activity for tool in config.policy.tools}
     context = SafetyContext.from_snapshot(snapshot, tools, config.gating.table)
     with override(None):
@@ -210,10 +208,10 @@ def the_replay(report: dict) -> dict:
     """Replay the reference report, then a copy whose injection refusal was rewritten and resealed."""
     reference = replay(report)
     altered = copy.deepcopy(report)
-    event = next(e for e in altered["events"] if e["kind"] == "proposal" and "outside" in e["reason"])
+    event = next(e for e in altered["events"] if e["kind"] == "proposal" and e["code"] == "out_of_scope")
     original = event["reason"]
     event["reason"] = HIDDEN_REASON
-    unsealed = reports.verify_report(altered)
+    unsealed = verify(altered)
     resealed = reseal(altered)
     result = replay(resealed)
     return {
@@ -225,7 +223,7 @@ def the_replay(report: dict) -> dict:
             "sealed_reason": original,
             "rewritten_reason": HIDDEN_REASON,
             "verify_before_reseal": unsealed.message,
-            "verify_after_reseal": reports.verify_report(resealed).message,
+            "verify_after_reseal": verify(resealed).message,
             "divergences": [d.describe() for d in result.divergences],
         },
     }

@@ -29,23 +29,23 @@ from pathlib import Path
 
 from core.run.canon import artifact_text, write_artifact
 from core.run.commandline import OneLineParser
-from core.run.demo_selection import POLICY, REPLIES, scripted, work
-from core.run.doors import final_door
+from core.run.demo_selection import REPLIES, FixedPages, scripted
+from core.run.doors import final_door, verify
+from core.run.drive import enter, seal_report, seal_run, work
 from core.run.gate import Gating
-from core.run.policy import Policy
-from core.run.records import make_run
+from core.run.policy import Policy, reference_policy
 from core.run.recorder import Recorder
-from core.run.report import render_markdown, seal_run, verify_report
+from core.run.records import make_run
+from core.run.report import render_markdown
 from core.run.seal import abort, finish, reseal, verify_chain
 from core.run.stages import advance
 from core.safety import load_safety_pack
 
-# The lesson 5 catalogue without its probe (a probe would wait for a review, lesson 8's
-# story), its classes named as taxonomy version 2 names them, two actions at most.
-TOOLS = [{**tool, "activity": "recon.passive"} for tool in POLICY["tools"] if tool["activity"] == "passive"]
-SEAL_POLICY = {**POLICY, "tools": TOOLS, "max_actions": 2}
+# The reference catalogue without its probe (a probe would wait for a review, lesson 8's
+# story), two actions at most.
+TOOLS = ("inspect_headers", "inspect_metadata")
 GATING = {"taxonomy_version": 2, "caps": {"recon.passive": 10}, "fail_open_classes": []}
-PASSIVE_REPLIES = tuple([p for p in reply if p["tool"] in {t["tool_id"] for t in TOOLS}] for reply in REPLIES)
+PASSIVE_REPLIES = tuple([p for p in reply if p["tool"] in TOOLS] for reply in REPLIES)
 
 FINISHED = "selection ended: the action budget is spent"
 ABORTED = "the operator withdrew the authorization"
@@ -53,11 +53,11 @@ ABORTED = "the operator withdrew the authorization"
 # The tamper lab: each file's name, and what was done to the finished report to make it.
 TAMPERS = {
     "intact": "nothing: the finished report as it was sealed",
-    "flipped-byte": "one bit of one byte flipped: the capture of event 11 says ExampleCMS 3.3.1, not 3.2.1",
-    "deleted-event": "event 13 (a feedback) deleted",
-    "swapped-events": "events 16 and 17 (two observations) swapped",
-    "spliced-run": "events 20 to the end taken from a twin run made in another world",
-    "truncated": "the last three events cut off: the ledger ends at event 38",
+    "flipped-byte": "one bit of one byte flipped: the about page's capture says ExampleCMS 3.3.1, not 3.2.1",
+    "deleted-event": "the first feedback event deleted",
+    "swapped-events": "two observations read from one capture swapped",
+    "spliced-run": "every event after the first selection taken from a twin run made in another world",
+    "truncated": "the last three events cut off",
     "resealed-section": "the counts section edited (no refusals), then the report resealed",
 }
 LAB_NAMES = tuple(TAMPERS)
@@ -68,7 +68,7 @@ class DemoError(RuntimeError):
 
 
 def build_policy() -> Policy:
-    return Policy.from_dict(SEAL_POLICY)
+    return reference_policy(tools=TOOLS, max_actions=2, max_model_calls=6)
 
 
 def start(world: str) -> Recorder:
@@ -77,53 +77,26 @@ def start(world: str) -> Recorder:
     return final_door(make_run(policy.snapshot(), {"world": world}), policy, Gating.from_dict(GATING))
 
 
-def enter(door: Recorder, *stages: str) -> None:
-    for stage in stages:
-        answer = advance(door, stage)
-        if not answer["recorded"]:
-            raise DemoError(f"the demo could not enter {stage}: {answer['reason']}")
-
-
 def finished_run(world: str = "seal-demo") -> Recorder:
-    """The loop until selection is refused, then the remaining stages, then finished."""
+    """The work loop (the one driver's) until selection is refused, then the remaining stages; still open."""
     door = start(world)
-    work(door, scripted(PASSIVE_REPLIES))
-    enter(door, "verify", "review", "report")
-    closed = finish(door, FINISHED)
-    if not closed["recorded"]:
-        raise DemoError(f"the run could not be finished: {closed['reason']}")
+    work(door, scripted(PASSIVE_REPLIES), FixedPages())
+    for stage in ("verify", "review", "report"):
+        enter(door, stage)
     return door
 
 
 def aborted_run() -> Recorder:
-    """The loop's first act, then the operator withdraws the authorization mid-run."""
+    """The work loop, until the operator withdraws the authorization after the first act."""
     door = start("seal-demo-aborted")
-    enter(door, "observe", "propose")
-    work_one(door)
-    closed = abort(door, ABORTED)
-    if not closed["recorded"]:
-        raise DemoError(f"the run could not be aborted: {closed['reason']}")
+
+    def withdraw_after_the_first_act(step: str, answer: object) -> None:
+        if step == "executed" and door.closed is None:
+            if not abort(door, ABORTED)["recorded"]:
+                raise DemoError("the run could not be aborted")
+
+    work(door, scripted(PASSIVE_REPLIES), FixedPages(), watch=withdraw_after_the_first_act)
     return door
-
-
-def work_one(door: Recorder) -> None:
-    """One round by hand: the model proposes, the door selects, the act and its capture are recorded."""
-    from core.run.demo_selection import page  # the fixed lab pages
-    from core.run.propose import propose
-    from core.run.select import select_next
-
-    run_id = door.run.run_id
-    propose(door, scripted(PASSIVE_REPLIES))
-    enter(door, "select")
-    chosen = door.get("selection", select_next(door)["id"])
-    proposal = door.get("proposal", chosen["action_id"])
-    enter(door, "execute")
-    action = door.record("action", {"run_id": run_id, "tool": proposal["tool"],
-                                    "destination": proposal["destination"], "arguments": proposal["arguments"]})
-    status, body = page(proposal["destination"])
-    capture = door.record("capture", {"run_id": run_id, "action_id": action["id"], "status": status, "body": body})
-    if not capture["recorded"]:
-        raise DemoError(f"the demo's capture was refused: {capture['reason']}")
 
 
 def after_the_close(door: Recorder) -> dict:
@@ -140,10 +113,21 @@ def after_the_close(door: Recorder) -> dict:
 
 
 def sealed(door: Recorder) -> dict:
-    return seal_run(door, load_safety_pack())
+    """The run's sealed report: finished now if it is still open (an aborted run is sealed as it stands)."""
+    if door.closed is None:
+        return seal_run(door, load_safety_pack(), FINISHED)
+    return seal_report(door, load_safety_pack())
 
 
 # --- the tamper lab ---------------------------------------------------------------------
+
+
+def first(events: list[dict], kind: str, where=lambda event: True) -> int:
+    """The index of the first admitted event of ``kind`` that ``where`` accepts."""
+    for index, event in enumerate(events):
+        if event["kind"] == kind and event["status"] == "admitted" and where(event):
+            return index
+    raise DemoError(f"the finished run has no {kind} event to tamper with")
 
 
 def tamper(name: str, report: dict, twin: dict) -> dict:
@@ -153,16 +137,16 @@ def tamper(name: str, report: dict, twin: dict) -> dict:
     if name == "intact":
         pass
     elif name == "flipped-byte":
-        capture = events[10]["payload"]
-        if "ExampleCMS 3.2.1" not in capture["body"]:
-            raise DemoError("event 11 is not the capture of the about page")
+        capture = events[first(events, "capture", lambda e: "ExampleCMS 3.2.1" in e["payload"]["body"])]["payload"]
         capture["body"] = capture["body"].replace("3.2.1", "3.3.1")  # '2' is 0x32, '3' is 0x33: one bit
     elif name == "deleted-event":
-        del events[12]
+        del events[first(events, "feedback")]
     elif name == "swapped-events":
-        events[15], events[16] = events[16], events[15]
+        at = first(events, "observation", lambda e: e["payload"].get("capture_id"))
+        events[at], events[at + 1] = events[at + 1], events[at]
     elif name == "spliced-run":
-        altered["events"] = events[:19] + copy.deepcopy(twin["events"][19:])
+        at = first(events, "selection") + 1
+        altered["events"] = events[:at] + copy.deepcopy(twin["events"][at:])
     elif name == "truncated":
         altered["events"] = events[:-3]
     elif name == "resealed-section":
@@ -181,7 +165,7 @@ def tamper_lab() -> dict[str, dict]:
 
 def verdict(report: dict) -> dict:
     """What the chain says, and what the whole verify (chain, then every derived section) says."""
-    chain, whole = verify_chain(report), verify_report(report)
+    chain, whole = verify_chain(report), verify(report)
     return {"chain": {"ok": chain.ok, "seq": chain.seq, "message": chain.message},
             "verify": {"ok": whole.ok, "seq": whole.seq, "section": whole.section, "message": whole.message}}
 
@@ -201,7 +185,8 @@ def run_demo() -> dict:
                     "after_the_close": after_the_close(aborted)},
         "tamper_lab": {name: {"file": f"data/course/tamper/{name}.json", "alteration": TAMPERS[name],
                               **verdict(lab[name])} for name in LAB_NAMES},
-        "markdown": {"finished": render_markdown(finished_report), "aborted": render_markdown(aborted_report)},
+        "markdown": {"finished": render_markdown(finished_report, verify(finished_report)),
+                     "aborted": render_markdown(aborted_report, verify(aborted_report))},
     }
 
 

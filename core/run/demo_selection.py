@@ -2,19 +2,20 @@
 
     python3 -m core.run.demo_selection --out data/course/selection-demo.json
 
-A scripted model proposes acts against fixed copies of lab pages; the loop
-asks the door for a selection, carries the chosen act out by hand (lesson 6
-brings the executor), credits its outcome, observes the capture and asks the
-model again, until the door refuses to select. Before every selection the
-demo writes down the ranking the door is about to use, with each score's
-arithmetic, so the artifact shows:
+A scripted model proposes acts against fixed copies of lab pages, and the
+one driver (drive.work) runs the loop: the door selects, the chosen act is
+carried out (by lesson 6's executor, over an adapter that serves the fixed
+pages), its outcome is credited, its capture observed, and the model asked
+again, until the door refuses to select. The demo only watches: before
+every selection it writes down the ranking the door is about to use, with
+each score's arithmetic, so the artifact shows:
 
 * scores with their arithmetic (weight, family credit, cost);
 * a tie broken by action identity, whatever order the proposals arrived in;
 * an executed identity proposed again and never selected again;
-* an identity the door turned away under its selection (the driver slipped
-  in an argument the tool does not declare), skipped from then on, and the
-  loop going on;
+* an identity the door turned away under its selection (the demo's driver
+  slips in an argument the tool does not declare), skipped from then on,
+  and the loop going on;
 * feedback crediting the exact identity and family that produced each outcome;
 * the action budget ending selection with proposals still open.
 
@@ -26,37 +27,20 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Mapping
 
 from core.run.commandline import demo_main
 from core.run.doors import door_for
-from core.run.observe import observe, render_response
+from core.run.drive import execute_reviewed, work
+from core.run.execute import AdapterResult
 from core.run.origins import canonical_destination
-from core.run.policy import Policy
-from core.run.propose import Model, propose
+from core.run.policy import Policy, reference_policy
+from core.run.propose import Model
 from core.run.recorder import Recorder
 from core.run.records import make_run
-from core.run.select import rank, score, select_next, selection_state
-from core.run.stages import advance
+from core.run.select import rank, score, selection_state
 
 LAB = "https://lab.example"
 
-# The reference catalogue, as the lesson 5 door sees it: two passive tools in the
-# recon family and one active probe in a family of its own.
-POLICY = {
-    "reference": "training-authorization-0001",
-    "allowed_origins": ["https://lab.example:443"],
-    "tools": [
-        {"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
-         "weight": 2.0, "cost": 1.0},
-        {"tool_id": "inspect_metadata", "activity": "passive", "requires": {"has_meta": True},
-         "family": "fam-recon", "weight": 3.0, "cost": 1.0},
-        {"tool_id": "probe_reflection", "activity": "active", "requires": {}, "family": "fam-probe",
-         "weight": 3.0, "cost": 2.0, "arguments": {"marker": "string", "parameter": "string"}},
-    ],
-    "max_actions": 4,
-    "max_model_calls": 6,
-}
 WORLD = {"world": "selection-demo"}
 
 # Fixed copies of the lab's pages, keyed by canonical destination.
@@ -97,8 +81,8 @@ MEDDLED = {f"inspect_headers -> {LAB}:443/contact": {"marker": "lab-probe-<i>3</
 
 
 def build_policy() -> Policy:
-    """The operator's policy for the demo: the reference catalogue, four actions at most."""
-    return Policy.from_dict(POLICY)
+    """The operator's policy for the demo: the reference catalogue, four actions and six model calls at most."""
+    return reference_policy(max_actions=4, max_model_calls=6)
 
 
 def scripted(replies: tuple[list[dict], ...] | list[list[dict]]) -> Model:
@@ -107,13 +91,21 @@ def scripted(replies: tuple[list[dict], ...] | list[list[dict]]) -> Model:
     return lambda prompt: next(texts, '{"proposals": []}')
 
 
-def page(destination: str) -> tuple[int, str]:
-    """The status and capture text of a fixed lab page, the response as ``render_response`` writes it."""
-    path = canonical_destination(destination).removeprefix(f"{LAB}:443")
-    title, meta, body = PAGES.get(path, MISSING)
-    status = 200 if path in PAGES else 404
-    headers = {"Content-Type": "text/html; charset=utf-8", "Server": "lab-fixture/1.0"}
-    return status, render_response(status, headers, HTML.format(title=title, meta=meta, body=body))
+class FixedPages:
+    """An adapter over fixed copies of the lab's pages: the same answer on every machine."""
+
+    def fetch(self, url: str) -> AdapterResult:
+        path = canonical_destination(url).removeprefix(f"{LAB}:443").partition("?")[0]
+        title, meta, body = PAGES.get(path, MISSING)
+        headers = (("Content-Type", "text/html; charset=utf-8"), ("Server", "lab-fixture/1.0"))
+        return AdapterResult(200 if path in PAGES else 404, headers, HTML.format(title=title, meta=meta, body=body))
+
+
+def slipping(door: Recorder, payload: dict, adapter, reviews) -> object:
+    """The demo's driver, which slips an argument into one act: the door must turn it away."""
+    identity = f"{payload['tool']} -> {canonical_destination(payload['destination'])}"
+    meddled = {**payload, "arguments": {**payload["arguments"], **MEDDLED.get(identity, {})}}
+    return execute_reviewed(door, meddled, adapter, reviews)
 
 
 def ranking(door: Recorder) -> list[dict]:
@@ -136,65 +128,28 @@ def family_credit(door: Recorder) -> dict[str, float]:
     return {family: earned for family, (earned, _) in selection_state(door).credit.items()}
 
 
-def enter(door: Recorder, stage: str) -> None:
-    """Move to ``stage``; the loop follows the stage table, so a refused move is a bug in the demo."""
-    answer = advance(door, stage)
-    if not answer["recorded"]:
-        raise RuntimeError(f"the demo could not enter {stage}: {answer['reason']}")
-
-
-def work(door: Recorder, model: Model, fetch: Callable[[str], tuple[int, str]] = page,
-         meddled: Mapping[str, dict] | None = None) -> list[dict]:
-    """The lesson 5 loop, until the door refuses to select; returns what happened, step by step.
-
-    Propose, then: rank and select, execute the chosen act by hand (action,
-    capture, settled outcome, feedback), observe its capture, propose again.
-    ``meddled`` maps an action identity to arguments the driver wrongly adds
-    when it executes that act. An act the door turns away leaves no capture,
-    so the model is not asked again before the next selection.
-    """
-    run_id = door.run.run_id
+def watched(door: Recorder) -> tuple[list[dict], callable]:
+    """The loop's steps as the artifact writes them, and the watch that records them."""
     steps: list[dict] = []
 
-    def ask_model() -> None:
-        answers = propose(door, model)
-        steps.append({"step": "propose", "answers": answers})
+    def watch(step: str, answer: object) -> None:
+        if step == "proposed":
+            steps.append({"step": "propose", "answers": answer})
+        elif step == "selecting":
+            steps.append({"step": "select", "ranking": ranking(door)})
+        elif step == "selected":
+            steps[-1]["answer"] = answer
+            if answer["recorded"]:
+                steps[-1]["selection"] = door.get("selection", answer["id"])
+        elif step == "executed":
+            steps.append({"step": "execute", "action_id": door.get("selection", steps[-1]["answer"]["id"])["action_id"],
+                          "status": answer.status, "answers": list(answer.answers)})
+        elif step == "credited":
+            steps[-1].update(feedback=door.get("feedback", answer["id"]), family_credit=family_credit(door))
+        elif step == "observed":
+            steps.append({"step": "observe", "answers": answer})
 
-    enter(door, "observe")
-    enter(door, "propose")
-    ask_model()
-    while True:
-        enter(door, "select")
-        ranked = ranking(door)
-        answer = select_next(door)
-        steps.append({"step": "select", "ranking": ranked, "answer": answer})
-        if not answer["recorded"]:
-            return steps
-        steps[-1]["selection"] = door.get("selection", answer["id"])
-        chosen = door.get("proposal", steps[-1]["selection"]["action_id"])
-        enter(door, "execute")
-        arguments = {**chosen["arguments"], **(meddled or {}).get(chosen["action_id"], {})}
-        action = door.record("action", {"run_id": run_id, "tool": chosen["tool"],
-                                        "destination": chosen["destination"], "arguments": arguments})
-        executed = {"step": "execute", "action_id": chosen["action_id"], "arguments": arguments, "action": action}
-        steps.append(executed)
-        capture_id = ""
-        if action["recorded"]:
-            status, body = fetch(chosen["destination"])
-            capture = door.record("capture", {"run_id": run_id, "action_id": action["id"], "status": status,
-                                              "body": body})
-            capture_id = capture["id"]
-            outcome = door.record("outcome", {"run_id": run_id, "action_id": action["id"], "status": "succeeded",
-                                              "capture_id": capture_id, "detail": ""})
-            feedback = door.record("feedback", {"run_id": run_id, "outcome_id": outcome["id"]})
-            executed.update(capture=capture, outcome=outcome, feedback=door.get("feedback", feedback["id"]),
-                            family_credit=family_credit(door))
-        enter(door, "observe")
-        if capture_id:
-            steps.append({"step": "observe", "answers": observe(door, capture_id)})
-        enter(door, "propose")
-        if capture_id:
-            ask_model()
+    return steps, watch
 
 
 def selections(steps: list[dict]) -> list[str]:
@@ -203,10 +158,11 @@ def selections(steps: list[dict]) -> list[str]:
 
 
 def run_demo() -> dict:
-    """Drive the loop with the scripted model; return the artifact as data."""
+    """Drive the loop with the scripted model through the one driver; return the artifact as data."""
     policy = build_policy()
     door = door_for(5, make_run(policy.snapshot(), WORLD), policy)
-    steps = work(door, scripted(REPLIES), meddled=MEDDLED)
+    steps, watch = watched(door)
+    work(door, scripted(REPLIES), FixedPages(), watch=watch, act=slipping)
     return {"loop": steps, "shows": _what_it_shows(door, steps), "report": door.snapshot()}
 
 
@@ -217,19 +173,19 @@ def _what_it_shows(door: Recorder, steps: list[dict]) -> dict:
     first = picks[0]
     tied = [row["action_id"] for row in first["ranking"] if row["score"] == first["ranking"][0]["score"]]
     arrived = [p["action_id"] for p in door.records("proposal") if p["action_id"] in tied]
-    again = next(a for step in steps if step["step"] == "propose" for a in step["answers"]
-                 if not a["recorded"] and "already recorded" in a["reason"])
+    again = next(event for event in door.events if event["kind"] == "proposal" and event["code"] == "already_recorded")
     executed_again = next(step["action_id"] for step in runs if f"'{step['action_id']}'" in again["reason"])
-    turned = next(i for i, step in enumerate(steps) if step["step"] == "execute" and not step["action"]["recorded"])
+    turned = next(i for i, step in enumerate(steps) if step["step"] == "execute" and step["status"] == "refused")
     refused, after = steps[turned], steps[turned + 1]  # the loop goes straight on to the next selection
     return {
         "scores": {"selection": 2, "ranking": picks[1]["ranking"]},
         "tie": {"arrival_order": arrived, "ranked": tied, "selected": first["selection"]["action_id"],
                 "reason": first["selection"]["reason"]},
-        "executed_identity": {"action_id": executed_again, "proposed_again": again,
+        "executed_identity": {"action_id": executed_again, "proposed_again": {"recorded": False,
+                                                                              "reason": again["reason"]},
                               "times_selected": selections(steps).count(executed_again)},
-        "turned_away": {"action_id": refused["action_id"], "arguments_sent": refused["arguments"],
-                        "door_answer": refused["action"], "next_ranking": [r["action_id"] for r in after["ranking"]],
+        "turned_away": {"action_id": refused["action_id"], "arguments_sent": MEDDLED[refused["action_id"]],
+                        "door_answer": refused["answers"][0], "next_ranking": [r["action_id"] for r in after["ranking"]],
                         "next_selected": after["ranking"][0]["action_id"]},
         "feedback": [{**step["feedback"], "family_credit_after": step["family_credit"]}
                      for step in runs if "feedback" in step],
@@ -240,7 +196,8 @@ def _what_it_shows(door: Recorder, steps: list[dict]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return demo_main("demo_selection", "Write lesson 5's demo artifact: rankings, selections and feedback through the door.", run_demo, argv)
+    return demo_main("demo_selection", "Write lesson 5's demo artifact: rankings, selections and feedback "
+                     "through the door.", run_demo, argv)
 
 
 if __name__ == "__main__":

@@ -145,7 +145,7 @@ def run_demo() -> dict:
         "tables": {
             "stages": list(table.stages),
             "transitions": [list(pair) for pair in table.transitions],
-            "admitted_in": {name: list(row.stages) for name, row in door.kinds.items()},
+            "admitted_in": {name: list(table.admitted_in.get(name, ())) for name in door.kinds},
         },
         "walk": [{"stage": stage, **event} for stage, event in zip(from_ledger, events)],
         "refused": refused,

@@ -33,13 +33,12 @@ from contextlib import contextmanager
 
 from core.run.canon import write_artifact
 from core.run.commandline import OneLineParser
-from core.run.demo_report import DEFAULT_CONFIG, DEFAULT_LAB, lab_adapter, load_configuration
 from core.run.demo_selection import proposal, scripted
 from core.run.doors import door_for
-from core.run.drive import enter, work
+from core.run.drive import DEFAULT_LAB, enter, lab_adapter, load_configuration, work
 from core.run.execute import ExecutionResult, execute
 from core.run.plugins import load_plugin
-from core.run.policy import Policy
+from core.run.policy import reference_policy
 from core.run.recorder import Recorder
 from core.run.records import make_run
 from core.run.verify import Act, Check, run_check
@@ -57,7 +56,7 @@ REPLIES = (
 
 def reference_checks() -> tuple[Check, ...]:
     """The verification plans of the reference configuration, in its order: the reflection, then staging."""
-    return load_configuration(DEFAULT_CONFIG).checks
+    return load_configuration().checks
 
 
 @contextmanager
@@ -69,12 +68,11 @@ def verifying(world: str = "verification-demo", **policy_changes: object) -> Ite
     executes one action payload through the same door, with the lab's
     in-process adapter.
     """
-    config = load_configuration(DEFAULT_CONFIG)
-    policy = Policy.from_dict({**config.raw["policy"], **policy_changes})
-    plugins = {name: load_plugin(config.plugins[name]) for name in ("adapter", "server", "world")}
-    run = make_run(policy.snapshot(), {"demo": world, "lab": plugins["world"](DEFAULT_LAB)})
+    config = load_configuration()
+    policy = reference_policy(**policy_changes)
+    run = make_run(policy.snapshot(), {"demo": world, "lab": load_plugin(config.plugins["world"])(DEFAULT_LAB)})
     door = door_for(7, run, policy)
-    with lab_adapter(plugins, "inprocess", DEFAULT_LAB) as adapter:
+    with lab_adapter(config.plugins, "inprocess", DEFAULT_LAB) as adapter:
         work(door, scripted(REPLIES), adapter, reviews={})  # ends in select: nothing left to choose
         enter(door, "verify")
         yield door, lambda payload: execute(door, payload, adapter)

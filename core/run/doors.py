@@ -88,6 +88,14 @@ CODES = {code: meaning for part in PARTS for code, meaning in part.codes.items()
 SECTIONS = (*report.SECTIONS, safety_sections)
 
 
+def stage_table(lesson: int = LAST_LESSON) -> stages.StageTable:
+    """The stage machine of lesson ``lesson``'s door: lesson 3's table with each later part's kinds added."""
+    table = _stage_table([part for part in PARTS if part.lesson <= lesson], None, lesson)
+    if table is None:
+        raise ValueError(f"the door of lesson {lesson} has no stages")
+    return table
+
+
 def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None = None, *,
              stage_table: stages.StageTable | None = None, without: Iterable[str] = (),
              sink: Callable[[bytes], None] | None = None) -> Recorder:
@@ -245,3 +253,11 @@ def given_by(report: dict) -> dict:
 def verify(sealed: dict) -> Verification:
     """A sealed report checked whole: its chain and seal, then every section derived again from its ledger."""
     return report.verify_report(sealed, redo, SECTIONS, given_by)
+
+
+def render(sealed: dict) -> str:
+    """The Markdown report of ``sealed``, headed by what verifying it whole found (report.render_markdown)."""
+    return report.render_markdown(sealed, verify(sealed))
+
+
+REFERENCE_TABLE = stage_table()  # the reference run's stage machine: every lesson's kinds admitted

@@ -43,7 +43,7 @@ from core.run.gate import Gating, GatingError, gate_state, subject_of
 from core.run.jsonfile import read_json, shown_path
 from core.run.observe import observe
 from core.run.plugins import load_plugin
-from core.run.policy import Policy, PolicyError
+from core.run.policy import Policy, PolicyError, reference_policy
 from core.run.propose import Model, propose
 from core.run.recorder import Recorder
 from core.run.records import REVIEW_DECISIONS, make_run, require_keys, shown
@@ -111,20 +111,16 @@ def configuration(raw: object, where: str = "the configuration") -> Configuratio
     return Configuration(raw, policy, gating, reviews, checks, dict(raw["plugins"]))
 
 
-def reference_config(**changes: object) -> Configuration:
+def reference_config(tools: Iterable[str] | None = None, policy: Mapping | None = None,
+                     **changes: object) -> Configuration:
     """The reference configuration with named parts replaced: every demo's and test's starting point.
 
-    ``policy`` changes may be given as a dict of policy fields to replace
-    (``policy={"max_actions": 3}``); ``tools`` keeps only the named tools of
-    the reference catalogue, in its order.
+    ``tools`` and ``policy`` change its policy (policy.reference_policy);
+    any other keyword replaces that part of the configuration whole.
     """
     raw = read_json(DEFAULT_CONFIG, error=ConfigError, what="configuration file")
-    policy = dict(raw["policy"])
-    if "tools" in changes:
-        keep = changes.pop("tools")
-        policy["tools"] = [tool for tool in policy["tools"] if tool["tool_id"] in keep]
-    policy.update(changes.pop("policy", {}))
-    return configuration({**raw, "policy": policy, **changes}, "the reference configuration, changed")
+    snapshot = reference_policy(tools, **dict(policy or {})).snapshot()
+    return configuration({**raw, "policy": snapshot, **changes}, "the reference configuration, changed")
 
 
 def load_reviews(entries: object) -> dict[str, dict]:
@@ -157,9 +153,14 @@ def world_of(config: Configuration, lab_world: dict) -> dict:
 
 
 @contextmanager
-def lab_adapter(plugins: Mapping[str, str], transport: str, lab_dir: Path | None):
-    """The lab's adapter for ``transport``; over HTTP, the lab is served for the block's duration."""
-    adapter_of, server = load_plugin(plugins["adapter"]), load_plugin(plugins["server"])
+def lab_adapter(plugins: Mapping[str, object], transport: str, lab_dir: Path | None):
+    """The lab's adapter for ``transport``; over HTTP, the lab is served for the block's duration.
+
+    ``plugins`` names the adapter and the server as the configuration does
+    (``"lab.plugin:make_adapter"``), or gives them as callables.
+    """
+    adapter_of, server = (plugins[name] if callable(plugins[name]) else load_plugin(plugins[name])
+                          for name in ("adapter", "server"))
     with ExitStack() as stack:
         if transport == "http":
             port = stack.enter_context(server(lab_dir))
@@ -201,20 +202,26 @@ def _quiet(step: str, answer: object) -> None:
     """The default watch: a run shows nothing as it goes."""
 
 
+Act = Callable[[Recorder, dict, Adapter, Mapping[str, dict]], ExecutionResult]
+
+
 def work(door: Recorder, model: Model, adapter: Adapter, reviews: Mapping[str, dict] | None = None,
-         watch: Watch = _quiet) -> None:
+         watch: Watch = _quiet, act: Act = execute_reviewed) -> None:
     """The work loop, from the first stage until selection finds nothing left or a budget is spent.
 
     ``watch`` sees each step: ``proposed`` (the door's answers to a model
     call and its proposals), ``selecting`` (the door, just before it is
     asked for a selection), ``selected`` (its answer), ``executed`` (the
-    ExecutionResult) and ``observed`` (the answers to the observations).
+    ExecutionResult), ``credited`` (the answer to its feedback) and
+    ``observed`` (the answers to the observations). ``act`` carries out the
+    chosen act (a demo may wrap it, to show what the door does when a
+    driver gets it wrong).
     """
     reviews = reviews or {}
     enter(door, "observe")
     enter(door, "propose")
     watch("proposed", propose(door, model))
-    while True:
+    while door.closed is None:  # an abort (a person's, through a watch) ends the loop
         enter(door, "select")
         watch("selecting", door)
         chosen = select_next(door)
@@ -224,10 +231,13 @@ def work(door: Recorder, model: Model, adapter: Adapter, reviews: Mapping[str, d
         proposal = door.get("proposal", door.get("selection", chosen["id"])["action_id"])
         enter(door, "execute")
         payload = {key: proposal[key] for key in ("run_id", "tool", "destination", "arguments")}
-        result = execute_reviewed(door, payload, adapter, reviews)
+        result = act(door, payload, adapter, reviews)
         watch("executed", result)
+        if door.closed is not None:
+            return
         if result.status == "succeeded":
-            door.record("feedback", {"run_id": door.run.run_id, "outcome_id": result.answers[-1]["id"]})
+            credit = {"run_id": door.run.run_id, "outcome_id": result.answers[-1]["id"]}
+            watch("credited", door.record("feedback", credit))
         enter(door, "observe")
         if result.capture_id:
             watch("observed", observe(door, result.capture_id))
@@ -259,6 +269,11 @@ def seal_run(door: Recorder, pack, reason: str = FINISH_REASON) -> dict:
     closed = seal.finish(door, reason)
     if not closed["recorded"]:
         raise HarnessError(f"the run could not be finished: {closed['reason']}")
+    return seal_report(door, pack)
+
+
+def seal_report(door: Recorder, pack) -> dict:
+    """A closed run's report (every section, lesson 10's safety verdict under ``pack`` too), sealed."""
     return seal.seal(reports.build_report(door, SECTIONS, {"pack": pack}), door.event_bytes())
 
 
@@ -271,11 +286,14 @@ class Driven:
 
 
 def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "inprocess", *,
-        model: Model | None = None, watch: Watch = _quiet, sink: Callable[[bytes], None] | None = None) -> Driven:
+        model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet,
+        sink: Callable[[bytes], None] | None = None) -> Driven:
     """The whole job: one run of ``config`` against the lab in ``lab_dir``, through every stage, sealed.
 
-    ``model`` replaces the configuration's model (the attack suite's obedient
-    one); ``sink`` gets each event's bytes as the door writes it (a journal).
+    ``model`` and ``adapter`` replace the configuration's (the attack suite's
+    obedient model, an adapter that keeps the lab's record of what reached
+    it; the caller closes an adapter it gives); ``sink`` gets each event's
+    bytes as the door writes it (a journal).
     The transport is not part of the run's identity: in process or over real
     loopback HTTP, the report is the same, byte for byte.
     """
@@ -286,6 +304,8 @@ def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "in
     door = final_door(make_run(config.policy.snapshot(), world_of(config, world)), config.policy, config.gating,
                       sink=sink)
     model = model or load_plugin(config.plugins["model"])(lab_dir)
-    with lab_adapter(config.plugins, transport, lab_dir) as adapter:
+    with ExitStack() as stack:
+        if adapter is None:
+            adapter = stack.enter_context(lab_adapter(config.plugins, transport, lab_dir))
         run_through(door, model, adapter, config.reviews, config.checks, watch)
     return Driven(door, seal_run(door, pack))

@@ -16,9 +16,11 @@ the ledger records when work is turned away, and what a reader audits later.
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 
 from core.run.canon import CanonError, canonical_bytes
@@ -30,6 +32,8 @@ TOOL_FIELDS = ("tool_id", "activity", "requires", "family", "weight", "cost")
 OPTIONAL_TOOL_FIELDS = ("arguments",)  # a tool that declares none takes no arguments (fail-closed)
 SCORE_LIMIT = 1_000_000  # the most a weight or a cost may be: selection's arithmetic must stay finite
 ARGUMENT_TYPES = {"string": str, "integer": int, "boolean": bool}  # what an argument schema may declare
+# The operator's configuration of the reference run; its "policy" is every demo's and test's starting point.
+REFERENCE_CONFIG = Path(__file__).resolve().parents[2] / "data" / "policy" / "training-authorization-0001.json"
 
 
 class PolicyError(ValueError):
@@ -300,3 +304,24 @@ def _has_query(destination: object) -> bool:
 def _same_value(observed: object, required: object) -> bool:
     """Compare as canonical JSON, so that 1 does not pass for true."""
     return canonical_bytes(thawed_json(observed)) == canonical_bytes(thawed_json(required))
+
+
+def reference_policy(tools: Iterable[str] | None = None, **changes: object) -> Policy:
+    """The reference run's policy with named changes: ``tools`` keeps only those catalogue entries.
+
+    Every demo and test starts from the one catalogue the operator wrote
+    (data/policy/), so a tool's class, family, weight and cost are written
+    once and cannot drift between files.
+    """
+    data = json.loads(REFERENCE_CONFIG.read_text(encoding="utf-8"))["policy"]
+    if tools is not None:
+        keep = list(tools)
+        unknown = sorted(set(keep) - {tool["tool_id"] for tool in data["tools"]})
+        if unknown:
+            raise PolicyError(f"the reference catalogue has no tool {', '.join(unknown)}")
+        data["tools"] = [tool for tool in data["tools"] if tool["tool_id"] in keep]
+    unknown = sorted(set(changes) - set(POLICY_FIELDS))
+    if unknown:
+        raise PolicyError(f"a policy has no field {', '.join(unknown)}")
+    return Policy.from_dict({**data, **changes})
+

@@ -11,7 +11,7 @@ By default they check starter/lesson05.py; `course check 5` shows each result.
 
 import pytest
 
-from core.run.demo_selection import proposal, scripted, selections, work
+from core.run.demo_selection import proposal, scripted, selections, steps_of
 from core.run.doors import door_for
 from core.run.policy import Policy, PolicyError
 from core.run.records import make_run
@@ -79,7 +79,7 @@ def run(policy):
 def plan_run(policy: Policy) -> list[dict]:
     """The fixed run under ``policy``: every step the loop took."""
     door = door_for(5, make_run(policy.snapshot(), {"world": "lesson05-check"}), policy)
-    return work(door, scripted(REPLIES))
+    return steps_of(door, scripted(REPLIES))
 
 
 def picks(run):

@@ -13,7 +13,7 @@ each result.
 
 import pytest
 
-from core.run.demo_execution import work
+from core.run.demo_execution import steps_of
 from core.run.demo_selection import proposal, scripted
 from core.run.doors import door_for
 from core.run.execute import AdapterResult
@@ -93,7 +93,7 @@ def fixed_run(adapter) -> tuple[object, list[dict]]:
     policy = Policy.from_dict({"reference": "training-authorization-0001", "allowed_origins": [LAB],
                                "tools": TOOLS, "max_actions": 4, "max_model_calls": 4})
     door = door_for(6, make_run(policy.snapshot(), {"world": "lesson06-check"}), policy)
-    return door, work(door, scripted(REPLIES), adapter)
+    return door, steps_of(door, scripted(REPLIES), adapter)
 
 
 @pytest.fixture(scope="module")

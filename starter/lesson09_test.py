@@ -24,11 +24,11 @@ LAB = Path("data") / "course" / "tamper"
 # Each file of the lab, what was done to it, and the event the chain names (None: the chain holds).
 EXPECTED = {
     "intact": ("nothing was altered", None),
-    "flipped-byte": ("one bit of event 11's capture body was flipped", 11),
-    "deleted-event": ("event 13 was deleted", 13),
+    "flipped-byte": ("one bit of event 12's capture body was flipped", 12),
+    "deleted-event": ("event 14 was deleted", 14),
     "swapped-events": ("events 16 and 17 were swapped", 16),
-    "spliced-run": ("events 20 to the end were taken from a twin run", 20),
-    "truncated": ("the last three of 41 events were cut off", 39),
+    "spliced-run": ("events 9 to the end were taken from a twin run", 9),
+    "truncated": ("the last three of 43 events were cut off", 41),
     "resealed-section": ("the counts section was edited and the report resealed", None),
 }
 # Modules that would hand you the reference's chain instead of your own.

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from core.run import doors, gate, report
+from core.run import doors, execute, gate
+from core.run.seal import verify_chain
 from core.run.policy import Decision, Policy, Tool
 from lab import attacks
 
@@ -58,17 +59,16 @@ def test_without_the_gate_a_probe_no_reviewer_saw_runs(monkeypatch):
 
 
 def test_without_argument_schemas_a_passive_tool_carries_a_probe(monkeypatch):
-    """With argument schemas unchecked at the door, the executor still sends nothing a schema does not declare, and the act it could not send leaves the gate's view stale, which stops what follows; take that away too, and a passive tool carries a probe's marker to the lab in its query."""
+    """With argument schemas unchecked at the door, the executor still sends nothing a schema does not declare (the act fails, unsent); take the executor's check away too, and a passive tool carries a probe's marker to the lab in its query."""
     monkeypatch.setattr(Tool, "check_arguments", lambda self, arguments, destination: "")
     assert succeeded(named("reply-07", "reply-08")) == set()
-    monkeypatch.setattr(gate, "view_is_stale", lambda door: False)
+    monkeypatch.setattr(execute, "request_url", lambda action, tool: action["destination"])
     assert succeeded(named("reply-07", "reply-08")) == {"reply-08"}
 
 
 def test_without_re_deriving_sections_a_resealed_lie_passes(monkeypatch):
     """With verify reduced to the hash chain, a resealed report whose verdict, counts or safety summary was edited passes, while plain edits are still caught."""
-    monkeypatch.setattr(report, "derived_sections", lambda sealed: {key: sealed.get(key) for key in sealed
-                                                                    if key not in ("events", "seal")})
+    monkeypatch.setattr(attacks, "verify", verify_chain)
     chosen = named("tamper-01", "tamper-07", "tamper-08", "tamper-09")
     assert succeeded(chosen) == {"tamper-07", "tamper-08", "tamper-09"}
 

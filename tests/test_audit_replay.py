@@ -144,10 +144,10 @@ def test_a_divergence_names_the_event_the_sealed_decision_and_the_replayed_one()
     result = replay(reseal({**sealed, "events": events}))
     replayed_held = next(e for e in sealed["events"] if e["seq"] == held["seq"])
     assert result.divergences == tuple(sorted([
-        Divergence(held["seq"], "action", Answer("refused", "", "held for no reason"),
-                   Answer("refused", "", replayed_held["reason"])),
-        Divergence(selection["seq"], "selection", Answer("refused", "", "nothing worth choosing"),
-                   Answer("admitted", sealed["events"][selection["seq"] - 1]["id"], "")),
+        Divergence(held["seq"], "action", Answer("refused", "", "held for no reason", "held_for_review"),
+                   Answer("refused", "", replayed_held["reason"], "held_for_review")),
+        Divergence(selection["seq"], "selection", Answer("refused", "", "nothing worth choosing", ""),
+                   Answer("admitted", sealed["events"][selection["seq"] - 1]["id"], "", "")),
     ], key=lambda d: d.seq))
     assert result.divergences[-1].describe() == (
         f"event {held['seq']} (action): the report says refused: held for no reason; "

@@ -46,7 +46,8 @@ def test_both_transports_give_the_same_capture_bytes_and_the_same_ledger(demo):
 def test_the_adapter_error_is_unresolved_and_the_run_goes_on(demo):
     error = demo["shows"]["adapter_error"]
     assert error["action_id"] == f"inspect_headers -> {LAB}/contact"
-    assert (error["status"], error["detail"]) == ("unresolved", f"adapter error: TimeoutError({TIMEOUT!r})")
+    assert (error["status"], error["detail"]) == (
+        "unresolved", f"in doubt: the request may have reached the target: TimeoutError({TIMEOUT!r})")
     assert [(o["status"], o["detail"]) for o in error["outcomes"]] == [
         ("unresolved", "handed to the adapter"), ("unresolved", error["detail"])]
     assert error["captures"] == []

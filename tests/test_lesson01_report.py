@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from core.audit.replay import replay
-from core.run import report as report_module
+from core.run.doors import verify
 from core.run.gate import subject_of
 from core.run.seal import reseal, verify_chain
 from course import manifest, pages
@@ -41,7 +41,7 @@ def refused(report: dict, words: str) -> list[dict]:
 
 def test_the_committed_report_verifies_and_replays_without_a_divergence(report):
     """The committed report's seal holds, every section re-derives from its ledger, and replay finds no divergence."""
-    verification = report_module.verify_report(report)
+    verification = verify(report)
     assert verification.ok, verification.message
     replayed = replay(report)
     assert replayed.divergences == ()
@@ -118,7 +118,7 @@ def test_a_derived_section_edited_and_resealed_is_named_by_verify(report):
             finding["verdict"] = "confirmed"
     resealed = reseal(edited)
     assert verify_chain(resealed).ok
-    verification = report_module.verify_report(resealed)
+    verification = verify(resealed)
     assert not verification.ok and verification.section == "findings", verification.message
 
 

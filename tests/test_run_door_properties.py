@@ -24,7 +24,8 @@ from core.run import origins
 from core.run.canon import canonical_bytes, digest
 from core.run.demo_records import POLICY, build_policy, run_demo
 from core.run.policy import Policy, PolicyError
-from core.run.recorder import GUARDS, KINDS, Recorder
+from core.run.doors import CODES
+from core.run.recorder import GUARDS, KINDS, Recorder, Refusal
 from core.run.records import RecordError, make_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,7 +136,9 @@ def check_door_promises(recorder: Recorder, kind: object, payload: object) -> No
     else:
         assert set(answer) == {"recorded", "reason"}
         assert answer["reason"] and len(answer["reason"]) <= 200
-        assert event == {"seq": len(after), "kind": event["kind"], "status": "refused", "id": "", "reason": answer["reason"]}
+        assert event == {"seq": len(after), "kind": event["kind"], "status": "refused", "id": "", "reason": answer["reason"],
+                         "code": event["code"], "by": event["by"]}
+        assert event["code"] in CODES and event["by"].startswith("door: ")
         assert stores(recorder) == before
     canonical_bytes(recorder.snapshot())  # the state stays JSON-ready either way
 
@@ -386,7 +389,8 @@ def test_a_guard_added_to_the_list_refuses_without_rewriting_the_door():
     """A door is data: a guard added to its list refuses through the same ledger, with no subclass and no change to the door."""
 
     def only_observations(door, request):
-        return "" if request.kind == "observation" else f"{request.kind} is not admitted in stage {door.stage!r}"
+        if request.kind != "observation":
+            raise Refusal("out_of_stage", f"{request.kind} is not admitted in stage {door.stage!r}")
 
     policy = build_policy()
     recorder = Recorder(make_run(policy.snapshot(), {"world": "staged"}), policy, guards=(*GUARDS, only_observations))
@@ -396,16 +400,20 @@ def test_a_guard_added_to_the_list_refuses_without_rewriting_the_door():
     assert recorder.record("action", action) == {"recorded": False, "reason": "action is not admitted in stage 'observe'"}
     assert recorder.record("observation", {"run_id": run_id, "field": "f", "value": 1})["recorded"]
     assert recorder.snapshot()["stage"] == "observe"
+    assert recorder.events[0]["by"] == "door: test_run_door_properties.only_observations"
 
 
 def test_refuse_needs_a_reason_and_bounds_it():
     """A refusal without a reason is a programming error; a long reason is cut to 200 characters."""
     recorder = populated()
-    with pytest.raises(RecordError):
-        recorder.refuse("proposal", "  ")
-    answer = recorder.refuse("proposal", "r" * 1000)
+    with pytest.raises(ValueError):
+        recorder.refuse("proposal", "  ", code="malformed_reply", by="a test")
+    with pytest.raises(ValueError):
+        recorder.refuse("proposal", "no code", code="", by="a test")
+    answer = recorder.refuse("proposal", "r" * 1000, code="malformed_reply", by="a test")
     assert len(answer["reason"]) == 200 and answer["reason"].endswith("...")
-    assert recorder.events[-1]["kind"] == "proposal"
+    assert recorder.events[-1]["kind"] == "proposal" and recorder.events[-1]["by"] == "caller: a test"
+    assert recorder.ledger[-1]["payload"] is None
 
 
 def test_snapshot_is_json_ready_with_empty_stage_and_no_seal():
@@ -483,10 +491,14 @@ def test_printing_a_door_lists_its_kinds_and_guards_in_order():
     """print(door) shows each kind with its store, and each guard in the order the door asks them."""
     text = str(populated())
     assert text.splitlines()[1:] == [
-        "kinds:", "  observation  -> observations", "  action       -> actions", "  capture      -> captures",
-        "  outcome      -> outcomes", "  finding      -> findings", "  review       -> reviews",
-        "guards, in order:", "  1. payload_is_object", "  2. run_binding", "  3. kind_is_known",
-        "  4. fields_are_declared", "  5. kinds_contract"]
+        "kinds (store; builder; then its hooks, in order):",
+        "  observation -> observations; recorder.build_observation", "      then recorder.note_observation",
+        "  action -> actions; recorder.build_action", "  capture -> captures; recorder.build_capture",
+        "  outcome -> outcomes; recorder.build_outcome", "      then recorder.note_outcome",
+        "  finding -> findings; recorder.build_finding",
+        "  review -> reviews; recorder.build_review", "      then recorder.note_review",
+        "guards, in order:", "  1. recorder.payload_is_object", "  2. recorder.run_binding",
+        "  3. recorder.kind_is_known", "  4. recorder.fields_are_declared", "  5. recorder.kinds_contract"]
 
 
 @pytest.mark.parametrize("origin", ["https://lab.example/admin", "https://lab.example/?x=1", "https://lab.example/#top",

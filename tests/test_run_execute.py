@@ -6,7 +6,7 @@ word for word). Helper tests live in tests/test_run_lessons_6_8_edges.py.
 
 from __future__ import annotations
 
-from core.run.execute import AdapterResult, execute
+from core.run.execute import AdapterResult, NotSent, execute
 from core.run.observe import render_response
 from lab.fixtures import fixture_paths
 from lab import DEFAULT_LAB_DIR
@@ -81,21 +81,25 @@ def test_a_refused_action_never_reaches_the_adapter():
     assert adapter.calls == []
 
 
-def test_an_adapter_error_is_a_recorded_unresolved_outcome_and_the_run_goes_on():
-    """An adapter that raises, or times out, leaves an unresolved outcome whose detail names the error, and the next action still runs."""
+def test_an_adapter_error_leaves_the_act_in_doubt_or_failed_by_where_it_happened():
+    """An adapter error after the request may have reached the target (a timeout) leaves the act unresolved, in doubt, naming the error; one before anything was sent settles it as failed; either way the next action still runs."""
     recorder = executing()
     adapter = FakeAdapter({"https://lab.example:443/slow": TimeoutError("timed out"),
-                           "https://lab.example:443/down": ConnectionRefusedError(111, "Connection refused")})
+                           "https://lab.example:443/down": NotSent("connection refused")})
     slow = execute(recorder, payload(recorder, "https://lab.example/slow"), adapter)
     down = execute(recorder, payload(recorder, "https://lab.example/down"), adapter)
     fine = execute(recorder, payload(recorder, "https://lab.example/"), adapter)
-    assert (slow.status, slow.detail) == ("unresolved", "adapter error: TimeoutError('timed out')")
-    assert (down.status, down.detail) == ("unresolved", "adapter error: ConnectionRefusedError(111, 'Connection refused')")
+    in_doubt = "in doubt: the request may have reached the target: TimeoutError('timed out')"
+    assert (slow.status, slow.detail) == ("unresolved", in_doubt)
+    assert (down.status, down.detail) == ("failed", "not sent: connection refused")
     assert fine.status == "succeeded"
     outcomes = [(o["action_id"], o["status"], o["detail"]) for o in recorder.records("outcome")]
-    assert outcomes[:2] == [("inspect_headers -> https://lab.example:443/slow", "unresolved", "handed to the adapter"),
-                            ("inspect_headers -> https://lab.example:443/slow", "unresolved",
-                             "adapter error: TimeoutError('timed out')")]
+    assert outcomes[:4] == [("inspect_headers -> https://lab.example:443/slow", "unresolved", "handed to the adapter"),
+                            ("inspect_headers -> https://lab.example:443/slow", "unresolved", in_doubt),
+                            ("inspect_headers -> https://lab.example:443/down", "unresolved", "handed to the adapter"),
+                            ("inspect_headers -> https://lab.example:443/down", "failed",
+                             "not sent: connection refused")]
+    assert slow.action_id not in recorder.settled and down.action_id in recorder.settled
     assert not any(o["status"] == "succeeded" for o in recorder.records("outcome") if "/slow" in o["action_id"])
     assert [c["action_id"] for c in recorder.records("capture")] == ["inspect_headers -> https://lab.example:443/"]
 
@@ -115,9 +119,9 @@ def test_a_settled_outcome_never_changes():
 
 
 def test_an_unresolved_outcome_is_settled_once():
-    """An unresolved outcome left by an adapter error is settled once, by a later outcome for its action that says how it ended, and the door refuses a second settlement."""
+    """An act left in doubt by an adapter error is settled once, by a later outcome for its action that says how it ended, and the door refuses a second settlement."""
     recorder = executing()
-    adapter = FakeAdapter({"https://lab.example:443/down": ConnectionRefusedError(111, "Connection refused")})
+    adapter = FakeAdapter({"https://lab.example:443/down": ConnectionResetError(104, "Connection reset by peer")})
     down = execute(recorder, payload(recorder, "https://lab.example/down"), adapter)
     assert down.status == "unresolved"
     settlement = {"run_id": recorder.run.run_id, "action_id": down.action_id, "status": "failed", "capture_id": "",
@@ -128,7 +132,8 @@ def test_an_unresolved_outcome_is_settled_once():
                      "reason": "outcome for 'inspect_headers -> https://lab.example:443/down' is already settled"}
     assert [(o["status"], o["detail"]) for o in recorder.records("outcome")] == [
         ("unresolved", "handed to the adapter"),
-        ("unresolved", "adapter error: ConnectionRefusedError(111, 'Connection refused')"),
+        ("unresolved", "in doubt: the request may have reached the target: "
+                       "ConnectionResetError(104, 'Connection reset by peer')"),
         ("failed", "settled by the operator: the lab was down, nothing reached it")]
 
 
@@ -150,7 +155,7 @@ def test_the_capture_is_the_rendered_response():
 
 
 def test_a_probe_sends_its_marker_as_one_query_pair():
-    """A probe's parameter and marker arguments reach the adapter as one URL-encoded query pair; arguments the tool's schema does not declare are refused at the door, and declared arguments the executor cannot send leave the outcome unresolved without a call."""
+    """A probe's parameter and marker arguments reach the adapter as one URL-encoded query pair; arguments the tool's schema does not declare are refused at the door, and declared arguments the executor cannot send settle the act as failed without a call."""
     recorder = executing()
     adapter = FakeAdapter()
     probe = payload(recorder, "https://lab.example/debug", "probe_reflection", {"parameter": "q", "marker": "a <b>&c"})
@@ -162,8 +167,8 @@ def test_a_probe_sends_its_marker_as_one_query_pair():
                                                           "'command' (it declares marker, parameter)")
     half = payload(recorder, "https://lab.example/search", "probe_reflection", {"parameter": "q"})
     result = execute(recorder, half, adapter)
-    assert result.status == "unresolved"
-    assert result.detail == "cannot send: arguments {'parameter': 'q'} are not a probe's parameter and marker"
+    assert result.status == "failed"
+    assert result.detail == "not sent: arguments {'parameter': 'q'} are not a probe's parameter and marker"
     assert len(adapter.calls) == 1
 
 
@@ -192,4 +197,4 @@ def test_in_process_and_loopback_http_give_byte_identical_captures():
     # The http adapter really went over the wire: with the server stopped, its next fetch fails.
     after = execute(over_http_recorder, payload(over_http_recorder, "https://lab.example/after-stop"), http_adapter)
     http_adapter.close()
-    assert after.status == "unresolved" and after.detail.startswith("adapter error: ConnectError(")
+    assert after.status == "failed" and after.detail.startswith("not sent: ConnectError: ")

@@ -121,17 +121,18 @@ def test_a_response_the_door_cannot_capture_leaves_the_outcome_unresolved():
 def test_a_malformed_or_failing_adapter_is_an_adapter_error(response, named):
     recorder = executing()
     result = execute(recorder, payload(recorder), Answering(response))
-    assert result.status == "unresolved" and result.detail.startswith("adapter error: " + named)
+    assert result.status == "unresolved" and result.detail.startswith(
+        "in doubt: the request may have reached the target: " + named)
     assert recorder.records("capture") == []
 
 
 def test_no_request_is_sent_when_the_unresolved_outcome_cannot_be_written():
     def no_outcomes(door, payload):
-        raise Refusal("outcomes are switched off")
+        raise Refusal("malformed_payload", "outcomes are switched off")
 
     door = executing()
     kinds = [dataclasses.replace(row, build=no_outcomes) if row.name == "outcome" else row for row in door.kinds.values()]
-    recorder = Recorder(door.run, door.policy, kinds, door.guards)
+    recorder = Recorder(door.run, door.policy, kinds, door.guards, **door.parts)
     recorder.stage = door.stage
     adapter = Answering(AdapterResult(200, (), "ok"))
     result = execute(recorder, payload(recorder), adapter)

@@ -159,7 +159,8 @@ def test_model_calls_past_the_budget_are_refused_before_the_model_is_asked():
     assert len(prompts) == 2
     assert len(recorder.records("model_call")) == 2
     assert recorder.events[-1] == {"seq": len(recorder.events), "kind": "model_call", "status": "refused", "id": "",
-                                   "reason": "model call budget of 2 calls is spent"}
+                                   "reason": "model call budget of 2 calls is spent", "code": "budget_spent",
+                                   "by": "door: propose.build_model_call"}
 
 
 def test_a_reply_over_any_limit_is_refused_whole_and_kept_out_of_the_ledger():

@@ -88,8 +88,9 @@ def test_an_unlisted_transition_is_a_recorded_refusal():
     }
     for stage, reason in attempts.items():
         assert advance(recorder, stage) == {"recorded": False, "reason": reason}
+        code = "unknown_stage" if stage == "launch" else "move_not_listed"
         assert recorder.events[-1] == {"seq": len(recorder.events), "kind": "transition", "status": "refused",
-                                       "id": "", "reason": reason}
+                                       "id": "", "reason": reason, "code": code, "by": "door: stages.build_transition"}
     assert recorder.stage == "observe"
     assert stores(recorder) == before
     assert recorder.snapshot()["counts"] == {"admitted": 1, "refusals": 4}

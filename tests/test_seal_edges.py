@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from core.audit.replay import Answer, replay
 from core.run.canon import artifact_text, write_artifact
-from core.run.doors import DoorError
+from core.run.doors import SECTIONS, DoorError
 from core.run.gate import act_subject
 from core.run.propose import propose
 from core.run.recorder import BOUNDED, PAYLOAD_LIMIT, Recorder
@@ -25,6 +25,7 @@ from core.run.report import ReportError, build_report, with_verdicts
 from core.run.seal import SealError, abort, finish, load_report, reseal, seal
 from core.run.seal import verify_chain as verify
 from core.run.stages import advance
+from core.safety import load_safety_pack
 
 from .lab_run import go_to, lab_run
 from .test_audit_replay import gated_report
@@ -36,11 +37,9 @@ def resealed(report: dict, **changes) -> dict:
     return reseal({**report, **changes})
 
 
-def setting(recorder) -> dict:
-    """What build_report needs besides the run: the gating, the taxonomy and the pack it ran under."""
-    gating = recorder.parts["gating"]
-    return {"gating": gating.snapshot(), "taxonomy": {"version": 2, "digest": gating.table.digest},
-            "safety_pack": {"pack_id": "p", "digest": "d", "ratification": "ratified"}}
+def judged_by() -> dict:
+    """What build_report needs besides the door: the safety pack the run is judged against."""
+    return {"pack": load_safety_pack()}
 
 REFERENCE = ROOT / "data" / "course" / "report.json"
 
@@ -197,7 +196,7 @@ def test_sealing_is_pure_and_deterministic(tmp_path):
     recorder = lab_run(10, world="pure")
     go_to(recorder, "observe")
     finish(recorder, "done")
-    unsealed = build_report(recorder, setting=setting(recorder), safety={})
+    unsealed = build_report(recorder, SECTIONS, judged_by())
     before = copy.deepcopy(unsealed)
     first, second = seal(unsealed), seal(unsealed)
     assert unsealed == before and artifact_text(first) == artifact_text(second)
@@ -271,7 +270,7 @@ def test_every_event_keeps_a_json_ready_copy_of_its_payload():
     value["nested"]["a"] = 99
     recorder.record("observation", {"run_id": run_id, "field": "bad", "value": {1, 2}})
     recorder.record("action", object())
-    recorder.refuse("proposal", "a reply that does not parse")
+    recorder.refuse("proposal", "a reply that does not parse", code="malformed_reply", by="a test")
     ledger = recorder.ledger
     assert ledger[0]["payload"] == {"run_id": run_id, "field": "shape", "value": {"list": [1, 2], "nested": {"a": 1.5}}}
     assert ledger[1]["payload"] == {"unrepresentable": "dict"}
@@ -284,20 +283,15 @@ def test_every_event_keeps_a_json_ready_copy_of_its_payload():
 # --- building and rendering reports -------------------------------------------------------------
 
 
-def test_build_report_refuses_an_open_run_and_malformed_parts():
-    """An open run, a setting without exactly its three sections, or a safety verdict that is not an object is refused."""
+def test_build_report_refuses_an_open_run_and_sections_with_no_canonical_form():
+    """An open run is refused, and so is a section that has no canonical JSON form."""
     recorder = lab_run(10, world="open")
     with pytest.raises(ReportError, match="still open"):
-        build_report(recorder, setting=setting(recorder), safety={})
+        build_report(recorder, SECTIONS, judged_by())
     finish(recorder, "done")
-    good = setting(recorder)
-    for bad in ({}, {**good, "extra": 1}, {key: value for key, value in good.items() if key != "taxonomy"}):
-        with pytest.raises(ReportError, match="setting"):
-            build_report(recorder, setting=bad, safety={})
-    with pytest.raises(ReportError, match="safety"):
-        build_report(recorder, setting=good, safety=[])
+    assert build_report(recorder, SECTIONS, judged_by())["closed"]["how"] == "finished"
     with pytest.raises(ReportError, match="canonical JSON"):
-        build_report(recorder, setting={**good, "gating": {"caps": {"recon.passive": float("nan")}}}, safety={})
+        build_report(recorder, [*SECTIONS, lambda door, given: {"extra": float("nan")}], judged_by())
 
 
 def test_findings_carry_their_verdicts():
@@ -331,7 +325,8 @@ def test_markdown_tells_the_held_and_approved_story_and_the_safety_verdict():
 def test_text_from_outside_the_harness_stays_inert_in_the_markdown():
     """A refusal reason with Markdown, HTML, backticks and a line break renders as one code span on one line."""
     recorder = lab_run(10, world="inert")
-    recorder.refuse("proposal", "see [here](https://attacker.test) `tick` <b>bold</b>\nsecond line")
+    recorder.refuse("proposal", "see [here](https://attacker.test) `tick` <b>bold</b>\nsecond line",
+                    code="malformed_reply", by="a test")
     finish(recorder, "done")
     lines = render_markdown(sealed_from(recorder)).splitlines()
     assert "- event 1 (`proposal`): ``see [here](https://attacker.test) `tick` <b>bold</b>\\nsecond line``" in lines
@@ -410,7 +405,7 @@ def test_an_admitted_event_without_its_payload_cannot_be_explained():
     events = copy.deepcopy(sealed["events"])
     events[0]["payload"] = None
     divergences = replay(resealed(sealed, events=events)).divergences
-    assert divergences[0].seq == 1 and divergences[0].sealed == Answer("admitted", "authorize -> observe", "")
+    assert divergences[0].seq == 1 and divergences[0].sealed == Answer("admitted", "authorize -> observe", "", "")
     assert divergences[0].replayed.reason == "this event kept no payload to ask again with"
 
 

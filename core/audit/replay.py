@@ -50,7 +50,7 @@ class Answer:
     def __str__(self) -> str:
         if self.status == "admitted":
             return f"admitted {self.id!r}"
-        return f"{self.status} ({self.code}): {self.reason}"
+        return f"{self.status}: {self.reason}"
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,8 @@ class Divergence:
     replayed: Answer
 
     def describe(self) -> str:
-        return f"event {self.seq} ({self.kind}): the report says {self.sealed}; the replay decided {self.replayed}"
+        codes = f" (codes {self.sealed.code} and {self.replayed.code})" if self.sealed.code != self.replayed.code else ""
+        return f"event {self.seq} ({self.kind}): the report says {self.sealed}; the replay decided {self.replayed}{codes}"
 
 
 @dataclass(frozen=True)

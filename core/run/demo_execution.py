@@ -36,6 +36,7 @@ from core.run.drive import enter, lab_adapter, work
 from core.run.execute import Adapter, AdapterResult
 from core.run.plugins import PluginError, load_plugin
 from core.run.policy import Policy, reference_policy
+from core.run.propose import Model
 from core.run.recorder import Recorder
 from core.run.records import make_run
 
@@ -113,9 +114,8 @@ def settle(door: Recorder, action_id: str, settlement: dict) -> dict:
                                    **settlement})
 
 
-def one_run(transport: str, world: dict) -> tuple[Recorder, list[dict], list[str]]:
-    """The demo's run through the lab's adapter over ``transport``: the door, its steps, the adapter's calls."""
-    door = build_door(world)
+def steps_of(door: Recorder, model: Model, adapter: Adapter) -> list[dict]:
+    """The one driver's work loop on ``door``: each execution, and the selection that ended the loop."""
     steps: list[dict] = []
 
     def watch(step: str, answer: object) -> None:
@@ -125,9 +125,16 @@ def one_run(transport: str, world: dict) -> tuple[Recorder, list[dict], list[str
         elif step == "selected" and not answer["recorded"]:
             steps.append({"step": "select", "answer": answer})
 
+    work(door, model, adapter, watch=watch)
+    return steps
+
+
+def one_run(transport: str, world: dict) -> tuple[Recorder, list[dict], list[str]]:
+    """The demo's run through the lab's adapter over ``transport``: the door, its steps, the adapter's calls."""
+    door = build_door(world)
     with lab_adapter(PLUGINS, transport, None) as lab:
         adapter = Watched(lab)
-        work(door, scripted(REPLIES), adapter, watch=watch)
+        steps = steps_of(door, scripted(REPLIES), adapter)
     return door, steps, adapter.calls
 
 
@@ -169,7 +176,7 @@ def run_demo() -> dict:
         "adapter_calls": calls,
         "selection_ended": steps[-1]["answer"],
     }
-    enter(door, "verify")  # the loop is over; before verification the operator settles what is open
+    enter(door, "execute")  # the loop is over; the operator settles what is open, where outcomes are written
     settled = settle(door, open_act, SETTLED_BY_OPERATOR)
     again = settle(door, open_act, SECOND_SETTLEMENT)
     shows["settlement"] = {"action_id": open_act, "first": settled, "second": again,

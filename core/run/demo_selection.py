@@ -157,12 +157,18 @@ def selections(steps: list[dict]) -> list[str]:
     return [step["selection"]["action_id"] for step in steps if "selection" in step]
 
 
+def steps_of(door: Recorder, model: Model, adapter=None, act=execute_reviewed) -> list[dict]:
+    """The one driver's work loop on ``door`` (over the fixed pages unless ``adapter`` is given), step by step."""
+    steps, watch = watched(door)
+    work(door, model, adapter or FixedPages(), watch=watch, act=act)
+    return steps
+
+
 def run_demo() -> dict:
     """Drive the loop with the scripted model through the one driver; return the artifact as data."""
     policy = build_policy()
     door = door_for(5, make_run(policy.snapshot(), WORLD), policy)
-    steps, watch = watched(door)
-    work(door, scripted(REPLIES), FixedPages(), watch=watch, act=slipping)
+    steps = steps_of(door, scripted(REPLIES), act=slipping)
     return {"loop": steps, "shows": _what_it_shows(door, steps), "report": door.snapshot()}
 
 

@@ -39,8 +39,8 @@ RUN_FIELDS = ("policy_digest", "run_id", "world_digest")
 LAST_LESSON = 10  # the reference run's door: every part of the harness
 
 
-class DoorError(ValueError):
-    """A door cannot be assembled, or a report's run, policy or gating rebuilt; the message says why."""
+class DoorError(report.ReportError):
+    """A report's door cannot be rebuilt from its run, policy, gating or pack; the message says why."""
 
 
 @dataclass(frozen=True)

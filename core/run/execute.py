@@ -96,6 +96,8 @@ def request_url(action: dict, tool: Tool) -> str:
     declares no probe fields cannot send a probe, whatever it is handed.
     """
     arguments = action["arguments"]
+    if not tool.arguments and "?" in action["destination"]:  # a query is input too; this tool takes none
+        raise ValueError(f"tool {shown(tool.tool_id)} declares no arguments, so it sends no query")
     if not arguments:
         return action["destination"]
     undeclared = sorted(name for name in arguments if name not in tool.arguments)

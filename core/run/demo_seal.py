@@ -71,10 +71,11 @@ def build_policy() -> Policy:
     return reference_policy(tools=TOOLS, max_actions=2, max_model_calls=6)
 
 
-def start(world: str) -> Recorder:
-    """A fresh run of the final door under the demo's policy and gating."""
+def start(world: str, without: tuple[str, ...] = ()) -> Recorder:
+    """A fresh run of the final door under the demo's policy and gating (``without`` the guards it names)."""
     policy = build_policy()
-    return final_door(make_run(policy.snapshot(), {"world": world}), policy, Gating.from_dict(GATING))
+    return final_door(make_run(policy.snapshot(), {"world": world}), policy, Gating.from_dict(GATING),
+                      without=without)
 
 
 def finished_run(world: str = "seal-demo") -> Recorder:

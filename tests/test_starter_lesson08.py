@@ -54,7 +54,7 @@ def test_the_worked_answer_passes_every_check():
     ({"caps": {"recon.passive": 10, "metadata": 3}}, "test_inspect_metadata_reads_three_times_without_review",
      "a cap names 'metadata', which is no class of taxonomy version 3"),
     ({"metadata": {"consequential": True, "trigger_class": "active_testing"}},
-     "test_inspect_metadata_reads_three_times_without_review", "was refused"),
+     "test_a_fourth_metadata_read_is_denied_not_held", "which is consequential"),
     ({"form": {"approver_role": "client-liaison"}},
      "test_the_form_probe_is_held_until_the_engagement_lead_approves_that_exact_act", "not held for the engagement"),
     ({"form": {"approver_role": None}},

@@ -184,7 +184,8 @@ def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
     status = 0
     out.print(Text("Checked just now, by the course's own commands", style="bold"))
     checks = (
-        ("core.run.seal", "seal verify", "events and sections are as sealed; the head names them all."),
+        ("core.run.seal", "seal verify", "the chain holds and every section is what the ledger derives; "
+                                         "only a head kept elsewhere shows it is the report that was sealed."),
         ("core.audit.replay", "replay", "the rules it was sealed under give every decision again."),
     )
     grid = Table.grid(padding=(0, 1), expand=True)

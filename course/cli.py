@@ -20,10 +20,10 @@ from rich.table import Table
 from course import hints as hints_module
 from course import lint as lint_module
 from course import manifest, progress
-from course.check import CheckResult, run_check
-from course.manifest import ROOT_ENV, Lesson, ManifestError
+from course.check import CheckError, CheckResult, Checked, check as check_lesson
+from course.manifest import Lesson, ManifestError
 from course.progress import ProgressError
-from course.target import ENV
+from course.target import ENV, TargetError, target_path
 from course.verify import verify as verify_artifacts
 
 ROOT = manifest.course_root()
@@ -70,9 +70,14 @@ def _parts(lesson: Lesson) -> list[str]:
 def _your_check(lesson: Lesson, done: set[int]) -> str:
     if not lesson.ready:
         return "planned"
-    if _load_problem(lesson):
+    try:
+        _selected(lesson)
+        checked = check_lesson(lesson, ROOT)
+    except (CourseError, CheckError):
+        return "does not run"
+    if checked.problem:
         return "does not load"
-    results = run_check(lesson, ROOT)
+    results = checked.results
     passed = sum(r.passed for r in results)
     if results and passed == len(results):
         return "passes" if lesson.number in done else "passes (not saved)"
@@ -94,26 +99,29 @@ def _ready(number: int) -> Lesson:
     return lesson
 
 
-def _load_problem(lesson: Lesson) -> str:
-    """One line if the selected file cannot be imported (or does not exist), else ""."""
-    env = {**os.environ, ROOT_ENV: str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "course.diagnose", str(lesson.number)], cwd=ROOT, env=env,
-                          capture_output=True, text=True)
-    if done.returncode == 2:
-        raise CourseError(done.stdout.strip() or done.stderr.strip())
-    if done.returncode != 0:
-        said = (done.stdout.strip() or done.stderr.strip() or "the file could not be loaded").splitlines()
-        return said[-1]  # the diagnosis is the last line, after anything the student's file printed
-    return ""
+def _selected(lesson: Lesson) -> Path:
+    """The file the check will load, or a CourseError saying in one line why it cannot be read."""
+    try:
+        path = target_path(lesson.number, ROOT)
+    except TargetError as exc:
+        raise CourseError(str(exc)) from None
+    if not path.is_file():
+        raise CourseError(f"{ENV} selects {path}, which is not a Python file")
+    return path
 
 
 def _report(lesson: Lesson) -> bool:
     """Check ``lesson`` and say what the student needs to read: one line, a table, or what to do next."""
-    problem = _load_problem(lesson)
-    if problem:
-        click.echo(problem)
+    _selected(lesson)
+    try:
+        checked: Checked = check_lesson(lesson, ROOT)
+    except CheckError as exc:
+        click.echo(str(exc))
         return False
-    results = run_check(lesson, ROOT)
+    if checked.problem:  # the file as a whole cannot be used: every check would say the same line
+        click.echo(checked.problem)
+        return False
+    results = checked.results
     failed = [r for r in results if not r.passed]
     if len(results) > 1 and len(failed) == len(results) and len({r.message for r in failed}) == 1:
         click.echo(failed[0].message)  # one cause behind every failure: say it once

@@ -13,6 +13,7 @@ import pytest
 
 from course import hints, lint, manifest
 from course.starters import direction_problems
+from course.target import TargetError
 
 from .conftest import FIXTURE_MANIFEST, FIXTURE_SENTENCE, REPO, run_course
 
@@ -144,19 +145,40 @@ def test_check_shows_each_failure_with_its_message_then_passes_on_the_solution(f
 
 def test_starter_switch_holds_on_the_fixture(fixture_course):
     lesson = manifest.find(1, fixture_course)
-    assert direction_problems(lesson, fixture_course) == []
+    assert direction_problems(lesson, committed(fixture_course)) == []
 
 
 def test_starter_switch_catches_a_starter_that_already_passes(fixture_course):
     (fixture_course / "starter/lesson01.py").write_text("def greet(name):\n    return 'hello ' + name\n")
     lesson = manifest.find(1, fixture_course)
-    assert any("already passes" in p for p in direction_problems(lesson, fixture_course))
+    assert any("already passes" in p for p in direction_problems(lesson, committed(fixture_course)))
 
 
 def test_starter_switch_catches_a_solution_that_fails(fixture_course):
     (fixture_course / "solutions/lesson01.py").write_text("def greet(name):\n    return name\n")
     lesson = manifest.find(1, fixture_course)
-    assert any("the solution fails" in p for p in direction_problems(lesson, fixture_course))
+    assert any("the solution fails" in p for p in direction_problems(lesson, committed(fixture_course)))
+
+
+def test_a_pristine_starter_outside_git_is_an_error_not_the_working_copy(fixture_course):
+    (fixture_course / "starter/lesson01.py").write_text("def greet(name):\n    return 'hello ' + name\n")
+    done = run_course(fixture_course, "check", "1", COURSE_TARGET="pristine")
+    assert done.returncode == 2 and done.stdout == ""
+    assert one_line(done).startswith("course: COURSE_TARGET=pristine cannot read the committed "
+                                     "starter/lesson01.py from git: ")
+    with pytest.raises(TargetError, match="cannot read the committed starter/lesson01.py"):
+        direction_problems(manifest.find(1, fixture_course), fixture_course)
+
+
+def test_a_skipped_check_counts_as_failed_and_says_it_was_skipped(fixture_course):
+    edit(fixture_course, "starter/lesson01_test.py", "def test_greet_says_hello():\n",
+         "def test_greet_says_hello():\n    import pytest; pytest.skip('not today')\n")
+    (fixture_course / "starter/lesson01.py").write_text("def greet(name):\n    return 'hello ' + name\n")
+    done = run_course(fixture_course, "check", "1")
+    assert done.returncode == 1, done.stdout
+    assert "FAILED" in done.stdout and "0 of 1 checks pass." in done.stdout
+    flat = " ".join(done.stdout.replace("│", " ").split())
+    assert "this check was skipped (not today), and a check that does not run does not pass" in flat
 
 
 @pytest.mark.parametrize("args, says", [

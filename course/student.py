@@ -287,7 +287,7 @@ class _Child:
         self.replies, replies_out = os.pipe()
         self.output = tempfile.TemporaryFile()  # what the student's file prints: kept out of the check's way
         environment = {key: value for key, value in os.environ.items() if key != PROBLEM_ENV}
-        self.process = subprocess.Popen([sys.executable, "-I", "-B", str(CHILD), str(requests_in), str(replies_out)],
+        self.process = subprocess.Popen([sys.executable, "-I", "-B", "-u", str(CHILD), str(requests_in), str(replies_out)],
                                         pass_fds=(requests_in, replies_out), stdin=subprocess.DEVNULL,
                                         stdout=self.output, stderr=subprocess.STDOUT, cwd=root, env=environment)
         os.close(requests_in)

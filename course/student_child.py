@@ -39,9 +39,11 @@ ALWAYS_BLOCKED = ("ctypes", "_ctypes", "_posixsubprocess", "_testcapi", "_testin
 STARTS_A_PROCESS = {"os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
                     "subprocess.Popen", "os.startfile", "pty.spawn"}
 SENDS_A_SIGNAL = {"os.kill", "os.killpg", "signal.pthread_kill"}
-CHANGES_FILES = {"os.rename", "os.remove", "os.rmdir", "os.truncate", "os.chmod", "os.chown", "os.utime",
-                 "os.mkdir", "os.symlink", "os.link", "os.chflags", "os.lchmod", "os.lchflags", "shutil.rmtree",
-                 "shutil.copyfile", "shutil.copymode", "shutil.copystat", "shutil.copytree", "shutil.move"}
+# Events that change a file, and how many of their first arguments are paths.
+CHANGES_FILES = {"os.remove": 1, "os.rmdir": 1, "os.truncate": 1, "os.chmod": 1, "os.chown": 1, "os.utime": 1,
+                 "os.mkdir": 1, "os.chflags": 1, "os.lchmod": 1, "os.lchflags": 1, "shutil.rmtree": 1,
+                 "os.rename": 2, "os.symlink": 2, "os.link": 2, "shutil.copyfile": 2, "shutil.copymode": 2,
+                 "shutil.copystat": 2, "shutil.copytree": 2, "shutil.move": 2}
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 
@@ -79,7 +81,7 @@ class Wall:
         return None
 
     def private_path(self, path) -> bool:
-        if isinstance(path, int):
+        if not isinstance(path, (str, bytes, os.PathLike)):  # a file descriptor may name any file
             return False
         real = os.path.realpath(os.fsdecode(path))
         return real == self.private or real.startswith(self.private + os.sep)
@@ -105,8 +107,7 @@ class Wall:
             raise PermissionError("the check's process loads no C code")
         elif event in ("resource.setrlimit", "resource.prlimit"):
             raise PermissionError("the check's process keeps its limits")
-        elif event in CHANGES_FILES and not all(self.private_path(a) for a in args[:2]
-                                                if isinstance(a, (str, bytes, os.PathLike, int))):
+        elif event in CHANGES_FILES and not all(self.private_path(a) for a in args[:CHANGES_FILES[event]]):
             raise PermissionError("the check's process changes no file outside its own temporary folder")
 
 
@@ -181,7 +182,14 @@ def main() -> None:
     os.chdir(setup["root"])
     wall = Wall(setup)
     for name, source in setup["sources"].items():
+        package, _, last = name.rpartition(".")
+        parent = importlib.import_module(package) if package else None
         sys.modules[name] = stand_in(name, source, wall)
+        if parent is not None:
+            setattr(parent, last, sys.modules[name])
+    leaked = [name for name in sys.modules if wall.blocks_import(name) and name not in setup["sources"]]
+    if leaked:  # a package that imports its own blocked module cannot be walled off this way
+        raise SystemExit(f"the check cannot make {leaked[0]} unavailable: loading its package loads it")
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     sys.addaudithook(wall.audit)
 

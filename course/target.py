@@ -1,7 +1,9 @@
 """The starter switch: which file a lesson's completion test checks.
 
-``starter/lessonNN_test.py`` calls ``load_lesson(NN)`` instead of importing a
-module by name, so the same test checks whichever file ``COURSE_TARGET`` selects:
+``starter/lessonNN_test.py`` holds the student's file through
+``course.student.Student(NN)``, which loads the file selected here (in a child
+process, or in process with ``load_lesson``) instead of importing a module by
+name, so the same test checks whichever file ``COURSE_TARGET`` selects:
 
 * ``starter`` (the default): the student's ``starter/lessonNN.py``; ``course check N`` runs this;
 * ``solution``: the worked ``solutions/lessonNN.py``; the test suite runs this;
@@ -18,7 +20,6 @@ import importlib.util
 import os
 import subprocess
 import tempfile
-import traceback
 from pathlib import Path
 from types import ModuleType
 
@@ -71,18 +72,3 @@ def load_lesson(number: int) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def student_line(number: int, exc: BaseException) -> str:
-    """Where in the student's file of lesson ``number`` an exception came from, as one line, never a traceback."""
-    path = target_path(number)
-    try:
-        shown = path.resolve().relative_to(course_root().resolve()).as_posix()
-    except ValueError:
-        shown = f"starter/lesson{number:02d}.py"
-    if isinstance(exc, SyntaxError):
-        return f"{shown}, line {exc.lineno}: SyntaxError: {exc.msg}"
-    lines = [frame.lineno for frame in traceback.extract_tb(exc.__traceback__)
-             if Path(frame.filename).resolve() == path.resolve()]
-    at = f", line {lines[-1]}" if lines else ""
-    return f"{shown}{at}: {type(exc).__name__}: {exc}"

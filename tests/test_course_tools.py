@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -505,3 +506,32 @@ def test_every_ready_starter_broken_by_a_typo_gets_one_line(tmp_path, lesson):
     done = run_course(REPO, "check", str(lesson.number), COURSE_TARGET=str(broken))
     assert done.returncode == 1
     assert one_line(done).startswith(f"{broken}, line {len(text.splitlines()) + 2}: SyntaxError: ")
+
+
+def student_names(lesson) -> tuple[str, ...]:
+    """The names a lesson's completion test holds the student's file to (its Student(N, names=...))."""
+    tree = ast.parse((REPO / lesson.starter_test).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Student":
+            names = next((k.value for k in node.keywords if k.arg == "names"), None)
+            return tuple(ast.literal_eval(names)) if names is not None else ()
+    return ()
+
+
+@pytest.mark.parametrize("lesson", [l for l in manifest.load(REPO) if l.ready], ids=lambda l: f"lesson{l.label}")
+def test_every_ready_starter_missing_a_name_gets_one_line(tmp_path, lesson):
+    """Rule 12, for each lesson: a starter whose function (or table) is renamed away gets one line naming it."""
+    names = student_names(lesson)
+    assert names, f"{lesson.starter_test} holds the student's file through no Student(N, names=...)"
+    text = (REPO / lesson.starter).read_text(encoding="utf-8")
+    name = names[0]
+    defined = re.search(rf"^(def |class )?{name}\b", text, flags=re.MULTILINE)
+    assert defined, f"{lesson.starter} does not define {name} at the top level"
+    broken = tmp_path / Path(lesson.starter).name
+    broken.write_text(text[:defined.start()] + re.sub(rf"\b{name}\b", f"{name}_gone", text[defined.start():], count=1),
+                      encoding="utf-8")
+    done = run_course(REPO, "check", str(lesson.number), COURSE_TARGET=str(broken))
+    assert done.returncode == 1
+    line = one_line(done)
+    assert line.startswith(f"{broken}, line ") and line.endswith(
+        f": AttributeError: the file defines '{name}_gone', not '{name}'"), line

@@ -14,17 +14,16 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.table import Table
 
-from course import hints as hints_module
-from course import lint as lint_module
 from course import manifest, progress
 from course.check import CheckError, CheckResult, Checked, check as check_lesson
 from course.manifest import Lesson, ManifestError
 from course.progress import ProgressError
 from course.target import ENV, TargetError, target_path
-from course.verify import verify as verify_artifacts
+
+# `hint`, `lint` and `verify` import what only they need when they run: `course check` is the
+# student's loop, and it starts faster without Markdown rendering or the lint's checks loaded.
 
 ROOT = manifest.course_root()
 out = Console(highlight=False, soft_wrap=False)
@@ -207,6 +206,10 @@ def _stamp(path: Path) -> tuple | None:
 @click.argument("which", type=int, required=False)
 def hint(number: int, which: int | None) -> None:
     """Show lesson NUMBER's next hint (or hint WHICH), one at a time, from the lesson page."""
+    from rich.markdown import Markdown
+
+    from course import hints as hints_module
+
     lesson = _ready(number)
     found = hints_module.hints((ROOT / lesson.page).read_text(encoding="utf-8"))
     if not found:
@@ -269,6 +272,8 @@ def _checked_file(lesson: Lesson) -> str:
 @cli.command()
 def verify() -> None:
     """Regenerate every committed artifact and compare it byte for byte."""
+    from course.verify import verify as verify_artifacts
+
     failures = 0
     for verdict in verify_artifacts(manifest.load(ROOT), ROOT):
         a = verdict.artifact
@@ -286,6 +291,8 @@ def verify() -> None:
 @cli.command()
 def lint() -> None:
     """Check every ready lesson against the lesson contract."""
+    from course import lint as lint_module
+
     problems = lint_module.lint(ROOT)
     for problem in problems:
         out.print(problem, markup=False)

@@ -56,3 +56,12 @@ def test_a_browser_finds_a_generator_tag_on_exactly_the_pages_labelled_so(page):
                               ".querySelector('meta[name=\"generator\" i]') !== null",
                               CHECK.page(body=make(CHECK.FAKE)))
         assert alone is False, kind
+
+
+@pytest.mark.browser
+def test_the_readers_build_no_document_so_a_tag_inside_a_template_still_counts(page):
+    """What the page says the readers do not do: a browser keeps <template> content out of its page; they do not."""
+    text = '<template><meta name="generator" content="FakeCMS 1.0"></template>'
+    assert dict(read_observations("HTTP/1.1 200 OK\n\n" + text)).get("has_meta") is True
+    assert page.evaluate("text => new DOMParser().parseFromString(text, 'text/html')"
+                         ".querySelector('meta[name=\"generator\" i]') !== null", text) is False

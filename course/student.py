@@ -98,7 +98,7 @@ def seed() -> int:
         if not chosen.isdigit():
             raise ValueError(f"{SEED_ENV} must be a whole number, not {chosen!r}")
         return int(chosen)
-    return secrets.randbelow(1_000_000)
+    return secrets.randbelow(2**48)  # too many to try one by one from inside the student's code
 
 
 class Student:
@@ -286,7 +286,8 @@ class _Child:
         requests_in, self.requests = os.pipe()
         self.replies, replies_out = os.pipe()
         self.output = tempfile.TemporaryFile()  # what the student's file prints: kept out of the check's way
-        environment = {key: value for key, value in os.environ.items() if key != PROBLEM_ENV}
+        # Neither the file course check reads nor the seed of the check's fresh cases is the child's to see.
+        environment = {key: value for key, value in os.environ.items() if key not in (PROBLEM_ENV, SEED_ENV)}
         self.process = subprocess.Popen([sys.executable, "-I", "-B", "-u", str(CHILD), str(requests_in), str(replies_out)],
                                         pass_fds=(requests_in, replies_out), stdin=subprocess.DEVNULL,
                                         stdout=self.output, stderr=subprocess.STDOUT, cwd=root, env=environment)

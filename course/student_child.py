@@ -17,9 +17,10 @@ once it is added. While the student's file runs in this process:
   compiled from their source, so nothing in it leads back to the rest;
 * opening a blocked module's source or bytecode, or a path the check names as
   unreadable, raises ``Unavailable`` too;
-* writing a file outside this process's own temporary folder, starting a
-  process, sending a signal, loading C code through ctypes or raising a
-  resource limit raises PermissionError.
+* writing a file outside this process's own temporary folder, reading another
+  process's /proc files (the check's memory among them), starting a process,
+  sending a signal, loading C code through ctypes or raising a resource limit
+  raises PermissionError.
 
 This file imports only the standard library, and nothing from the course.
 """
@@ -96,6 +97,8 @@ class Wall:
             place = self.unreadable_path(path)
             if place:
                 raise Unavailable(self.message(*place))
+            if _another_process(path):
+                raise PermissionError("the check's process reads nothing of another process")
             if isinstance(flags, int) and flags & WRITING and not self.private_path(path):
                 raise PermissionError(f"the check's process writes no file outside its own temporary folder "
                                       f"(asked to write {path!r})")
@@ -109,6 +112,14 @@ class Wall:
             raise PermissionError("the check's process keeps its limits")
         elif event in CHANGES_FILES and not all(self.private_path(a) for a in args[:CHANGES_FILES[event]]):
             raise PermissionError("the check's process changes no file outside its own temporary folder")
+
+
+def _another_process(path) -> bool:
+    """``path`` is under /proc/<pid>/ of a process other than this one (the check's memory, say)."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        return False
+    parts = os.path.realpath(os.fsdecode(path)).split(os.sep)
+    return len(parts) > 2 and parts[1] == "proc" and parts[2].isdigit() and parts[2] != str(os.getpid())
 
 
 def _is_bytecode_of(real: str, place: str) -> bool:

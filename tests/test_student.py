@@ -124,7 +124,7 @@ def test_the_seed_is_drawn_once_a_run_or_taken_from_course_seed(monkeypatch):
         seed()
     seed.cache_clear()
     monkeypatch.delenv("COURSE_SEED")
-    assert seed() == seed() and 0 <= seed() < 1_000_000
+    assert seed() == seed() and 0 <= seed() < 2**48
     seed.cache_clear()
 
 
@@ -194,6 +194,11 @@ def test_a_path_the_check_names_is_unreadable_and_the_rest_of_the_course_readabl
     ("import os; os.link('README.md', '/tmp/x')", "PermissionError: the check's process changes no file"),
     ("import resource; resource.setrlimit(resource.RLIMIT_AS, (-1, -1))",
      "PermissionError: the check's process keeps its limits"),
+    ("import os; open(f'/proc/{os.getppid()}/mem', 'rb')", "PermissionError: the check's process reads nothing of"),
+    ("import os; open(f'/proc/{os.getppid()}/environ').read()", "PermissionError: the check's process reads nothing"),
+    ("import os; assert 'COURSE_SEED' not in os.environ and 'COURSE_PROBLEM_FILE' not in os.environ; "
+     "open('/proc/self/status').read(); raise OSError('its own /proc and a clean environment')",
+     "OSError: its own /proc and a clean environment"),
 ])
 def test_the_child_starts_nothing_signals_nothing_and_writes_nothing(write, attempt, says):
     yours = write(f"def answer():\n    {attempt}\n    return 'done'\n", **WALLED)

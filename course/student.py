@@ -5,7 +5,7 @@ Every ``starter/lessonNN_test.py`` reaches the student's code through one object
     from course.student import Student
 
     yours = Student(4, names=("read_has_meta", "has_meta_observation"),
-                    blocked=("core.run.observe",),
+                    blocked=("core.run.observe",), unreadable=("data",),
                     let_out={"core.run.observe": ("split_response",)})
 
     def test_the_about_page_has_meta():
@@ -55,8 +55,11 @@ first two rows are about the whole file: every check fails with the same line,
 and ``course check`` prints that line alone (this module tells it through the
 file ``$COURSE_PROBLEM_FILE`` names).
 
-A check's fresh cases (rule 17) come from ``seed()``: a new seed each run, or
-``COURSE_SEED`` to make the same cases again; a failure message prints it.
+For what a check catches itself from code held in process, ``yours.where(exc)``
+is that one line; ``yours.shown`` is the file as the student names it, and
+``yours.fail(message)`` fails the check without a traceback. A check's fresh
+cases (rule 17) come from ``seed()``: a new seed each run, or ``COURSE_SEED`` to
+make the same cases again (the child never sees it); a failure message prints it.
 """
 
 from __future__ import annotations

@@ -12,7 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from course.manifest import ROOT_ENV, Lesson
-from course.target import ENV
+from course.target import ENV, PROBLEM_ENV, target_path
+
+
+class CheckError(Exception):
+    """The completion test did not run to its end; the message is one line saying what happened."""
 
 
 @dataclass(frozen=True)
@@ -22,12 +26,21 @@ class CheckResult:
     message: str  # why it failed, in the test's own words; "" when it passed
 
 
-def run_check(lesson: Lesson, root: Path, target: str | None = None) -> list[CheckResult]:
+@dataclass(frozen=True)
+class Checked:
+    results: list[CheckResult]
+    problem: str  # one line when the student's file as a whole cannot be used (course/student.py), else ""
+
+
+def check(lesson: Lesson, root: Path, target: str | None = None) -> Checked:
     """Run ``starter_test`` in a fresh interpreter and read back each test's result.
 
     ``target`` overrides what the test loads (see ``course.target``); by default
-    it is whatever ``COURSE_TARGET`` says, which is the student's starter.
+    it is whatever ``COURSE_TARGET`` says, which is the student's starter. A
+    skipped test is a failure: a check that did not run has not passed. A target
+    that cannot be read (``pristine`` outside git) raises ``course.target.TargetError``.
     """
+    target_path(lesson.number, root, target)  # pristine: read from git now, or say why not
     env = dict(os.environ)
     if target is not None:
         env[ENV] = target
@@ -35,13 +48,22 @@ def run_check(lesson: Lesson, root: Path, target: str | None = None) -> list[Che
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # a completion test needs no plugins; start fast
     env.pop("PYTEST_ADDOPTS", None)
     with tempfile.TemporaryDirectory() as tmp:
-        report = Path(tmp) / "report.xml"
-        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                   "-o", "addopts=", "-o", "junit_family=xunit1", f"--junitxml={report}", lesson.starter_test]
+        report, problem = Path(tmp) / "report.xml", Path(tmp) / "problem.txt"
+        env[PROBLEM_ENV] = str(problem)
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+                   "-o", "junit_family=xunit1", f"--junitxml={report}", lesson.starter_test]
         finished = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
         if not report.exists():
-            raise RuntimeError(f"pytest could not run {lesson.starter_test}: {finished.stdout[-500:]}{finished.stderr[-500:]}")
-        return _read_junit(report)
+            said = (finished.stdout + finished.stderr).strip().splitlines()
+            raise CheckError(f"the check of lesson {lesson.number} stopped before it finished "
+                             f"(exit code {finished.returncode}){': ' + said[-1] if said else ''}")
+        line = problem.read_text(encoding="utf-8").strip() if problem.exists() else ""
+        return Checked(_read_junit(report), line.splitlines()[0] if line else "")
+
+
+def run_check(lesson: Lesson, root: Path, target: str | None = None) -> list[CheckResult]:
+    """Each check's result (see ``check``)."""
+    return check(lesson, root, target).results
 
 
 def _read_junit(report: Path) -> list[CheckResult]:
@@ -50,10 +72,15 @@ def _read_junit(report: Path) -> list[CheckResult]:
         problem = case.find("failure")
         if problem is None:
             problem = case.find("error")
-        if problem is None:
-            results.append(CheckResult(case.get("name", "?"), True, ""))
-        else:
+        skipped = case.find("skipped")
+        if problem is not None:
             results.append(CheckResult(case.get("name", "?"), False, _message(problem)))
+        elif skipped is not None:
+            why = _message(skipped).removeprefix("Skipped: ")
+            results.append(CheckResult(case.get("name", "?"), False,
+                                       f"this check was skipped ({why}), and a check that does not run does not pass"))
+        else:
+            results.append(CheckResult(case.get("name", "?"), True, ""))
     return results
 
 

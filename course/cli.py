@@ -14,17 +14,16 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.table import Table
 
-from course import hints as hints_module
-from course import lint as lint_module
 from course import manifest, progress
-from course.check import CheckResult, run_check
-from course.manifest import ROOT_ENV, Lesson, ManifestError
+from course.check import CheckError, CheckResult, Checked, check as check_lesson
+from course.manifest import Lesson, ManifestError
 from course.progress import ProgressError
-from course.target import ENV
-from course.verify import verify as verify_artifacts
+from course.target import ENV, TargetError, target_path
+
+# `hint`, `lint` and `verify` import what only they need when they run: `course check` is the
+# student's loop, and it starts faster without Markdown rendering or the lint's checks loaded.
 
 ROOT = manifest.course_root()
 out = Console(highlight=False, soft_wrap=False)
@@ -70,9 +69,14 @@ def _parts(lesson: Lesson) -> list[str]:
 def _your_check(lesson: Lesson, done: set[int]) -> str:
     if not lesson.ready:
         return "planned"
-    if _load_problem(lesson):
+    try:
+        _selected(lesson)
+        checked = check_lesson(lesson, ROOT)
+    except (CourseError, CheckError):
+        return "does not run"
+    if checked.problem:
         return "does not load"
-    results = run_check(lesson, ROOT)
+    results = checked.results
     passed = sum(r.passed for r in results)
     if results and passed == len(results):
         return "passes" if lesson.number in done else "passes (not saved)"
@@ -94,26 +98,29 @@ def _ready(number: int) -> Lesson:
     return lesson
 
 
-def _load_problem(lesson: Lesson) -> str:
-    """One line if the selected file cannot be imported (or does not exist), else ""."""
-    env = {**os.environ, ROOT_ENV: str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "course.diagnose", str(lesson.number)], cwd=ROOT, env=env,
-                          capture_output=True, text=True)
-    if done.returncode == 2:
-        raise CourseError(done.stdout.strip() or done.stderr.strip())
-    if done.returncode != 0:
-        said = (done.stdout.strip() or done.stderr.strip() or "the file could not be loaded").splitlines()
-        return said[-1]  # the diagnosis is the last line, after anything the student's file printed
-    return ""
+def _selected(lesson: Lesson) -> Path:
+    """The file the check will load, or a CourseError saying in one line why it cannot be read."""
+    try:
+        path = target_path(lesson.number, ROOT)
+    except TargetError as exc:
+        raise CourseError(str(exc)) from None
+    if not path.is_file():
+        raise CourseError(f"{ENV} selects {path}, which is not a Python file")
+    return path
 
 
 def _report(lesson: Lesson) -> bool:
     """Check ``lesson`` and say what the student needs to read: one line, a table, or what to do next."""
-    problem = _load_problem(lesson)
-    if problem:
-        click.echo(problem)
+    _selected(lesson)
+    try:
+        checked: Checked = check_lesson(lesson, ROOT)
+    except CheckError as exc:
+        click.echo(str(exc))
         return False
-    results = run_check(lesson, ROOT)
+    if checked.problem:  # the file as a whole cannot be used: every check would say the same line
+        click.echo(checked.problem)
+        return False
+    results = checked.results
     failed = [r for r in results if not r.passed]
     if len(results) > 1 and len(failed) == len(results) and len({r.message for r in failed}) == 1:
         click.echo(failed[0].message)  # one cause behind every failure: say it once
@@ -199,6 +206,10 @@ def _stamp(path: Path) -> tuple | None:
 @click.argument("which", type=int, required=False)
 def hint(number: int, which: int | None) -> None:
     """Show lesson NUMBER's next hint (or hint WHICH), one at a time, from the lesson page."""
+    from rich.markdown import Markdown
+
+    from course import hints as hints_module
+
     lesson = _ready(number)
     found = hints_module.hints((ROOT / lesson.page).read_text(encoding="utf-8"))
     if not found:
@@ -261,6 +272,8 @@ def _checked_file(lesson: Lesson) -> str:
 @cli.command()
 def verify() -> None:
     """Regenerate every committed artifact and compare it byte for byte."""
+    from course.verify import verify as verify_artifacts
+
     failures = 0
     for verdict in verify_artifacts(manifest.load(ROOT), ROOT):
         a = verdict.artifact
@@ -278,6 +291,8 @@ def verify() -> None:
 @cli.command()
 def lint() -> None:
     """Check every ready lesson against the lesson contract."""
+    from course import lint as lint_module
+
     problems = lint_module.lint(ROOT)
     for problem in problems:
         out.print(problem, markup=False)

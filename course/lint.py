@@ -2,7 +2,8 @@
 
 Each check returns problems as plain sentences; an empty list means the
 course keeps its promises. Only lessons marked ``ready`` in the manifest are
-held to the contract.
+held to the contract, and only those marked ``contract = 2`` to its rules 16
+and 18 (wrong solutions, an answer declared after the prediction).
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ import json
 import re
 from pathlib import Path
 
-from course import hints, manifest, pages, refs
+from course import hints, manifest, pages, predictions, refs, wrong
 from course.manifest import Lesson
+
+_KEYS_LIST = re.compile(r"<!--\s*answer keys.*?-->", re.DOTALL)
 
 # Things that make an artifact or a notebook output differ between machines or runs.
 NOISE = {
@@ -46,7 +49,64 @@ def lint_lesson(lesson: Lesson, root: Path) -> list[str]:
         + check_hints(text, lesson)
         + check_notebook_runs_no_solution(root / lesson.notebook, lesson)
         + [problem for a in lesson.artifacts for problem in check_clean_file(root / a.path, a.path)]
+        + (check_wrong_solutions(lesson, root) + check_prediction(text, lesson, root) if lesson.contract >= 2 else [])
     )
+
+
+def check_wrong_solutions(lesson: Lesson, root: Path) -> list[str]:
+    """Rule 16: six or more wrong solutions, every kind among them, each declaring its kind and its row's words."""
+    try:
+        found = wrong.wrong_solutions(root, lesson.number)
+    except wrong.WrongSolutionError as exc:
+        return [str(exc)]
+    if not found:
+        return [f"has no wrong solutions yet ({wrong.FOLDER}/lesson{lesson.label}_<what_is_wrong>.py, rule 16)"]
+    problems = []
+    if len(found) < 6:
+        problems.append(f"has {len(found)} wrong solution(s) in {wrong.FOLDER}/; rule 16 asks for six or more")
+    missing = [kind for kind in wrong.KINDS if kind not in {w.kind for w in found}]
+    if missing:
+        problems.append(f"has no wrong solution of the kind(s) {', '.join(repr(kind) for kind in missing)}")
+    return problems
+
+
+def check_prediction(text: str, lesson: Lesson, root: Path) -> list[str]:
+    """Rule 18: a collapsed answer block after the prediction, whose keys appear neither above it nor in the notebook."""
+    found = predictions.answers(text)
+    if not found:
+        return [f"{lesson.page} has no answer block (??? success \"Answer: ...\" with <!-- answer keys -->) "
+                "after its prediction"]
+    problems = []
+    for answer in found:
+        where = f"{lesson.page} line {answer.line + 1}"
+        if not answer.collapsed:
+            problems.append(f"{where}: the answer block is open (???+); it must be collapsed (???)")
+        if not answer.keys:
+            problems.append(f"{where}: the answer block lists no answer keys (<!-- answer keys ... -->)")
+        if "predict" not in answer.above.lower():
+            problems.append(f"{where}: the answer block comes before any prediction")
+        problems += [f"{lesson.page} gives away the answer {key!r} above its answer block"
+                     for key in predictions.leaks(answer.keys, answer.above)]
+        shown = _KEYS_LIST.sub("", answer.body)
+        problems += [f"{where}: the answer key {key!r} is not in the answer itself"
+                     for key in answer.keys if not predictions.leaks((key,), shown)]
+    try:
+        notebook = json.loads((root / lesson.notebook).read_text(encoding="utf-8"))
+    except json.JSONDecodeError:
+        return problems  # check_notebook reports it
+    cells = predictions.prediction_cells(notebook)
+    if not cells:
+        problems.append(f"{lesson.notebook} has no prediction cell (a code cell tagged {predictions.PREDICTION_TAG!r})")
+    for cell in cells:
+        if cell.get("outputs"):
+            problems.append(f"{lesson.notebook}: the prediction cell is committed with its output")
+        if predictions.IGNORE_OUTPUT_TAG not in cell.get("metadata", {}).get("tags", []):
+            problems.append(f"{lesson.notebook}: the prediction cell lacks the tag {predictions.IGNORE_OUTPUT_TAG!r}, "
+                            "so nbval would compare its output")
+    keys = tuple(key for answer in found for key in answer.keys)
+    problems += [f"{lesson.notebook} gives away the answer {key!r}"
+                 for key in predictions.leaks(keys, predictions.notebook_text(notebook))]
+    return problems
 
 
 def _required_files(lesson: Lesson) -> list[str]:

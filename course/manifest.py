@@ -40,6 +40,7 @@ class Lesson:
     solution: str
     tests: tuple[str, ...]
     artifacts: tuple[Artifact, ...]
+    contract: int = 1  # 2: held to rules 15 to 19 (wrong solutions, predictions); lint checks them
 
     @property
     def label(self) -> str:
@@ -89,4 +90,5 @@ def _lesson(entry: dict) -> Lesson:
         solution=str(entry["solution"]),
         tests=tuple(str(t) for t in entry["tests"]),
         artifacts=artifacts,
+        contract=int(entry.get("contract", 1)),
     )

@@ -5,7 +5,8 @@
 runs every cell top to bottom in a fresh kernel, from the notebook's own folder,
 and saves the outputs without execution timestamps. nbval later re-runs it and
 compares every output, so a notebook edited by hand, or one whose outputs vary,
-fails the tests.
+fails the tests. A prediction cell (tagged ``prediction``, course/predictions.py)
+is run like the others but saved without its output: its output is the answer.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pathlib import Path
 import nbformat
 from jupyter_client import KernelManager
 from nbclient import NotebookClient
+
+from course.predictions import PREDICTION_TAG
 
 
 def execute(path: Path) -> None:
@@ -34,6 +37,9 @@ def execute(path: Path) -> None:
         finally:  # a kernel manager we made is ours to stop: the kernel must not outlive this process
             if manager.has_kernel:
                 manager.shutdown_kernel(now=True)
+    for cell in notebook.cells:
+        if PREDICTION_TAG in cell.get("metadata", {}).get("tags", []):
+            cell.outputs = []  # committed without the answer; the student runs it to see it
     nbformat.write(notebook, path)
 
 

@@ -1,12 +1,15 @@
 """The starter switch: which file a lesson's completion test checks.
 
-``starter/lessonNN_test.py`` calls ``load_lesson(NN)`` instead of importing a
-module by name, so the same test checks whichever file ``COURSE_TARGET`` selects:
+``starter/lessonNN_test.py`` holds the student's file through
+``course.student.Student(NN)``, which loads the file selected here (in a child
+process, or in process with ``load_lesson``) instead of importing a module by
+name, so the same test checks whichever file ``COURSE_TARGET`` selects:
 
 * ``starter`` (the default): the student's ``starter/lessonNN.py``; ``course check N`` runs this;
 * ``solution``: the worked ``solutions/lessonNN.py``; the test suite runs this;
 * ``pristine``: the starter as committed at HEAD, before any edit of the student's;
-  the test suite checks that it fails, and the lesson pages show its failures;
+  the test suite checks that it fails, and the lesson pages show its failures. If git
+  cannot show it, that is an error (``TargetError``), never the working copy instead;
 * any other value: the path of a file to load.
 """
 
@@ -17,19 +20,23 @@ import importlib.util
 import os
 import subprocess
 import tempfile
-import traceback
 from pathlib import Path
 from types import ModuleType
 
 from course.manifest import course_root
 
 ENV = "COURSE_TARGET"
+PROBLEM_ENV = "COURSE_PROBLEM_FILE"  # where a check writes the one line about a whole file (course/student.py)
 
 
-def target_path(number: int, root: Path | None = None) -> Path:
-    """The file ``COURSE_TARGET`` selects for lesson ``number``."""
+class TargetError(Exception):
+    """``COURSE_TARGET`` selects a file that cannot be read; the message is one line saying why."""
+
+
+def target_path(number: int, root: Path | None = None, choice: str | None = None) -> Path:
+    """The file ``choice`` (by default ``COURSE_TARGET``) selects for lesson ``number``."""
     root = root or course_root()
-    choice = os.environ.get(ENV, "starter")
+    choice = choice or os.environ.get(ENV, "starter")
     if choice == "starter":
         return root / "starter" / f"lesson{number:02d}.py"
     if choice == "solution":
@@ -40,9 +47,15 @@ def target_path(number: int, root: Path | None = None) -> Path:
 
 
 def pristine_copy(relative: str, root: Path) -> Path:
-    """The file as committed at HEAD, copied to a temporary folder (the working copy outside git)."""
-    shown = subprocess.run(["git", "show", f"HEAD:{relative}"], cwd=root, capture_output=True)
-    text = shown.stdout if shown.returncode == 0 else (root / relative).read_bytes()
+    """The file as committed at HEAD, copied to a temporary folder; a TargetError if git cannot show it."""
+    try:
+        shown = subprocess.run(["git", "show", f"HEAD:{relative}"], cwd=root, capture_output=True)
+    except OSError as exc:
+        raise TargetError(f"{ENV}=pristine needs git to read the committed {relative}: {exc.strerror}") from None
+    if shown.returncode != 0:
+        said = " ".join(shown.stderr.decode(errors="replace").split()) or f"git exited {shown.returncode}"
+        raise TargetError(f"{ENV}=pristine cannot read the committed {relative} from git: {said}")
+    text = shown.stdout
     folder = Path(tempfile.gettempdir()) / f"course-pristine-{hashlib.sha256(text).hexdigest()[:16]}"
     folder.mkdir(exist_ok=True)
     copy = folder / Path(relative).name
@@ -59,18 +72,3 @@ def load_lesson(number: int) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def student_line(number: int, exc: BaseException) -> str:
-    """Where in the student's file of lesson ``number`` an exception came from, as one line, never a traceback."""
-    path = target_path(number)
-    try:
-        shown = path.resolve().relative_to(course_root().resolve()).as_posix()
-    except ValueError:
-        shown = f"starter/lesson{number:02d}.py"
-    if isinstance(exc, SyntaxError):
-        return f"{shown}, line {exc.lineno}: SyntaxError: {exc.msg}"
-    lines = [frame.lineno for frame in traceback.extract_tb(exc.__traceback__)
-             if Path(frame.filename).resolve() == path.resolve()]
-    at = f", line {lines[-1]}" if lines else ""
-    return f"{shown}{at}: {type(exc).__name__}: {exc}"

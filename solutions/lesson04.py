@@ -2,20 +2,28 @@
 
 The reader parses the page with ``html.parser``, so only real tags count: a
 tag inside a comment reaches ``handle_comment``, never ``handle_starttag``,
-and the parser lower-cases tag and attribute names. The observer sends what
-the reader found through the door as an observation citing its capture, so
-the fact that unlocks the tool can be traced back to the bytes it came from.
+and the parser lower-cases tag and attribute names. ``html.parser`` is a
+tokenizer, not a browser, so the reader also tells it which elements a
+browser reads as plain text (``<title>``, ``<textarea>``...): a tag written
+inside one is text. The observer returns what the reader found as an
+observation citing its capture, so the fact that unlocks the tool can be
+traced back to the bytes it came from.
 """
 
 from html.parser import HTMLParser
 
 from core.run.observe import split_response
-from core.run.policy import Policy
-from core.run.recorder import Recorder
+
+# Elements whose content a browser reads as text, never as tags (html.parser reads
+# script and style that way already).
+READ_AS_TEXT = ("script", "style", "title", "textarea", "xmp",
+                "iframe", "noembed", "noframes")
 
 
 class _GeneratorTag(HTMLParser):
     """Notices a ``<meta name="generator">`` tag anywhere in the markup."""
+
+    CDATA_CONTENT_ELEMENTS = READ_AS_TEXT
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -25,6 +33,11 @@ class _GeneratorTag(HTMLParser):
         name = dict(attrs).get("name") or ""
         if tag == "meta" and name.lower() == "generator":
             self.found = True
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag in READ_AS_TEXT:  # <title/> opens a title: only void elements close
+            self.set_cdata_mode(tag)
 
 
 def read_has_meta(capture_text: str) -> bool | None:
@@ -36,31 +49,10 @@ def read_has_meta(capture_text: str) -> bool | None:
     return True if parser.found else None  # one page without it says nothing
 
 
-def observe_has_meta(door: Recorder, capture_id: str) -> dict | None:
-    """Record has_meta from capture ``capture_id``; None when the page says nothing."""
-    capture = door.get("capture", capture_id)
+def has_meta_observation(capture: dict) -> dict | None:
+    """The has_meta observation citing ``capture``; None when its page says nothing."""
     value = read_has_meta(capture["body"])
     if value is None:
         return None
-    observation = {"run_id": door.run.run_id, "field": "has_meta", "value": value,
-                   "capture_id": capture_id}
-    return door.record("observation", observation)
-
-
-def build_policy() -> Policy:
-    """Lesson 2's finished policy, restated."""
-    return Policy.from_dict(
-        {
-            "reference": "training-authorization-0042",
-            "allowed_origins": ["https://lab.example:443"],
-            "tools": [
-                {"tool_id": "inspect_headers", "activity": "passive", "requires": {},
-                 "family": "fam-recon", "weight": 2.0, "cost": 1.0},
-                {"tool_id": "inspect_metadata", "activity": "passive",
-                 "requires": {"has_meta": True}, "family": "fam-recon",
-                 "weight": 1.5, "cost": 1.0},
-            ],
-            "max_actions": 4,
-            "max_model_calls": 4,
-        }
-    )
+    return {"run_id": capture["run_id"], "field": "has_meta", "value": value,
+            "capture_id": capture["capture_id"]}

@@ -14,18 +14,16 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
 import shutil
 import subprocess
 import sys
-import traceback
 from pathlib import Path
 
 import pytest
 
 from course.manifest import course_root
-from course.target import ENV, load_lesson, target_path
+from course.student import Student
 
 ROOT = course_root()
 STAGES = ("authorize", "observe", "propose", "select", "execute", "verify", "review", "report")
@@ -85,54 +83,14 @@ def which(name: str) -> str:
 
 # --- your file, and one line when it cannot answer ---------------------------------------
 
-
-def load():
-    """The file the check selects (your starter by default), or one line naming its file, line and error."""
-    try:
-        return load_lesson(1)
-    except Exception as exc:
-        pytest.fail(explain(exc), pytrace=False)
-
-
-def shown_file() -> str:
-    """The checked file as the student names it: the starter's path, even for its committed copy."""
-    if os.environ.get(ENV) == "pristine":
-        return "starter/lesson01.py"
-    path = target_path(1)
-    try:
-        return path.resolve().relative_to(ROOT.resolve()).as_posix()
-    except ValueError:
-        return path.name
-
-
-def explain(exc: BaseException) -> str:
-    """``file, line N: Error: message`` for an exception raised while loading or running the student's file."""
-    line = None
-    if isinstance(exc, SyntaxError) and exc.lineno:
-        line, message = exc.lineno, exc.msg
-    else:
-        message = str(exc)
-        mine = [frame for frame in traceback.extract_tb(exc.__traceback__)
-                if Path(frame.filename).name == target_path(1).name]
-        if mine:
-            line = mine[-1].lineno
-    where = f"{shown_file()}, line {line}" if line else shown_file()
-    return f"{where}: {exc.__class__.__name__}: {message}"
+# The functions take and return plain data, but consequential_acts returns tuples: held in process.
+yours = Student(1, names=("run_id", "refusal_reasons", "findings_by_verdict", "consequential_acts",
+                          "first_event_in_stage"), in_process=True)
 
 
 def ask(name: str, *args):
-    """Call the student's function ``name``; a missing, unwritten or failing one fails with one line."""
-    function = getattr(load(), name, None)
-    if not callable(function):
-        pytest.fail(f"{shown_file()} defines no function {name}(): keep its name as the starter has it",
-                    pytrace=False)
-    try:
-        return function(*copy.deepcopy(args))  # a function that edits its report cannot spoil the next check
-    except NotImplementedError as exc:
-        pytest.fail(f"{name}() is not written yet ({exc}): see its task in the docstring of {shown_file()}",
-                    pytrace=False)
-    except Exception as exc:
-        pytest.fail(f"{name}() raised an error: {explain(exc)}", pytrace=False)
+    """Call your function ``name``; a missing, unwritten or failing one fails with one line (course/student.py)."""
+    return yours.call(name, *copy.deepcopy(args))  # a function that edits its report cannot spoil the next check
 
 
 # --- expected answers, read by another route ---------------------------------------------

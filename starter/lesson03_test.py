@@ -7,18 +7,15 @@ surely as one that admits nothing. By default they check starter/lesson03.py;
 `course check 3` shows each result.
 """
 
-import traceback
-from pathlib import Path
-
 import pytest
 
 from core.run.doors import door_for
 from core.run.policy import Policy
 from core.run.records import make_run
 from core.run.stages import StageTable, StageTableError, advance
-from course.target import load_lesson, target_path
+from course.student import Student
 
-NAMES = ("STAGES", "TRANSITIONS", "ADMITTED_IN")
+yours = Student(3, names=("STAGES", "TRANSITIONS", "ADMITTED_IN"), in_process=True)  # the door takes them live
 PAGE = "https://lab.example/about"
 GENERATOR_TAG = '<meta name="generator" content="ExampleCMS 3.2.1">'
 BODY = f"HTTP/1.1 200 OK\nContent-Type: text/html\n\n<html><head>{GENERATOR_TAG}</head></html>\n"
@@ -37,35 +34,11 @@ POLICY = Policy.from_dict({
 })
 
 
-def named(path: Path) -> str:
-    """Your file as you name it: starter/lesson03.py, or the file COURSE_TARGET chose."""
-    return f"starter/{path.name}" if path.parent.name == "starter" else path.name
-
-
-def one_line(exc: BaseException, path: Path) -> str:
-    """Your file's error as one line: the file, the line in it, and the error."""
-    where = named(path)
-    if isinstance(exc, SyntaxError):
-        return f"{where}, line {exc.lineno}: SyntaxError: {exc.msg}"
-    lines = [frame.lineno for frame in traceback.extract_tb(exc.__traceback__)
-             if Path(frame.filename).resolve() == path.resolve()]
-    line = f", line {lines[-1]}" if lines else ""
-    return f"{where}{line}: {type(exc).__name__}: {' '.join(str(exc).split())}"
-
-
 @pytest.fixture(scope="module")
 def tables():
-    path = target_path(3)
+    mine = yours.module  # one line, naming the file and the line, when it does not load or lacks a name
     try:
-        lesson = load_lesson(3)
-    except Exception as exc:  # the student's code: one line naming the file, the line and the error
-        pytest.fail(one_line(exc, path), pytrace=False)
-    missing = [name for name in NAMES if not hasattr(lesson, name)]
-    if missing:
-        pytest.fail(f"{named(path)} defines no {', '.join(missing)}: it must define STAGES, TRANSITIONS and "
-                    "ADMITTED_IN", pytrace=False)
-    try:
-        return StageTable(lesson.STAGES, lesson.TRANSITIONS, lesson.ADMITTED_IN)
+        return StageTable(mine.STAGES, mine.TRANSITIONS, mine.ADMITTED_IN)
     except StageTableError as exc:
         pytest.fail(f"your three tables do not make a stage table: {exc}", pytrace=False)
 

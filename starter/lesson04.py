@@ -1,47 +1,41 @@
-"""Lesson 4, your edit: make ``inspect_metadata`` eligible.
+"""Lesson 4, your edit: the observer that makes ``inspect_metadata`` eligible.
 
 In lesson 2 you declared ``inspect_metadata``, which ``requires`` the observed
 field ``has_meta`` to be ``True``. Until something observes that field, the
-door refuses every proposal of the tool. Write the observer that supplies it.
+door refuses every proposal of the tool. Write the observer that supplies it,
+as two functions of plain data (the check records what you return through its
+own door):
 
 1. ``read_has_meta(capture_text)`` takes a capture's text (the status line,
    the headers, a blank line, the page) and returns ``True`` when the page's
    markup carries a generator meta tag, ``<meta name="generator" ...>``, and
    ``None`` when it does not:
 
-   - read the page with an HTML parser (``html.parser.HTMLParser``), not a
-     text search: a tag written inside an HTML comment (``<!-- ... -->``) is
-     not a tag, and letter case and attribute order do not matter;
+   - read the page as markup, with an HTML parser (``html.parser.HTMLParser``),
+     not as text: what counts is a tag a browser would find, in any letter
+     case and attribute order, never words that only look like one;
    - only the page counts, not the headers: ``split_response`` in
-     ``core/run/observe.py`` splits a capture's text into the two;
+     ``core/run/observe.py`` splits a capture's text into the two, and is the
+     one name of that module you may import (the check blocks the rest);
    - answer ``None``, not ``False``, for a page without the tag: one page
      without it is no evidence that the site has none.
 
-2. ``observe_has_meta(door, capture_id)`` reads the capture the door holds
-   under ``capture_id`` (``door.get("capture", capture_id)["body"]``), and
-   when ``read_has_meta`` finds the tag, records the observation ``has_meta``
-   through the door, citing the capture: a payload with ``run_id``,
-   ``field``, ``value`` and ``capture_id``. It returns the door's answer, or
-   ``None`` when the page says nothing (then nothing is recorded).
+2. ``has_meta_observation(capture)`` takes a capture as the door holds it, a
+   dict with the keys ``run_id``, ``action_id``, ``status``, ``body`` (the
+   capture's text) and ``capture_id``, and returns the observation to record
+   when ``read_has_meta`` finds the tag: a payload with the keys ``run_id``,
+   ``field`` (``"has_meta"``), ``value`` and ``capture_id``, citing that
+   capture. When the page says nothing it returns ``None``, and nothing is
+   recorded.
 
-Write both yourself: core's own reader (``core.run.observe``) is the answer
-to read after your attempt, not to import.
-
-``build_policy()`` restates lesson 2's finished policy, so that this lesson
-stands on its own. To carry your own policy forward instead, replace its
-body with these two lines (``course check 4`` then loads your lesson 2 file):
-
-    from course.target import load_lesson
-    return load_lesson(2).build_my_policy()
-
-Check your work with ``course check 4`` (or
+The check runs your file in a process of its own, with the reference
+observer (``core.run.observe``) unavailable: it is the answer to read after
+your attempt. Check your work with ``course check 4`` (or
 ``python3 -m pytest starter/lesson04_test.py -q``). The worked answer is
 ``solutions/lesson04.py``: read it after your attempt.
 """
 
 from core.run.observe import split_response  # noqa: F401  (you will need it)
-from core.run.policy import Policy
-from core.run.recorder import Recorder
 
 
 def read_has_meta(capture_text: str) -> bool | None:
@@ -49,25 +43,6 @@ def read_has_meta(capture_text: str) -> bool | None:
     raise NotImplementedError("TODO 1: read the page's markup for a generator meta tag")
 
 
-def observe_has_meta(door: Recorder, capture_id: str) -> dict | None:
-    """Record has_meta from capture ``capture_id``; None when the page says nothing."""
-    raise NotImplementedError("TODO 2: record what read_has_meta finds, citing it")
-
-
-def build_policy() -> Policy:
-    """Lesson 2's finished policy, restated."""
-    return Policy.from_dict(
-        {
-            "reference": "training-authorization-0042",
-            "allowed_origins": ["https://lab.example:443"],
-            "tools": [
-                {"tool_id": "inspect_headers", "activity": "passive", "requires": {},
-                 "family": "fam-recon", "weight": 2.0, "cost": 1.0},
-                {"tool_id": "inspect_metadata", "activity": "passive",
-                 "requires": {"has_meta": True}, "family": "fam-recon",
-                 "weight": 1.5, "cost": 1.0},
-            ],
-            "max_actions": 4,
-            "max_model_calls": 4,
-        }
-    )
+def has_meta_observation(capture: dict) -> dict | None:
+    """The has_meta observation citing ``capture``; None when its page says nothing."""
+    raise NotImplementedError("TODO 2: the observation read_has_meta finds, citing its capture")

@@ -1,128 +1,147 @@
-"""Lesson 4 completion test: your observer, reading real lab pages, through lesson 4's door.
+"""Lesson 4 completion test: your observer, on the lab's pages and on pages made fresh for each run.
 
-The checks come in pairs: a page that carries the generator tag and one that
-does not, a proposal stored and the same proposal refused. So an observer that
-always says yes fails as surely as one that never does. By default they check
-starter/lesson04.py; `course check 4` shows each result.
+Your file runs in a process of its own (course/student.py) with the reference
+observer, core.run.observe, unavailable to it (all but split_response). The
+check sends it capture texts and captures as data, and judges what comes back
+here: it records your observations through lesson 4's door, in this process,
+and asks the door about the proposal they unlock. The checks come in pairs (a
+page that carries the generator tag and one that does not, a proposal stored
+and the same proposal refused), so an observer that always says yes fails as
+surely as one that never does. Two checks read pages made from a seed this
+run draws and prints: `COURSE_SEED=N course check 4` makes the same pages
+again. By default they check starter/lesson04.py; `course check 4` shows each.
 """
 
-import functools
 import json
-import os
-import traceback
-from pathlib import Path
-
-import pytest
+import random
+from html import escape
 
 from core.run.doors import door_for
 from core.run.observe import render_response
+from core.run.policy import Policy
 from core.run.propose import propose
 from core.run.records import make_run
 from core.run.stages import advance
 from course.manifest import course_root
-from course.target import ENV, load_lesson, target_path
-from lab.adapter import HttpAdapter
+from course.student import Student, seed
+from lab.app import respond
 
-NAMES = ("read_has_meta", "observe_has_meta", "build_policy")
-METADATA_ABOUT = "inspect_metadata -> https://lab.example:443/about"
-HIDDEN = '<html><head><!-- <meta name="generator" content="FakeCMS 1.0"> --></head></html>'
+yours = Student(4, names=("read_has_meta", "has_meta_observation"), blocked=("core.run.observe",), unreadable=("data",),
+                let_out={"core.run.observe": ("split_response",)})
+
+LAB = "https://lab.example:443"
+METADATA_ABOUT = f"inspect_metadata -> {LAB}/about"
+# Lesson 2's finished policy, with room for the fresh captures below.
+POLICY = Policy.from_dict({
+    "reference": "training-authorization-0042",
+    "allowed_origins": [LAB],
+    "tools": [
+        {"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
+         "weight": 2.0, "cost": 1.0},
+        {"tool_id": "inspect_metadata", "activity": "passive", "requires": {"has_meta": True},
+         "family": "fam-recon", "weight": 1.5, "cost": 1.0},
+    ],
+    "max_actions": 16,
+    "max_model_calls": 4,
+})
+FAKE = '<meta name="generator" content="FakeCMS 1.0">'
+HIDDEN = f"<html><head><!-- {FAKE} --></head></html>"
 UPPER_CASE = '<html><head><META CONTENT="ExampleCMS 3.2.1" NAME="Generator"></head></html>'
 AS_TEXT = '<p>Our pages never carry &lt;meta name="generator"&gt; tags.</p>'
+FRESH_PAGES = 40
+FRESH_CAPTURES = 6
 
 
-# --- your file, and one line when it breaks ----------------------------------------------
+# --- pages: the lab's, and pages this run makes -----------------------------------------------
 
 
-def shown_file() -> str:
-    """Your file as you would name it."""
-    if os.environ.get(ENV) == "pristine":  # the starter as committed, copied out of git
-        return "starter/lesson04.py"
-    path = target_path(4)
-    try:
-        return path.resolve().relative_to(course_root()).as_posix()
-    except ValueError:
-        return path.name
+def lab_capture(path: str) -> str:
+    """The capture text of one lab page, as the lab serves it."""
+    environ = {"REQUEST_METHOD": "GET", "HTTP_HOST": "lab.example", "PATH_INFO": path}
+    status, headers, body = respond(course_root() / "data" / "lab", environ)
+    return render_response(status, [(name.lower(), value) for name, value in headers], body.decode("utf-8"))
 
 
-def where_it_broke(exc: BaseException) -> str:
-    """The file and line of your code where ``exc`` was raised, and the error, on one line."""
-    if isinstance(exc, SyntaxError):
-        return f"{shown_file()} line {exc.lineno}: SyntaxError: {exc.msg}"
-    yours = [frame for frame in traceback.extract_tb(exc.__traceback__)
-             if Path(frame.filename).resolve() == target_path(4).resolve()]
-    line = f" line {yours[-1].lineno}" if yours else ""
-    return f"{shown_file()}{line}: {type(exc).__name__}: {exc}"
+def page(head: str = "", body: str = "") -> str:
+    return f"<!doctype html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n{head}</head>\n<body>\n{body}</body>\n</html>\n"
 
 
-@functools.cache
-def _loaded() -> tuple[object, str]:
-    """Your module and "", or None and the one line that says why it cannot be used."""
-    try:
-        module = load_lesson(4)
-    except Exception as exc:  # your file does not import: one line, not a traceback
-        return None, where_it_broke(exc)
-    missing = [name for name in NAMES if not callable(getattr(module, name, None))]
-    if missing:
-        return None, f"{shown_file()} defines no function {', '.join(missing)}"
-    return module, ""
+# Text that looks like a generator tag but is not markup a browser would find, and why.
+DECOYS = {
+    "comment": ("head", lambda tag: f"<!-- {tag} -->\n", "inside an HTML comment"),
+    "escaped": ("body", lambda tag: f"<p>{escape(tag, quote=False)}</p>\n",
+                "page text written with &lt; and &gt;, which a browser shows as text"),
+    "attribute": ("body", lambda tag: f"<img src=\"shed.png\" alt='{tag}'>\n", "inside an attribute's value"),
+    "title": ("head", lambda tag: f"<title>{tag}</title>\n", "inside <title>, which a browser reads as text"),
+    "textarea": ("body", lambda tag: f"<textarea>{tag}</textarea>\n",
+                 "inside <textarea>, which a browser reads as text"),
+    "script": ("body", lambda tag: f"<script>document.title = '{tag}';</script>\n",
+               "inside <script>, which a browser runs and never reads as tags"),
+    "style": ("head", lambda tag: f"<style>/* {tag} */</style>\n",
+              "inside <style>, which a browser reads as text"),
+    "xmp": ("body", lambda tag: f"<xmp>{tag}</xmp>\n", "inside <xmp>, which a browser reads as text"),
+    "other name": ("head", lambda tag: tag.replace('name="generator"', 'name="x-generator"') + "\n",
+                   "a meta tag named x-generator, not generator"),
+    "in content": ("head", lambda tag: f'<meta name="description" content="{escape(tag)}">\n',
+                   "the content of a description meta tag"),
+}
+WORDS = ("Acme", "Fern", "Moss", "Cedar", "Quill", "Tern", "Basil", "Larch", "Sorrel", "Wren")
 
 
-def student():
-    """Your module; a check fails with one line when your file cannot be used."""
-    module, problem = _loaded()
-    if problem:
-        pytest.fail(problem)
-    return module
+def real_tag(rng: random.Random, content: str) -> str:
+    """A generator meta tag, spelt one of the ways HTML allows (``name=generator/>`` names "generator/")."""
+    name = rng.choice(["generator", "Generator", "GENERATOR"])
+    attributes = [rng.choice([f'name="{name}"', f"name='{name}'", f"name={name}"]),
+                  rng.choice([f'content="{content}"', f"content='{content}'"])]
+    if rng.random() < 0.3:
+        attributes.append('data-note="kept"')
+    rng.shuffle(attributes)
+    ends = ['>', ' />'] if "=" in attributes[-1] and attributes[-1][-1] not in "'\"" else ['>', '/>', ' />']
+    return f"<{rng.choice(['meta', 'META', 'Meta'])} {' '.join(attributes)}{rng.choice(ends)}"
 
 
-def call(module, name, *args):
-    """Call your function ``name``; if it raises, fail with one line naming what is not written yet."""
-    try:
-        return getattr(module, name)(*args)
-    except NotImplementedError as exc:
-        pytest.fail(f"{name} is not written yet: {str(exc).partition(':')[0]} in {shown_file()}")
-    except Exception as exc:
-        pytest.fail(f"{name} raised: {where_it_broke(exc)}")
+def fresh_pages(chosen: int, count: int) -> list[dict]:
+    """``count`` pages made from the seed ``chosen``: each says whether it has the tag, and what it holds instead."""
+    rng = random.Random(chosen)
+    kinds = list(DECOYS)
+    made = []
+    for number in range(count):
+        content = f"{rng.choice(WORDS)}CMS {rng.randint(1, 9)}.{rng.randint(0, 20)}"
+        fake = f'<meta name="generator" content="{content}">'
+        has_tag = number % 3 != 0
+        decoys = {kinds[number % len(kinds)]} | set(rng.sample(kinds, rng.randint(0, 2)))
+        parts = {"head": [f"<title>Page {number} of the shed</title>\n",
+                          '<meta name="description" content="Seeds and tools">\n'], "body": ["<h1>Seeds</h1>\n"]}
+        for kind in sorted(decoys):
+            where, make, _why = DECOYS[kind]
+            parts[where].append(make(fake))
+        tag = real_tag(rng, content) if has_tag else ""
+        if tag:
+            parts[rng.choice(["head", "body"])].append(tag + "\n")
+        for pieces in parts.values():
+            rng.shuffle(pieces)
+        made.append({"number": number + 1, "text": render_response(200, {"Content-Type": "text/html"},
+                                                                    page("".join(parts["head"]),
+                                                                         "".join(parts["body"]))),
+                     "expected": True if tag else None, "tag": tag, "decoys": sorted(decoys)})
+    return made
 
 
-def your_policy(yours):
-    """Your policy, or one line saying what it lacks for these checks."""
-    policy = call(yours, "build_policy")
-    snapshot = policy.snapshot()
-    tools = {tool["tool_id"]: tool for tool in snapshot["tools"]}
-    if "inspect_metadata" not in tools:
-        pytest.fail("your policy has no tool 'inspect_metadata': build_policy() must declare it as "
-                    "lesson 2 did")
-    if tools["inspect_metadata"]["requires"] != {"has_meta": True}:
-        pytest.fail(f"inspect_metadata must require {{'has_meta': True}}, not "
-                    f"{tools['inspect_metadata']['requires']}")
-    if snapshot["max_model_calls"] < 2 or snapshot["max_actions"] < 1:
-        pytest.fail("these checks ask the model twice and fetch one page: keep max_model_calls at "
-                    "least 2 and max_actions at least 1")
-    return policy
+def why_not(case: dict) -> str:
+    return "; ".join(DECOYS[kind][2] for kind in case["decoys"])
 
 
-# --- the lab, and lesson 4's door -------------------------------------------------------
+def made_from_seed(case: dict, count: int) -> str:
+    chosen = seed()
+    return (f"page {case['number']} of the {count} made from seed {chosen} "
+            f"(COURSE_SEED={chosen} course check 4 makes them again)")
 
 
-@pytest.fixture(scope="module")
-def lab():
-    with HttpAdapter("inprocess") as adapter:
-        yield adapter
+# --- lesson 4's door, and captures recorded through it -------------------------------------------
 
 
-def fetched(lab, path: str) -> tuple[int, str]:
-    """The status and capture text of one lab page."""
-    response = lab.fetch(f"https://lab.example{path}")
-    return response.status, render_response(response.status, response.headers, response.body)
-
-
-def capture_text(lab, path: str) -> str:
-    return fetched(lab, path)[1]
-
-
-def fresh_door(policy, world: str):
-    door = door_for(4, make_run(policy.snapshot(), {"world": world}), policy)
+def fresh_door(world: str):
+    door = door_for(4, make_run(POLICY.snapshot(), {"world": world}), POLICY)
     move(door, "observe", "propose")
     return door
 
@@ -133,22 +152,50 @@ def move(door, *stages: str) -> None:
         assert answer["recorded"], f"the door refused the move to {stage}: {answer['reason']}"
 
 
-def capture(door, lab, path: str) -> str:
-    """From the propose stage: fetch ``path`` with inspect_headers, record it, move to observe."""
+def capture(door, path: str, text: str) -> dict:
+    """From the propose stage: record inspect_headers at ``path`` and its capture ``text``; move to observe."""
     move(door, "select", "execute")
-    run_id = door.run.run_id
-    url = f"https://lab.example{path}"
-    action = door.record("action", {"run_id": run_id, "tool": "inspect_headers",
-                                    "destination": url, "arguments": {}})
+    run_id, url = door.run.run_id, f"https://lab.example{path}"
+    action = door.record("action", {"run_id": run_id, "tool": "inspect_headers", "destination": url,
+                                    "arguments": {}})
     assert action["recorded"], f"the door refused inspect_headers at {url}: {action['reason']}"
-    status, body = fetched(lab, path)
-    captured = door.record("capture", {"run_id": run_id, "action_id": action["id"],
-                                       "status": status, "body": body})
+    captured = door.record("capture", {"run_id": run_id, "action_id": action["id"], "status": 200, "body": text})
     assert captured["recorded"], f"the door refused the capture of {url}: {captured['reason']}"
     door.record("outcome", {"run_id": run_id, "action_id": action["id"], "status": "succeeded",
                             "capture_id": captured["id"], "detail": ""})
     move(door, "observe")
-    return captured["id"]
+    return door.get("capture", captured["id"])
+
+
+def observation_problem(found, held: dict, what: str) -> str:
+    """Why ``found`` is not the has_meta observation citing ``held``, or ""."""
+    if not isinstance(found, dict):
+        return (f"has_meta_observation returned {found!r} for {what}, whose page carries a generator tag: it must "
+                "return the observation as a dict")
+    if sorted(found) != ["capture_id", "field", "run_id", "value"]:
+        return (f"has_meta_observation returned a payload with the keys {sorted(found)} for {what}; an observation "
+                "has exactly run_id, field, value and capture_id")
+    if found["field"] != "has_meta" or found["value"] is not True:
+        return (f"has_meta_observation returned field {found['field']!r} with value {found['value']!r} for {what}; "
+                "the observation is field 'has_meta' with value True")
+    if found["run_id"] != held["run_id"]:
+        return f"has_meta_observation's payload for {what} names another run: run_id is the capture's own run_id"
+    if found["capture_id"] != held["capture_id"]:
+        return (f"has_meta_observation's payload for {what} cites capture {str(found['capture_id'])[:16]!r}, not the "
+                f"capture it read ({held['capture_id'][:16]}...): an observation cites the capture it was read from")
+    return ""
+
+
+def observed(door, held: dict, what: str) -> dict | None:
+    """Your observation of ``held``, recorded through the door; None when you return None."""
+    found = yours.call("has_meta_observation", held)
+    if found is None:
+        return None
+    problem = observation_problem(found, held, what)
+    assert not problem, problem
+    answer = door.record("observation", found)
+    assert answer["recorded"], f"the door refused your observation of {what}: {answer['reason']}"
+    return answer
 
 
 def metadata_at_about(prompt: str) -> str:
@@ -164,41 +211,32 @@ def ask(door) -> dict:
     return answers[1]
 
 
-# --- the checks ----------------------------------------------------------------------------
+# --- the checks: the reader ---------------------------------------------------------------------
 
 
-def test_your_policy_declares_inspect_metadata_gated_on_has_meta():
-    policy = your_policy(student())
-    assert policy.tool_named("inspect_metadata").requires == {"has_meta": True}
-
-
-def test_the_about_page_has_meta(lab):
-    yours = student()
-    found = call(yours, "read_has_meta", capture_text(lab, "/about"))
+def test_the_about_page_has_meta():
+    found = yours.call("read_has_meta", lab_capture("/about"))
     assert found is True, (
         f"read_has_meta returned {found!r} for the about page, whose markup carries "
         '<meta name="generator" content="ExampleCMS 3.2.1">: it must return True')
 
 
-def test_read_has_meta_on_the_contact_page(lab):
-    yours = student()
-    found = call(yours, "read_has_meta", capture_text(lab, "/contact"))
+def test_read_has_meta_on_the_contact_page():
+    found = yours.call("read_has_meta", lab_capture("/contact"))
     assert found is None, (
         f"read_has_meta returned {found!r} for the contact page, which has meta tags (description, "
         "viewport) but no generator tag: it must return None, not True or False")
 
 
 def test_a_generator_tag_inside_a_comment_does_not_count():
-    yours = student()
-    found = call(yours, "read_has_meta", render_response(200, {}, HIDDEN))
+    found = yours.call("read_has_meta", render_response(200, {}, HIDDEN))
     assert found is None, (
         f"read_has_meta returned {found!r} for a page whose only generator tag is inside an HTML "
         "comment: a commented-out tag is not markup, so it must return None")
 
 
 def test_a_generator_tag_counts_in_any_letter_case_or_attribute_order():
-    yours = student()
-    found = call(yours, "read_has_meta", render_response(200, {}, UPPER_CASE))
+    found = yours.call("read_has_meta", render_response(200, {}, UPPER_CASE))
     assert found is True, (
         f"read_has_meta returned {found!r} for {UPPER_CASE!r}: letter case and attribute order do "
         "not matter in HTML (the parser lower-cases tag and attribute names, not values), so it "
@@ -206,79 +244,94 @@ def test_a_generator_tag_counts_in_any_letter_case_or_attribute_order():
 
 
 def test_a_generator_tag_in_a_header_or_in_page_text_does_not_count():
-    yours = student()
-    in_header = render_response(200, {"X-Note": '<meta name="generator" content="X">'}, "<p>hi</p>")
+    in_header = render_response(200, {"X-Note": FAKE}, "<p>hi</p>")
     in_text = render_response(200, {}, AS_TEXT)
     for what, text in (("a header", in_header), ("the page's text (written with &lt;)", in_text)):
-        found = call(yours, "read_has_meta", text)
+        found = yours.call("read_has_meta", text)
         assert found is None, (
             f"read_has_meta returned {found!r} when the words <meta name=\"generator\"> appear only in "
             f"{what}: only a tag in the page's markup counts, so it must return None")
 
 
-def test_your_observer_records_has_meta_citing_its_capture(lab):
-    yours = student()
-    policy = your_policy(yours)
-    door = fresh_door(policy, "lesson04-cites")
-    about = capture(door, lab, "/about")
-    answer = call(yours, "observe_has_meta", door, about)
-    assert isinstance(answer, dict) and answer.get("recorded"), (
-        f"observe_has_meta on the about page must return the door's answer to a recorded observation; "
-        f"it returned {answer!r}")
+def test_a_generator_tag_a_browser_reads_as_text_does_not_count():
+    for kind in ("title", "textarea", "script", "attribute"):
+        _where, make, why = DECOYS[kind]
+        found = yours.call("read_has_meta", render_response(200, {}, page(body=make(FAKE))))
+        assert found is None, (
+            f"read_has_meta returned {found!r} for a page whose only generator tag is {why}: html.parser "
+            "reports what looks like a tag, a browser does not, so it must return None")
+
+
+def test_read_has_meta_on_fresh_pages():
+    for case in fresh_pages(seed(), FRESH_PAGES):
+        found = yours.call("read_has_meta", case["text"])
+        if found == case["expected"] and type(found) is type(case["expected"]):
+            continue
+        where = made_from_seed(case, FRESH_PAGES)
+        if case["expected"]:
+            assert False, (f"read_has_meta returned {found!r} for {where}, whose markup carries the real tag "
+                           f"{case['tag']!r}: it must return True")
+        assert False, (f"read_has_meta returned {found!r} for {where}, which has no generator tag, only text "
+                       f"that looks like one ({why_not(case)}): it must return None")
+
+
+# --- the checks: the observation, through the door -------------------------------------------------
+
+
+def test_your_observation_cites_the_capture_it_read():
+    door = fresh_door("lesson04-cites")
+    about = capture(door, "/about", lab_capture("/about"))
+    answer = observed(door, about, "the about page")
+    assert answer is not None, ("has_meta_observation returned None for the about page, whose markup carries a "
+                                "generator tag: it must return the has_meta observation citing the capture")
     recorded = [(o["field"], o["value"], o["capture_id"]) for o in door.records("observation")]
-    assert recorded == [("has_meta", True, about)], (
-        f"the door holds the observations {recorded}; it must hold exactly one: field 'has_meta', "
-        "value True, capture_id the about page's capture")
+    assert recorded == [("has_meta", True, about["capture_id"])]
 
 
-def test_your_observer_on_the_contact_page(lab):
-    yours = student()
-    policy = your_policy(yours)
-    door = fresh_door(policy, "lesson04-nothing")
-    contact = capture(door, lab, "/contact")
-    answer = call(yours, "observe_has_meta", door, contact)
-    held = door.records("observation")
-    assert answer is None and held == [], (
-        f"for the contact page (no generator tag) observe_has_meta must record nothing and return None; "
-        f"it returned {answer!r} and the door holds {len(held)} observation(s)")
+def test_your_observation_of_the_contact_page():
+    door = fresh_door("lesson04-nothing")
+    contact = capture(door, "/contact", lab_capture("/contact"))
+    found = yours.call("has_meta_observation", contact)
+    assert found is None, (
+        f"for the contact page (no generator tag) has_meta_observation must return None, so that nothing is "
+        f"recorded; it returned {found!r}")
 
 
-def test_the_door_refuses_inspect_metadata_before_has_meta_is_observed():
-    yours = student()
-    policy = your_policy(yours)
-    door = fresh_door(policy, "lesson04-before")
-    answer = ask(door)
-    assert not answer["recorded"] and "has_meta" in answer["reason"], (
-        f"before anything observed has_meta, the door must refuse inspect_metadata naming has_meta; "
-        f"it answered {answer}")
+def test_your_observations_of_fresh_captures():
+    door = fresh_door("lesson04-fresh")
+    for case in fresh_pages(seed(), FRESH_CAPTURES):
+        held = capture(door, f"/fresh/{case['number']}", case["text"])
+        what = made_from_seed(case, FRESH_CAPTURES)
+        answer = observed(door, held, what)
+        if case["expected"]:
+            assert answer is not None, (f"has_meta_observation returned None for {what}, whose markup carries the "
+                                        f"real tag {case['tag']!r}: it must return the observation citing it")
+        else:
+            assert answer is None, (f"has_meta_observation returned an observation for {what}, which has no "
+                                    f"generator tag ({why_not(case)}): it must return None")
+        move(door, "propose")
 
 
-def test_the_door_stores_the_proposal_it_refused_once_your_observer_read_the_about_page(lab):
-    yours = student()
-    policy = your_policy(yours)
-    door = fresh_door(policy, "lesson04-after")
+def test_the_door_stores_the_proposal_it_refused_once_your_observation_is_recorded():
+    door = fresh_door("lesson04-after")
     before = ask(door)
-    about = capture(door, lab, "/about")
-    observed = call(yours, "observe_has_meta", door, about)
-    assert isinstance(observed, dict) and observed.get("recorded"), (
-        f"observe_has_meta on the about page recorded no has_meta observation (it returned {observed!r}), "
-        "so nothing makes inspect_metadata eligible yet")
+    about = capture(door, "/about", lab_capture("/about"))
+    assert observed(door, about, "the about page") is not None, (
+        "has_meta_observation returned None for the about page, so nothing makes inspect_metadata eligible yet")
     move(door, "propose")
     after = ask(door)
     assert after == {"recorded": True, "kind": "proposal", "id": METADATA_ABOUT}, (
-        f"with has_meta observed, the door must store {METADATA_ABOUT!r}; it answered {after}")
+        f"with your has_meta observation recorded, the door must store {METADATA_ABOUT!r}; it answered {after}")
     proposal = door.get("proposal", METADATA_ABOUT)
     assert proposal["model_call_id"] == door.records("model_call")[-1]["model_call_id"]
     refused = [e for e in door.events if e["kind"] == "proposal" and e["status"] == "refused"]
     assert not before["recorded"] and len(refused) == 1, "the first refusal must stay in the ledger"
 
 
-def test_the_door_after_your_observer_read_only_the_contact_page(lab):
-    yours = student()
-    policy = your_policy(yours)
-    door = fresh_door(policy, "lesson04-contact")
-    contact = capture(door, lab, "/contact")
-    call(yours, "observe_has_meta", door, contact)
+def test_the_door_after_your_observation_of_only_the_contact_page():
+    door = fresh_door("lesson04-contact")
+    contact = capture(door, "/contact", lab_capture("/contact"))
+    observed(door, contact, "the contact page")
     move(door, "propose")
     answer = ask(door)
     assert not answer["recorded"], (

@@ -15,7 +15,8 @@ from core.run.demo_selection import proposal, scripted, selections, steps_of
 from core.run.doors import door_for
 from core.run.policy import Policy, PolicyError
 from core.run.records import make_run
-from course.target import load_lesson, student_line
+from course.student import Student
+from course.target import load_lesson
 
 LAB = "https://lab.example:443"
 HEADERS = {"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
@@ -35,23 +36,12 @@ PLAN = [f"inspect_headers -> {LAB}/about", f"inspect_headers -> {LAB}/contact", 
         METADATA]
 
 
-def where(exc: BaseException) -> str:
-    """The student's file and line an exception came from, as one line."""
-    return student_line(5, exc)
+yours = Student(5, names=("my_inspect_metadata",), in_process=True)
 
 
 @pytest.fixture(scope="module")
 def entry():
-    try:
-        module = load_lesson(5)
-    except Exception as exc:  # the student's file: one line, not a traceback
-        pytest.fail(where(exc))
-    if not callable(getattr(module, "my_inspect_metadata", None)):
-        pytest.fail("starter/lesson05.py defines no function my_inspect_metadata(); it must return your entry")
-    try:
-        made = module.my_inspect_metadata()
-    except Exception as exc:
-        pytest.fail(f"my_inspect_metadata() raised: {where(exc)}")
+    made = yours.call("my_inspect_metadata")  # one line when the file cannot load, lacks it, or it raises
     if not isinstance(made, dict):
         pytest.fail(f"my_inspect_metadata() must return a dict (a catalogue entry), not {type(made).__name__}")
     return made

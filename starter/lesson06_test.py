@@ -20,7 +20,8 @@ from core.run.execute import AdapterResult
 from core.run.observe import render_response
 from core.run.policy import Policy
 from core.run.records import make_run
-from course.target import load_lesson, student_line
+from course.student import Student
+from course.target import load_lesson
 
 LAB = "https://lab.example:443"
 TOOLS = [
@@ -40,21 +41,18 @@ PLAN = [f"inspect_headers -> {LAB}/about", f"inspect_headers -> {LAB}/admin", f"
         f"inspect_metadata -> {LAB}/about"]
 
 
-def where(exc: BaseException) -> str:
-    """The student's file and line an exception came from, as one line."""
-    return student_line(6, exc)
+yours = Student(6, names=("RECORDED", "ReplayAdapter"), in_process=True)  # the executor drives the adapter live
+where = yours.where  # the student's file and line an exception came from, as one line
 
 
 @pytest.fixture(scope="module")
 def module():
-    try:
-        loaded = load_lesson(6)
-    except BaseException as exc:  # the student's file: one line, not a traceback
-        pytest.fail(where(exc))
-    if not isinstance(getattr(loaded, "RECORDED", None), dict):
-        pytest.fail("starter/lesson06.py defines no table RECORDED (a dict of URL -> (status, headers, body))")
-    if not callable(getattr(loaded, "ReplayAdapter", None)):
-        pytest.fail("starter/lesson06.py defines no class ReplayAdapter")
+    loaded = yours.module  # one line when the file does not load or lacks a name
+    if not isinstance(loaded.RECORDED, dict):
+        pytest.fail("starter/lesson06.py defines RECORDED as something other than a table (a dict of "
+                    "URL -> (status, headers, body))")
+    if not callable(loaded.ReplayAdapter):
+        pytest.fail("starter/lesson06.py defines ReplayAdapter as something other than a class")
     return loaded
 
 

@@ -22,7 +22,8 @@ from core.run.origins import OriginError, canonical_destination
 from core.run.policy import Policy
 from core.run.records import action_identity, make_run
 from core.run.verify import Check, CheckError
-from course.target import load_lesson, student_line
+from course.student import Student
+from course.target import load_lesson
 from lab.plugin import make_adapter
 
 LAB = "https://lab.example:443"
@@ -47,23 +48,12 @@ REPLIES = ([proposal("inspect_metadata", "/about", "The operator's notes say the
 ACTION_SHAPE = '{"tool": ..., "destination": ..., "arguments": {}}'
 
 
-def where(exc: BaseException) -> str:
-    """The student's file and line an exception came from, as one line."""
-    return student_line(7, exc)
+yours = Student(7, names=("my_generator_check",), in_process=True)
 
 
 @pytest.fixture(scope="module")
 def plan():
-    try:
-        module = load_lesson(7)
-    except Exception as exc:  # the student's file: one line, not a traceback
-        pytest.fail(where(exc))
-    if not callable(getattr(module, "my_generator_check", None)):
-        pytest.fail("starter/lesson07.py defines no function my_generator_check(); it must return your plan")
-    try:
-        made = module.my_generator_check()
-    except Exception as exc:
-        pytest.fail(f"my_generator_check() raised: {where(exc)}")
+    made = yours.call("my_generator_check")  # one line when the file cannot load, lacks it, or it raises
     if not isinstance(made, dict):
         pytest.fail(f"my_generator_check() must return a dict (a verification plan), not {type(made).__name__}")
     return made

@@ -24,7 +24,7 @@ from core.run.gate import Gating, GatingError, act_subject
 from core.run.policy import Policy
 from core.run.records import action_identity, make_run
 from core.run.taxonomy import TAXONOMY_DIR, TaxonomyError, parse_table
-from course.target import load_lesson, student_line
+from course.student import Student
 
 LAB = "https://lab.example"
 METADATA, FORM = "recon.metadata", "probe.form_submit"
@@ -40,26 +40,15 @@ SECOND = {"field": "message", "marker": "lab-form-<b>2</b>"}
 HOLDS = "waits for an approved review of this exact act by"
 
 
-def where(exc: BaseException) -> str:
-    """The student's file and line an exception came from, as one line."""
-    return student_line(8, exc)
+yours = Student(8, names=("metadata_row", "form_probe_row", "my_caps"), in_process=True)
 
 
 def read_mine() -> SimpleNamespace:
     """Your two rows and your caps, or a one-line failure naming what is wrong."""
-    try:
-        module = load_lesson(8)
-    except (Exception, SystemExit) as exc:  # the student's file: one line, not a traceback
-        pytest.fail(where(exc))
     made = {}
     for name, what in (("metadata_row", "recon.metadata row"), ("form_probe_row", "probe.form_submit row"),
                        ("my_caps", "run's caps")):
-        if not callable(getattr(module, name, None)):
-            pytest.fail(f"starter/lesson08.py defines no function {name}(); it must return your {what}")
-        try:
-            made[name] = getattr(module, name)()
-        except (Exception, SystemExit) as exc:
-            pytest.fail(f"{name}() raised: {where(exc)}")
+        made[name] = yours.call(name)  # one line when the file cannot load, lacks it, or it raises
         if not isinstance(made[name], dict):
             pytest.fail(f"{name}() must return a dict (your {what}), not {type(made[name]).__name__}")
     for name, wanted in (("metadata_row", METADATA), ("form_probe_row", FORM)):

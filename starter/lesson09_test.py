@@ -12,13 +12,13 @@ By default this checks starter/lesson09.py; `course check 9` shows each result.
 import ast
 import copy
 import json
-import traceback
 from pathlib import Path
 
 import pytest
 
 from course.manifest import course_root
-from course.target import load_lesson, target_path
+from course.student import Student
+from course.target import load_lesson
 
 LAB = Path("data") / "course" / "tamper"
 # Each file of the lab, what was done to it, and the event the chain names (None: the chain holds).
@@ -35,37 +35,16 @@ EXPECTED = {
 REFERENCE = ("core.run.seal", "core.run.report", "core.run.doors", "core.audit")
 
 
-def shown_target() -> str:
-    path = target_path(9)
-    try:
-        return path.resolve().relative_to(course_root().resolve()).as_posix()
-    except ValueError:
-        return "starter/lesson09.py"
-
-
-def where(exc: BaseException) -> str:
-    """The student's file and line an exception came from, as one line."""
-    path = target_path(9)
-    if isinstance(exc, SyntaxError):
-        return f"{shown_target()}, line {exc.lineno}: SyntaxError: {exc.msg}"
-    lines = [frame.lineno for frame in traceback.extract_tb(exc.__traceback__)
-             if Path(frame.filename).resolve() == path.resolve()]
-    at = f", line {lines[-1]}" if lines else ""
-    return f"{shown_target()}{at}: {type(exc).__name__}: {exc}"
+yours = Student(9, names=("first_altered_event",), in_process=True)
 
 
 @pytest.fixture(scope="module")
 def module():
-    try:
-        return load_lesson(9)
-    except Exception as exc:  # the student's file: one line, not a traceback
-        pytest.fail(where(exc))
+    return yours.module  # one line when the file does not load or lacks first_altered_event
 
 
 @pytest.fixture(scope="module")
 def function(module):
-    if not callable(getattr(module, "first_altered_event", None)):
-        pytest.fail(f"{shown_target()} defines no function first_altered_event(report)")
     return module.first_altered_event
 
 
@@ -80,14 +59,7 @@ def lab_file(name: str) -> dict:
 
 def answer(function, report: dict, name: str):
     """What the student's function says of ``report`` (a copy: it may not change the file's data)."""
-    try:
-        return function(copy.deepcopy(report))
-    except NotImplementedError as exc:
-        line = where(exc).split(":")[0]
-        pytest.fail(f"first_altered_event is not written yet ({line} raises NotImplementedError): "
-                    "do its TODOs 1 to 3")
-    except Exception as exc:
-        pytest.fail(f"first_altered_event({name}) raised: {where(exc)}")
+    return yours.call("first_altered_event", copy.deepcopy(report))
 
 
 def said(value) -> str:
@@ -118,11 +90,11 @@ def test_your_function_recomputes_the_chain_itself(module, function):
             names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
         leaning = [name for name in names if name.startswith(REFERENCE)]
         if leaning:
-            pytest.fail(f"{shown_target()}, line {node.lineno} imports {leaning[0]}: recompute the chain "
+            pytest.fail(f"{yours.shown}, line {node.lineno} imports {leaning[0]}: recompute the chain "
                         "yourself, with hashlib and canonical_bytes")
     for name, value in vars(module).items():
         if str(getattr(value, "__module__", "") or getattr(value, "__name__", "")).startswith(REFERENCE):
-            pytest.fail(f"{shown_target()} holds {name} from {REFERENCE[0]}'s family: recompute the chain yourself")
+            pytest.fail(f"{yours.shown} holds {name} from {REFERENCE[0]}'s family: recompute the chain yourself")
 
 
 def test_an_intact_report_has_no_altered_event(function):

@@ -24,28 +24,22 @@ import pytest
 from core.safety import OVERRIDE_ENV, SafetyCheck, SafetyContext, SafetyPackError, load_safety_pack
 from core.safety.check import Judgement
 from core.safety.pack import DEFAULT_SAFETY_PACK, PACK_DIR
-from course.target import load_lesson, student_line
+from course.student import Student
+from course.target import load_lesson
 
 REPORT = Path(__file__).resolve().parent.parent / "data" / "course" / "report.json"
 SHOWN = "starter/lesson10.py"
 UNPROPOSED = "inspect_headers -> https://lab.example:443/never-proposed"
 
 
-def where(exc: BaseException) -> str:
-    """The student's file and line an exception came from, as one line."""
-    return student_line(10, exc)
+# The predicate is handed a live SafetyContext and returns a Judgement: held in process.
+yours = Student(10, names=("MY_BOUNDARY_ID", "MY_BOUNDARY_TEXT", "my_predicate", "add_my_boundary"), in_process=True)
+where = yours.where  # the student's file and line an exception came from, as one line
 
 
 @pytest.fixture(scope="module")
 def mine():
-    try:
-        module = load_lesson(10)
-    except Exception as exc:  # the student's file: one line, not a traceback
-        pytest.fail(where(exc))
-    for name in ("MY_BOUNDARY_ID", "MY_BOUNDARY_TEXT", "my_predicate", "add_my_boundary"):
-        if not hasattr(module, name):
-            pytest.fail(f"{SHOWN} defines no {name}; keep the four names the starter gives")
-    return module
+    return yours.module  # one line when the file does not load or lacks one of the four names
 
 
 def reference() -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -13,6 +14,7 @@ import pytest
 
 from course import hints, lint, manifest
 from course.starters import direction_problems
+from course.target import TargetError
 
 from .conftest import FIXTURE_MANIFEST, FIXTURE_SENTENCE, REPO, run_course
 
@@ -144,19 +146,40 @@ def test_check_shows_each_failure_with_its_message_then_passes_on_the_solution(f
 
 def test_starter_switch_holds_on_the_fixture(fixture_course):
     lesson = manifest.find(1, fixture_course)
-    assert direction_problems(lesson, fixture_course) == []
+    assert direction_problems(lesson, committed(fixture_course)) == []
 
 
 def test_starter_switch_catches_a_starter_that_already_passes(fixture_course):
     (fixture_course / "starter/lesson01.py").write_text("def greet(name):\n    return 'hello ' + name\n")
     lesson = manifest.find(1, fixture_course)
-    assert any("already passes" in p for p in direction_problems(lesson, fixture_course))
+    assert any("already passes" in p for p in direction_problems(lesson, committed(fixture_course)))
 
 
 def test_starter_switch_catches_a_solution_that_fails(fixture_course):
     (fixture_course / "solutions/lesson01.py").write_text("def greet(name):\n    return name\n")
     lesson = manifest.find(1, fixture_course)
-    assert any("the solution fails" in p for p in direction_problems(lesson, fixture_course))
+    assert any("the solution fails" in p for p in direction_problems(lesson, committed(fixture_course)))
+
+
+def test_a_pristine_starter_outside_git_is_an_error_not_the_working_copy(fixture_course):
+    (fixture_course / "starter/lesson01.py").write_text("def greet(name):\n    return 'hello ' + name\n")
+    done = run_course(fixture_course, "check", "1", COURSE_TARGET="pristine")
+    assert done.returncode == 2 and done.stdout == ""
+    assert one_line(done).startswith("course: COURSE_TARGET=pristine cannot read the committed "
+                                     "starter/lesson01.py from git: ")
+    with pytest.raises(TargetError, match="cannot read the committed starter/lesson01.py"):
+        direction_problems(manifest.find(1, fixture_course), fixture_course)
+
+
+def test_a_skipped_check_counts_as_failed_and_says_it_was_skipped(fixture_course):
+    edit(fixture_course, "starter/lesson01_test.py", "def test_greet_says_hello():\n",
+         "def test_greet_says_hello():\n    import pytest; pytest.skip('not today')\n")
+    (fixture_course / "starter/lesson01.py").write_text("def greet(name):\n    return 'hello ' + name\n")
+    done = run_course(fixture_course, "check", "1")
+    assert done.returncode == 1, done.stdout
+    assert "FAILED" in done.stdout and "0 of 1 checks pass." in done.stdout
+    flat = " ".join(done.stdout.replace("│", " ").split())
+    assert "this check was skipped (not today), and a check that does not run does not pass" in flat
 
 
 @pytest.mark.parametrize("args, says", [
@@ -483,3 +506,32 @@ def test_every_ready_starter_broken_by_a_typo_gets_one_line(tmp_path, lesson):
     done = run_course(REPO, "check", str(lesson.number), COURSE_TARGET=str(broken))
     assert done.returncode == 1
     assert one_line(done).startswith(f"{broken}, line {len(text.splitlines()) + 2}: SyntaxError: ")
+
+
+def student_names(lesson) -> tuple[str, ...]:
+    """The names a lesson's completion test holds the student's file to (its Student(N, names=...))."""
+    tree = ast.parse((REPO / lesson.starter_test).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Student":
+            names = next((k.value for k in node.keywords if k.arg == "names"), None)
+            return tuple(ast.literal_eval(names)) if names is not None else ()
+    return ()
+
+
+@pytest.mark.parametrize("lesson", [l for l in manifest.load(REPO) if l.ready], ids=lambda l: f"lesson{l.label}")
+def test_every_ready_starter_missing_a_name_gets_one_line(tmp_path, lesson):
+    """Rule 12, for each lesson: a starter whose function (or table) is renamed away gets one line naming it."""
+    names = student_names(lesson)
+    assert names, f"{lesson.starter_test} holds the student's file through no Student(N, names=...)"
+    text = (REPO / lesson.starter).read_text(encoding="utf-8")
+    name = names[0]
+    defined = re.search(rf"^(def |class )?{name}\b", text, flags=re.MULTILINE)
+    assert defined, f"{lesson.starter} does not define {name} at the top level"
+    broken = tmp_path / Path(lesson.starter).name
+    broken.write_text(text[:defined.start()] + re.sub(rf"\b{name}\b", f"{name}_gone", text[defined.start():], count=1),
+                      encoding="utf-8")
+    done = run_course(REPO, "check", str(lesson.number), COURSE_TARGET=str(broken))
+    assert done.returncode == 1
+    line = one_line(done)
+    assert line.startswith(f"{broken}, line ") and line.endswith(
+        f": AttributeError: the file defines '{name}_gone', not '{name}'"), line

@@ -79,3 +79,17 @@ def test_a_generator_tag_counts_only_in_the_page_markup():
     assert read_observations(render_response(200, {}, real)) == [("has_meta", True), ("generator", "ExampleCMS 3.2.1")]
     # A header is not markup either: only the page's own tags count.
     assert read_observations(render_response(200, {"X-Note": '<meta name="generator">'}, "<p>plain</p>")) == []
+
+
+@pytest.mark.parametrize("element", ["title", "textarea", "script", "style", "xmp", "iframe", "noembed", "noframes"])
+def test_a_generator_tag_inside_an_element_read_as_text_is_not_counted(element):
+    """A generator meta tag inside an element a browser reads as text (title, textarea, script, style, xmp and the like) or inside an attribute value is not counted, while a real one after that element's end tag is."""
+    tag = '<meta name="generator" content="FakeCMS 1.0">'
+    for page in (f"<{element}>{tag}</{element}>", f"<{element.upper()}>{tag}</{element} >",
+                 f"<{element}/>{tag}</{element}>", f"<p title='{tag}'>hi</p>"):
+        assert read_observations(render_response(200, {}, page)) == [], page
+    after = f'<{element}>{tag}</{element}><meta name="generator" content="ExampleCMS 3.2.1">'
+    assert read_observations(render_response(200, {}, after)) == [("has_meta", True), ("generator", "ExampleCMS 3.2.1")]
+    # A browser has no comments inside these elements: "<!--" there is text, and the element still ends.
+    trick = f'<{element}><!-- </{element}> --><meta name="generator" content="ExampleCMS 3.2.1"></{element}>'
+    assert read_observations(render_response(200, {}, trick)) == [("has_meta", True), ("generator", "ExampleCMS 3.2.1")]

@@ -80,8 +80,15 @@ class _GeneratorTags(HTMLParser):
     """Collect the content of every ``<meta name="generator">`` tag in a page.
 
     An HTML parser, not a text search: attribute order and letter case do not
-    matter, and a tag written inside a comment is not a tag.
+    matter, and a tag written inside a comment is not a tag. ``html.parser`` is
+    a tokenizer, not a browser: on its own it reads a tag written inside
+    ``<title>`` or ``<textarea>`` as a tag, where a browser shows it as text.
+    So this parser also reads the content of every element a browser reads as
+    text (the HTML standard's raw text and escapable raw text elements, and
+    the obsolete ones parsed like them) as text, up to the element's end tag.
     """
+
+    CDATA_CONTENT_ELEMENTS = ("script", "style", "title", "textarea", "xmp", "iframe", "noembed", "noframes")
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -91,6 +98,12 @@ class _GeneratorTags(HTMLParser):
         attributes = dict(attrs)
         if tag == "meta" and (attributes.get("name") or "").lower() == "generator":
             self.contents.append(attributes.get("content") or "")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        """``<title/>`` opens a title all the same: in HTML only void elements close themselves."""
+        self.handle_starttag(tag, attrs)
+        if tag in self.CDATA_CONTENT_ELEMENTS:
+            self.set_cdata_mode(tag)
 
 
 def generator_tags(body: str) -> list[str]:

@@ -1,0 +1,425 @@
+"""The student's file, as a completion test holds it: load it, check its names, call it, one line when it breaks.
+
+Every ``starter/lessonNN_test.py`` reaches the student's code through one object:
+
+    from course.student import Student
+
+    yours = Student(4, names=("read_has_meta", "has_meta_observation"),
+                    blocked=("core.run.observe",), unreadable=("data",),
+                    let_out={"core.run.observe": ("split_response",)})
+
+    def test_the_about_page_has_meta():
+        found = yours.call("read_has_meta", capture_text)
+        assert found is True, f"read_has_meta returned {found!r} for the about page, ..."
+
+``Student(N, ...)`` holds the file ``COURSE_TARGET`` selects for lesson N
+(``course/target.py``: the student's starter by default). It is loaded once, on
+the first call, and shared by every test in the file. It is held one of two ways:
+
+* **In a child process** (the default). The file runs in a Python process of
+  its own, started once per test file; ``call`` sends the arguments there and
+  returns the function's result. Both travel as JSON data, nothing else (so
+  tuples come back as lists, and an object that is not JSON data is an answer
+  the check cannot read). The check's own objects (its door, its expected
+  answers, pytest) live in another process, so the student's code cannot patch
+  them; the judging happens here, on data the check can check itself. While the
+  child runs, each module in ``blocked`` (the reference the exercise
+  re-implements) is unavailable to the student's file: importing it, or opening
+  its source or bytecode, raises an ImportError saying so. ``let_out`` lets
+  named, self-contained helpers of a blocked module through as fresh copies, and
+  ``unreadable`` names more paths (a committed artifact) the file may not open.
+  The child writes no file, starts no process and sends no signal
+  (``course/student_child.py`` holds the wall). A call that runs longer than
+  ``timeout`` seconds is stopped.
+* **In process** (``in_process=True``), for a check whose scenario hands the
+  student's code live objects (a door, an adapter): ``yours.module`` is the
+  loaded module and ``yours.call(name, door, ...)`` calls it directly. There is
+  no wall: the student's code shares the check's process and could reach
+  anything in it, the reference and the check included.
+
+Whichever way, a student's file that breaks gets one line, never a traceback:
+
+======================  ===============================================================
+the file does not load  ``starter/lesson04.py, line 3: SyntaxError: invalid syntax``
+it lacks a name         ``starter/lesson04.py, line 12: AttributeError: the file defines
+                        'read_has_mta', not 'read_has_meta'``
+not written yet         ``read_has_meta is not written yet: TODO 1 in starter/lesson04.py``
+it raised               ``read_has_meta raised: starter/lesson04.py, line 40: KeyError: 'x'``
+it reached the wall     ``read_has_meta reached past the exercise: core.run.observe is
+                        unavailable while the check runs: ...``
+======================  ===============================================================
+
+and, in the child, a call that does not return in time, one that ends the
+process, and an answer that is not JSON data each get their own line too. The
+first two rows are about the whole file: every check fails with the same line,
+and ``course check`` prints that line alone (this module tells it through the
+file ``$COURSE_PROBLEM_FILE`` names).
+
+For what a check catches itself from code held in process, ``yours.where(exc)``
+is that one line; ``yours.shown`` is the file as the student names it, and
+``yours.fail(message)`` fails the check without a traceback. A check's fresh
+cases (rule 17) come from ``seed()``: a new seed each run, or ``COURSE_SEED`` to
+make the same cases again (the child never sees it); a failure message prints it.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import difflib
+import functools
+import json
+import os
+import re
+import secrets
+import select
+import subprocess
+import symtable
+import sys
+import tempfile
+import time
+import weakref
+from pathlib import Path
+
+import pytest
+
+from course.manifest import course_root
+from course.student_child import described
+from course.target import ENV, PROBLEM_ENV, TargetError, load_lesson, target_path
+
+SEED_ENV = "COURSE_SEED"
+CHILD = Path(__file__).with_name("student_child.py")
+UNREADABLE_WHY = "it is the check's own data, not an input of your functions"
+LONGEST_ANSWER = 8 * 1024 * 1024  # bytes of one JSON reply the check reads before it gives up
+
+
+@functools.cache
+def seed() -> int:
+    """The seed of this run's fresh cases: ``$COURSE_SEED`` if set (to make a failing case again), else a new one."""
+    chosen = os.environ.get(SEED_ENV, "")
+    if chosen:
+        if not chosen.isdigit():
+            raise ValueError(f"{SEED_ENV} must be a whole number, not {chosen!r}")
+        return int(chosen)
+    return secrets.randbelow(2**48)  # too many to try one by one from inside the student's code
+
+
+class Student:
+    """The student's file of lesson ``number``; see the module docstring."""
+
+    def __init__(self, number: int, names: tuple[str, ...] = (), *, blocked: tuple[str, ...] = (),
+                 let_out: dict[str, tuple[str, ...]] | None = None, unreadable: tuple[str, ...] = (),
+                 why: str = "", in_process: bool = False, timeout: float = 10.0) -> None:
+        if in_process and (blocked or let_out or unreadable):
+            raise ValueError("a Student held in process has no wall: blocked, let_out and unreadable need the child")
+        self.number, self.names, self.in_process, self.timeout = number, tuple(names), in_process, timeout
+        self.blocked, self.let_out, self.unreadable = tuple(blocked), dict(let_out or {}), tuple(unreadable)
+        self.why = why or f"it is the reference of what lesson {number} asks you to write yourself"
+        self._module = None
+        self._problem = ""  # the one line about the whole file, once known
+        self._child: _Child | None = None
+
+    # --- the file, as the student names it ----------------------------------------------
+
+    @functools.cached_property
+    def path(self) -> Path:
+        return target_path(self.number)
+
+    @functools.cached_property
+    def shown(self) -> str:
+        """The checked file as the student names it: the starter's path, even for its committed copy."""
+        if os.environ.get(ENV) == "pristine":
+            return f"starter/lesson{self.number:02d}.py"
+        try:
+            return self.path.resolve().relative_to(course_root().resolve()).as_posix()
+        except ValueError:
+            return str(self.path)
+
+    # --- what a check calls ----------------------------------------------------------------
+
+    @property
+    def module(self):
+        """The loaded module (in process only), or a one-line failure if the file cannot be used."""
+        if not self.in_process:
+            raise TypeError("this Student runs in a child process: call its functions with call()")
+        self._load_here()
+        return self._module
+
+    def call(self, name: str, *args):
+        """``name(*args)`` in the student's file; its result, or a one-line failure naming what went wrong."""
+        if self.in_process:
+            self._load_here()
+            if not hasattr(self._module, name):
+                self.fail(self._missing(name))
+            function = getattr(self._module, name)
+            if not callable(function):
+                self.fail(self._not_callable(name, type(function).__name__))
+            try:
+                return function(*args)
+            except BaseException as exc:  # noqa: BLE001  the student's code may raise anything, SystemExit too
+                self.fail(self.raised(name, described(exc, str(self.path))))
+        return self._call_child(name, args)
+
+    def where(self, exc: BaseException) -> str:
+        """Where in the student's file ``exc`` (raised by code held in process) came from, as one line."""
+        return self._located(described(exc, str(self.path)))
+
+    def raised(self, name: str, info: dict) -> str:
+        """The one line for a call of ``name`` that raised (``info`` as ``student_child.described`` gives it)."""
+        if info["walled"]:
+            return f"{name} reached past the exercise: {info['walled']}"
+        if info["type"] == "NotImplementedError" and info["raised_here"]:
+            todo = re.search(r"\bTODO \d+", info["message"])
+            if todo:
+                return f"{name} is not written yet: {todo.group(0)} in {self.shown}"
+            at = f", line {info['line']}" if info["line"] else ""
+            return f"{name} is not written yet: {self.shown}{at} raises NotImplementedError"
+        return f"{name} raised: {self._located(info)}"
+
+    @staticmethod
+    def fail(message: str):
+        """Fail the current check with ``message`` and no traceback."""
+        pytest.fail(message, pytrace=False)
+
+    # --- loading ----------------------------------------------------------------------------
+
+    def _located(self, info: dict) -> str:
+        at = f", line {info['line']}" if info["line"] else ""
+        what = f"{info['type']}: {info['message']}" if info["message"] else info["type"]
+        return f"{self.shown}{at}: {what}"
+
+    def _file_problem(self, line: str):
+        """Fail with the one line about the whole file, and tell `course check` it is about the whole file."""
+        self._problem = line
+        where = os.environ.get(PROBLEM_ENV)
+        if where:
+            Path(where).write_text(line + "\n", encoding="utf-8")
+        self.fail(line)
+
+    def _load_here(self) -> None:
+        if self._problem:
+            self.fail(self._problem)
+        if self._module is not None:
+            return
+        try:
+            module = load_lesson(self.number)
+        except (FileNotFoundError, TargetError) as exc:
+            self._file_problem(str(exc))
+        except BaseException as exc:  # noqa: BLE001  a file that does not import, or exits while importing
+            self._file_problem(self._located(described(exc, str(self.path))))
+        missing = [name for name in self.names if not hasattr(module, name)]
+        if missing:
+            self._file_problem(self._missing(missing[0]))
+        self._module = module
+
+    def _missing(self, name: str) -> str:
+        """``file: AttributeError: the file defines no 'x'``, naming a near spelling and its line if there is one."""
+        try:
+            tree = ast.parse(self.path.read_text(encoding="utf-8"))
+        except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+            tree = ast.Module(body=[], type_ignores=[])
+        defined: dict[str, int] = {}
+        for node in tree.body:
+            targets = [node] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else \
+                getattr(node, "targets", [getattr(node, "target", None)])
+            for target in targets:
+                named = getattr(target, "name", None) or getattr(target, "id", None)
+                if named:
+                    defined.setdefault(named, node.lineno)
+        close = difflib.get_close_matches(name, list(defined), n=1, cutoff=0.6)
+        if close:
+            return f"{self.shown}, line {defined[close[0]]}: AttributeError: the file defines {close[0]!r}, not {name!r}"
+        return f"{self.shown}: AttributeError: the file defines no {name!r}"
+
+    def _not_callable(self, name: str, kind: str) -> str:
+        return f"{self.shown} defines {name} as {'an' if kind[0] in 'aeiou' else 'a'} {kind}, not a function"
+
+    # --- the child process --------------------------------------------------------------------
+
+    def _call_child(self, name: str, args: tuple):
+        if self._problem:
+            self.fail(self._problem)
+        if self._child is None or not self._child.alive():
+            self._child = self._start()
+        answer = self._child.ask(name, args, self.timeout)
+        if "failure" in answer:
+            self.fail(answer["failure"])
+        if "raised" in answer:
+            self.fail(self.raised(name, answer["raised"]))
+        if "not_callable" in answer:
+            self.fail(self._not_callable(name, str(answer["not_callable"])))
+        if "unreadable" in answer:
+            self.fail(f"{name} returned {_a(str(answer['unreadable']))}, which is not JSON data: the check reads "
+                      "dicts, lists, strings, numbers, True, False and None")
+        return answer["value"]
+
+    def _start(self) -> _Child:
+        try:
+            self.path
+        except TargetError as exc:
+            self._file_problem(str(exc))
+        if not self.path.is_file():
+            self._file_problem(f"{ENV} selects {self.path}, which is not a Python file")
+        root = course_root().resolve()
+        child = _Child(self.shown, root)
+        setup = {"root": str(root), "path": str(self.path), "module": f"course_target_lesson{self.number:02d}",
+                 "names": list(self.names), "blocked": list(self.blocked), "why": self.why,
+                 "let_out": {module: list(names) for module, names in self.let_out.items()},
+                 "sources": {module: let_out_source(root, module, names) for module, names in self.let_out.items()},
+                 "unreadable": {**{str(_module_path(root, module)): [module, self.why] for module in self.blocked},
+                                **{str(root / path): [path, UNREADABLE_WHY] for path in self.unreadable}},
+                 "private": child.private.name}
+        loaded = child.begin(setup, self.timeout)
+        if "failure" in loaded:
+            self._file_problem(loaded["failure"])
+        if "load" in loaded:
+            self._file_problem(self._located(loaded["load"]))
+        missing = [name for name in loaded.get("loaded", []) if name in self.names]
+        if missing:
+            self._file_problem(self._missing(missing[0]))
+        return child
+
+
+class _Child:
+    """One child process running the student's file, and the JSON lines to and from it."""
+
+    def __init__(self, shown: str, root: Path) -> None:
+        self.shown, self.calls, self.buffer = shown, 0, b""
+        self.private = tempfile.TemporaryDirectory(prefix="course-check-")
+        requests_in, self.requests = os.pipe()
+        self.replies, replies_out = os.pipe()
+        self.output = tempfile.TemporaryFile()  # what the student's file prints: kept out of the check's way
+        # Neither the file course check reads nor the seed of the check's fresh cases is the child's to see.
+        environment = {key: value for key, value in os.environ.items() if key not in (PROBLEM_ENV, SEED_ENV)}
+        self.process = subprocess.Popen([sys.executable, "-I", "-B", "-u", str(CHILD), str(requests_in), str(replies_out)],
+                                        pass_fds=(requests_in, replies_out), stdin=subprocess.DEVNULL,
+                                        stdout=self.output, stderr=subprocess.STDOUT, cwd=root, env=environment)
+        os.close(requests_in)
+        os.close(replies_out)
+        weakref.finalize(self, _stop, self.process, self.requests, self.replies, self.output, self.private)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def begin(self, setup: dict, timeout: float) -> dict:
+        self._send(setup)
+        return self._receive(timeout, lambda: f"{self.shown} did not finish loading within {timeout:g} s "
+                                              "(is there an endless loop at the top of the file?)",
+                             lambda code: f"{self.shown} ended the check's process while loading (exit code {code})")
+
+    def ask(self, name: str, args: tuple, timeout: float) -> dict:
+        self.calls += 1
+        self._send({"id": self.calls, "call": name, "args": list(args)})
+        answer = self._receive(timeout, lambda: f"{name} did not return within {timeout:g} s, so the check "
+                                                "stopped it (an endless loop?)",
+                               lambda code: f"{name} ended the check's process (exit code {code}) instead of "
+                                            "returning")
+        if "failure" not in answer and answer.get("id") != self.calls:
+            _stop(self.process)
+            return {"failure": f"{name} wrote into the check's channel instead of returning: the check reads only "
+                               "what the function returns"}
+        return answer
+
+    def _send(self, message: dict) -> None:
+        data = (json.dumps(message, allow_nan=False) + "\n").encode()
+        try:
+            _write_all(self.requests, data)
+        except BrokenPipeError:
+            pass  # the child is gone; _receive says how it ended
+
+    def _receive(self, timeout: float, late, ended) -> dict:
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            ready = select.select([self.replies], [], [], max(left, 0))[0] if left > 0 else []
+            if not ready:
+                _stop(self.process)
+                return {"failure": late()}
+            chunk = os.read(self.replies, 65536)
+            if not chunk:
+                try:
+                    code = self.process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    _stop(self.process)
+                    code = "none: it closed its channel"
+                return {"failure": ended(code) + self._last_words()}
+            self.buffer += chunk
+            if len(self.buffer) > LONGEST_ANSWER:
+                _stop(self.process)
+                return {"failure": f"the answer from {self.shown} is longer than {LONGEST_ANSWER} bytes"}
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        try:
+            answer = json.loads(line)
+        except (ValueError, RecursionError):
+            answer = None
+        if not isinstance(answer, dict):
+            _stop(self.process)
+            return {"failure": f"{self.shown} wrote into the check's channel something that is not its answer"}
+        return answer
+
+
+    def _last_words(self) -> str:
+        """The last line the child printed before it ended (often the reason), or ""."""
+        self.output.seek(0, os.SEEK_END)
+        self.output.seek(max(0, self.output.tell() - 4096))
+        lines = [line.strip() for line in self.output.read().decode(errors="replace").splitlines() if line.strip()]
+        return f"; its last words: {lines[-1][:200]}" if lines else ""
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _stop(process: subprocess.Popen, *resources) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+    for resource in resources:
+        try:
+            resource.cleanup() if hasattr(resource, "cleanup") else \
+                resource.close() if hasattr(resource, "close") else os.close(resource)
+        except OSError:
+            pass
+
+
+def _a(kind: str) -> str:
+    return f"{'an' if kind[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {kind}"
+
+
+def _module_path(root: Path, module: str) -> Path:
+    """The file (or package folder) that holds ``module`` under ``root``."""
+    base = root.joinpath(*module.split("."))
+    return base if base.is_dir() else base.with_suffix(".py")
+
+
+def let_out_source(root: Path, module: str, names: tuple[str, ...]) -> str:
+    """The source of the named top-level functions of ``module``, checked to need nothing else from it.
+
+    A helper let out of a blocked module is compiled afresh from this text in
+    the child, so it carries no reference back to the rest of the module; a
+    function that uses another of the module's names cannot be let out alone.
+    """
+    path = _module_path(root, module)
+    text = path.read_text(encoding="utf-8")
+    found = {node.name: ast.get_source_segment(text, node) for node in ast.parse(text).body
+             if isinstance(node, ast.FunctionDef) and node.name in names}
+    absent = [name for name in names if name not in found]
+    if absent:
+        raise ValueError(f"{module} defines no function {', '.join(absent)} to let out")
+    source = "from __future__ import annotations\n\n" + "\n\n".join(found[name] for name in names) + "\n"
+    table = symtable.symtable(source, str(path), "exec")
+    for function in table.get_children():
+        needs = _globals_used(function) - set(dir(builtins)) - set(names)
+        if needs:
+            raise ValueError(f"{module}.{function.get_name()} uses {', '.join(sorted(needs))} from its module, "
+                             "so it cannot be let out alone")
+    return source
+
+
+def _globals_used(table: symtable.SymbolTable) -> set[str]:
+    used = {s.get_name() for s in table.get_symbols() if s.is_global() and s.is_referenced()}
+    for child in table.get_children():
+        used |= _globals_used(child)
+    return used

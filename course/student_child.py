@@ -1,0 +1,223 @@
+"""The child side of ``course/student.py``: the student's file, loaded behind a wall, answering calls.
+
+    python -I -B course/student_child.py REQUESTS_FD REPLIES_FD
+
+The parent (the completion test) sends one JSON line of set-up, then one JSON
+line per call; this process answers each with one JSON line. Only JSON crosses
+the pipe, in both directions: nothing here is unpickled, and what the parent
+receives is data it checks itself, so a student's file that forges an answer has
+only given an answer.
+
+The wall is an audit hook (``sys.addaudithook``), which no Python code can remove
+once it is added. While the student's file runs in this process:
+
+* importing a blocked module (the reference the exercise re-implements) raises
+  ``Unavailable``, an ImportError that says so; a blocked module the check lets
+  a few names out of is a stand-in holding fresh copies of those functions only,
+  compiled from their source, so nothing in it leads back to the rest;
+* opening a blocked module's source or bytecode, or a path the check names as
+  unreadable, raises ``Unavailable`` too;
+* writing a file outside this process's own temporary folder, reading another
+  process's /proc files (the check's memory among them), starting a process,
+  sending a signal, loading C code through ctypes or raising a resource limit
+  raises PermissionError.
+
+This file imports only the standard library, and nothing from the course.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import resource
+import sys
+import traceback
+import types
+
+MEMORY_LIMIT = 2 * 1024**3  # bytes of address space: a runaway list stops here, not in the machine's swap
+ALWAYS_BLOCKED = ("ctypes", "_ctypes", "_posixsubprocess", "_testcapi", "_testinternalcapi", "cffi")
+STARTS_A_PROCESS = {"os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
+                    "subprocess.Popen", "os.startfile", "pty.spawn"}
+SENDS_A_SIGNAL = {"os.kill", "os.killpg", "signal.pthread_kill"}
+# Events that change a file, and how many of their first arguments are paths.
+CHANGES_FILES = {"os.remove": 1, "os.rmdir": 1, "os.truncate": 1, "os.chmod": 1, "os.chown": 1, "os.utime": 1,
+                 "os.mkdir": 1, "os.chflags": 1, "os.lchmod": 1, "os.lchflags": 1, "shutil.rmtree": 1,
+                 "os.rename": 2, "os.symlink": 2, "os.link": 2, "shutil.copyfile": 2, "shutil.copymode": 2,
+                 "shutil.copystat": 2, "shutil.copytree": 2, "shutil.move": 2}
+WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+
+class Unavailable(ImportError):
+    """The check made this module or file unavailable to the student's file while it runs."""
+
+
+class Wall:
+    """What the student's file may not reach, decided on each audited event."""
+
+    def __init__(self, setup: dict) -> None:
+        self.blocked = tuple(setup["blocked"])
+        self.let_out = {name: tuple(functions) for name, functions in setup["let_out"].items()}
+        self.unreadable = {os.path.realpath(path): tuple(said) for path, said in setup["unreadable"].items()}
+        self.why = setup["why"]
+        self.private = os.path.realpath(setup["private"])
+
+    def message(self, what: str, why: str = "") -> str:
+        """What the student reads: which module or file is unavailable, and why."""
+        names = self.let_out.get(what, ())
+        also = f" (only {', '.join(names)} may be imported from it)" if names else ""
+        return f"{what} is unavailable while the check runs: {why or self.why}{also}"
+
+    def blocks_import(self, name: str) -> bool:
+        return any(name == b or name.startswith(b + ".") for b in self.blocked + ALWAYS_BLOCKED)
+
+    def unreadable_path(self, path) -> tuple[str, str] | None:
+        """The name to give ``path`` and why, if the student's file may not open it."""
+        if isinstance(path, int):
+            return None
+        real = os.path.realpath(os.fsdecode(path))
+        for place, said in self.unreadable.items():
+            if real == place or real.startswith(place + os.sep) or _is_bytecode_of(real, place):
+                return said
+        return None
+
+    def private_path(self, path) -> bool:
+        if not isinstance(path, (str, bytes, os.PathLike)):  # a file descriptor may name any file
+            return False
+        real = os.path.realpath(os.fsdecode(path))
+        return real == self.private or real.startswith(self.private + os.sep)
+
+    def audit(self, event: str, args: tuple) -> None:
+        if event == "import" and self.blocks_import(args[0]):
+            if args[0] in ALWAYS_BLOCKED or args[0].split(".")[0] in ALWAYS_BLOCKED:
+                raise PermissionError(f"the check's process does not load {args[0]}")
+            raise Unavailable(self.message(args[0]), name=args[0])
+        if event == "open":
+            path, _mode, flags = args
+            place = self.unreadable_path(path)
+            if place:
+                raise Unavailable(self.message(*place))
+            if _another_process(path):
+                raise PermissionError("the check's process reads nothing of another process")
+            if isinstance(flags, int) and flags & WRITING and not self.private_path(path):
+                raise PermissionError(f"the check's process writes no file outside its own temporary folder "
+                                      f"(asked to write {path!r})")
+        elif event in STARTS_A_PROCESS:
+            raise PermissionError("the check's process starts no other process")
+        elif event in SENDS_A_SIGNAL:
+            raise PermissionError("the check's process sends no signal")
+        elif event.startswith("ctypes."):
+            raise PermissionError("the check's process loads no C code")
+        elif event in ("resource.setrlimit", "resource.prlimit"):
+            raise PermissionError("the check's process keeps its limits")
+        elif event in CHANGES_FILES and not all(self.private_path(a) for a in args[:CHANGES_FILES[event]]):
+            raise PermissionError("the check's process changes no file outside its own temporary folder")
+
+
+def _another_process(path) -> bool:
+    """``path`` is under /proc/<pid>/ of a process other than this one (the check's memory, say)."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        return False
+    parts = os.path.realpath(os.fsdecode(path)).split(os.sep)
+    return len(parts) > 2 and parts[1] == "proc" and parts[2].isdigit() and parts[2] != str(os.getpid())
+
+
+def _is_bytecode_of(real: str, place: str) -> bool:
+    """``real`` is a cached ``.pyc`` of the module source ``place`` (in its ``__pycache__``)."""
+    folder, name = os.path.split(place)
+    stem = name[:-3] if name.endswith(".py") else ""
+    head, cached = os.path.split(real)
+    return bool(stem) and head == os.path.join(folder, "__pycache__") and cached.startswith(stem + ".")
+
+
+def stand_in(name: str, source: str, wall: Wall) -> types.ModuleType:
+    """A module under the reference's name holding only the functions ``source`` defines."""
+    module = types.ModuleType(name, f"A stand-in for {name} while the check runs.")
+    exec(compile(source, f"<{name}, as the check lets it out>", "exec"), module.__dict__)
+
+    def __getattr__(attribute: str):
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        raise Unavailable(wall.message(name), name=name)
+
+    module.__getattr__ = __getattr__
+    return module
+
+
+def described(exc: BaseException, path: str) -> dict:
+    """Where in the student's file ``exc`` happened, as data the parent turns into one line."""
+    real = os.path.realpath(path)
+    frames = traceback.extract_tb(exc.__traceback__)
+    mine = [frame for frame in frames if os.path.realpath(frame.filename) == real]
+    line, message = (mine[-1].lineno if mine else None), str(exc)
+    raised_here = bool(frames) and os.path.realpath(frames[-1].filename) == real
+    if isinstance(exc, SyntaxError) and exc.filename and os.path.realpath(exc.filename) == real:
+        line, message, raised_here = exc.lineno, exc.msg, True
+    return {"type": type(exc).__name__, "message": " ".join(str(message).split())[:500], "line": line,
+            "walled": _walled(exc), "raised_here": raised_here}
+
+
+def _walled(exc: BaseException) -> str:
+    """The wall's message if ``exc`` is, or was caused by, the wall's refusal."""
+    seen = 0
+    while exc is not None and seen < 20:
+        if isinstance(exc, Unavailable):
+            return " ".join(str(exc).split())[:500]
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return ""
+
+
+def answer(module, request: dict, path: str) -> dict:
+    function = getattr(module, request["call"], None)
+    if not callable(function):
+        return {"not_callable": type(function).__name__}
+    try:
+        value = function(*request["args"])
+    except BaseException as exc:  # noqa: BLE001  the student's code may raise anything, SystemExit included
+        return {"raised": described(exc, path)}
+    try:
+        return {"value": json.loads(json.dumps(value, allow_nan=False))}
+    except (TypeError, ValueError, RecursionError):
+        return {"unreadable": type(value).__name__}
+
+
+def main() -> None:
+    requests, replies = os.fdopen(int(sys.argv[1]), "rb"), int(sys.argv[2])
+
+    def send(message: dict) -> None:
+        os.write(replies, (json.dumps(message) + "\n").encode())
+
+    setup = json.loads(requests.readline())
+    os.environ["TMPDIR"] = setup["private"]
+    sys.path.insert(0, setup["root"])
+    os.chdir(setup["root"])
+    wall = Wall(setup)
+    for name, source in setup["sources"].items():
+        package, _, last = name.rpartition(".")
+        parent = importlib.import_module(package) if package else None
+        sys.modules[name] = stand_in(name, source, wall)
+        if parent is not None:
+            setattr(parent, last, sys.modules[name])
+    leaked = [name for name in sys.modules if wall.blocks_import(name) and name not in setup["sources"]]
+    if leaked:  # a package that imports its own blocked module cannot be walled off this way
+        raise SystemExit(f"the check cannot make {leaked[0]} unavailable: loading its package loads it")
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    sys.addaudithook(wall.audit)
+
+    path = setup["path"]
+    try:
+        spec = importlib.util.spec_from_file_location(setup["module"], path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[setup["module"]] = module
+        spec.loader.exec_module(module)
+    except BaseException as exc:  # noqa: BLE001  a file that does not import, or exits while importing
+        send({"load": described(exc, path)})
+        return
+    send({"loaded": [name for name in setup["names"] if not hasattr(module, name)]})
+    for line in requests:
+        request = json.loads(line)
+        send({"id": request["id"], **answer(module, request, path)})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,298 @@
+"""course/student.py: a student's file is loaded, called and described in one line, and cannot reach the judge.
+
+Each test writes a small student file, selects it with COURSE_TARGET, and calls
+it the way a completion test does. The second half is the cheats: a student's
+file that tries to reach the reference, the check or the machine from its child
+process, and the one line each one gets.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from course.student import Student, let_out_source, seed
+
+REPO = Path(__file__).resolve().parent.parent
+OBSERVE = REPO / "core" / "run" / "observe.py"
+
+
+@pytest.fixture
+def write(tmp_path, monkeypatch):
+    """Write a student's lesson 4 file and return a Student holding it (in a child unless told otherwise)."""
+    monkeypatch.delenv("COURSE_PROBLEM_FILE", raising=False)
+
+    def make(source: str, **options) -> Student:
+        path = tmp_path / "lesson04.py"
+        path.write_text(textwrap.dedent(source), encoding="utf-8")
+        monkeypatch.setenv("COURSE_TARGET", str(path))
+        options.setdefault("names", ("answer",))
+        return Student(4, **options)
+
+    return make
+
+
+def failure(call) -> str:
+    """The one line a check fails with when ``call`` goes wrong."""
+    with pytest.raises(pytest.fail.Exception) as caught:
+        call()
+    message = str(caught.value)
+    assert "\n" not in message and "Traceback" not in message, message
+    return message
+
+
+WALLED = {"blocked": ("core.run.observe",), "let_out": {"core.run.observe": ("split_response",)}}
+
+
+# --- loading, calling, one line ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("in_process", [False, True], ids=["child", "in process"])
+def test_a_call_returns_the_functions_result_as_data(write, in_process):
+    yours = write("def answer(x, y):\n    return {'sum': x + y, 'pair': (x, y)}\n", in_process=in_process)
+    expected = {"sum": 3, "pair": [1, 2]} if not in_process else {"sum": 3, "pair": (1, 2)}
+    assert yours.call("answer", 1, 2) == expected
+    assert yours.call("answer", "a", "b")["sum"] == "ab"
+
+
+@pytest.mark.parametrize("in_process", [False, True], ids=["child", "in process"])
+@pytest.mark.parametrize("source, says", [
+    ("def answer(:\n    pass\n", "{path}, line 1: SyntaxError: "),
+    ("import json\nraise KeyError('boom')\n", "{path}, line 2: KeyError: 'boom'"),
+    ("print('hello')\nraise SystemExit(3)\n", "{path}, line 2: SystemExit: 3"),
+    ("def answr():\n    return 1\n", "{path}, line 1: AttributeError: the file defines 'answr', not 'answer'"),
+    ("def other():\n    return 1\n", "{path}: AttributeError: the file defines no 'answer'"),
+])
+def test_a_file_that_cannot_be_used_gets_one_line_naming_it_and_tells_course_check(
+        write, tmp_path, monkeypatch, in_process, source, says):
+    problem = tmp_path / "problem.txt"
+    monkeypatch.setenv("COURSE_PROBLEM_FILE", str(problem))
+    yours = write(source, in_process=in_process)
+    line = failure(lambda: yours.call("answer"))
+    assert line.startswith(says.format(path=tmp_path / "lesson04.py")), line
+    assert problem.read_text(encoding="utf-8") == line + "\n"
+    assert failure(lambda: yours.call("answer")) == line  # every later check says the same line
+
+
+@pytest.mark.parametrize("in_process", [False, True], ids=["child", "in process"])
+@pytest.mark.parametrize("body, says", [
+    ("raise NotImplementedError('TODO 3: write it')", "answer is not written yet: TODO 3 in {path}"),
+    ("raise NotImplementedError", "answer is not written yet: {path}, line 2 raises NotImplementedError"),
+    ("return {}['x']", "answer raised: {path}, line 2: KeyError: 'x'"),
+    ("raise SystemExit(0)", "answer raised: {path}, line 2: SystemExit: 0"),
+])
+def test_a_call_that_raises_gets_one_line(write, tmp_path, in_process, body, says):
+    yours = write(f"def answer():\n    {body}\n", in_process=in_process)
+    assert failure(lambda: yours.call("answer")) == says.format(path=tmp_path / "lesson04.py")
+
+
+def test_a_not_implemented_error_from_elsewhere_is_not_called_unwritten(write):
+    yours = write("import fractions\ndef answer():\n    return int.__rtruediv__\n"
+                  "def deeper():\n    import json\n    json.JSONEncoder().default(object())\n", names=("deeper",))
+    assert "raised:" in failure(lambda: yours.call("deeper"))
+
+
+def test_the_pristine_starter_is_named_as_the_student_names_it(monkeypatch):
+    monkeypatch.setenv("COURSE_TARGET", "pristine")
+    yours = Student(4, names=("read_has_meta",), **WALLED)
+    assert yours.shown == "starter/lesson04.py"
+    assert failure(lambda: yours.call("read_has_meta", "x")) == (
+        "read_has_meta is not written yet: TODO 1 in starter/lesson04.py")
+
+
+def test_an_answer_that_is_not_json_data_is_named(write):
+    yours = write("def answer():\n    return {1, 2}\n")
+    assert failure(lambda: yours.call("answer")) == (
+        "answer returned a set, which is not JSON data: the check reads dicts, lists, strings, numbers, True, "
+        "False and None")
+
+
+def test_a_name_that_is_not_a_function(write, tmp_path):
+    yours = write("answer = 3\n")
+    assert failure(lambda: yours.call("answer")) == f"{tmp_path / 'lesson04.py'} defines answer as an int, not a function"
+
+
+def test_the_seed_is_drawn_once_a_run_or_taken_from_course_seed(monkeypatch):
+    seed.cache_clear()
+    monkeypatch.setenv("COURSE_SEED", "1234")
+    assert seed() == 1234
+    seed.cache_clear()
+    monkeypatch.setenv("COURSE_SEED", "twelve")
+    with pytest.raises(ValueError, match="COURSE_SEED must be a whole number"):
+        seed()
+    seed.cache_clear()
+    monkeypatch.delenv("COURSE_SEED")
+    assert seed() == seed() and 0 <= seed() < 2**48
+    seed.cache_clear()
+
+
+def test_only_a_self_contained_function_can_be_let_out():
+    assert "def split_response" in let_out_source(REPO, "core.run.observe", ("split_response",))
+    with pytest.raises(ValueError, match="render_response uses Mapping, _phrase, shown from its module"):
+        let_out_source(REPO, "core.run.observe", ("render_response",))
+    with pytest.raises(ValueError, match="defines no function nothing"):
+        let_out_source(REPO, "core.run.observe", ("nothing",))
+    with pytest.raises(ValueError, match="no wall"):
+        Student(4, in_process=True, blocked=("core.run.observe",))
+
+
+# --- the wall: what the student's file cannot reach ---------------------------------------------
+
+UNAVAILABLE = ("core.run.observe is unavailable while the check runs: it is the reference of what lesson 4 asks "
+               "you to write yourself (only split_response may be imported from it)")
+
+
+@pytest.mark.parametrize("reach", [
+    "from core.run.observe import read_has_meta",
+    "import core.run.observe as o; o.read_has_meta",
+    "import importlib; importlib.import_module('core.run.observe').generator_tags",
+    "import sys; del sys.modules['core.run.observe']; import core.run.observe",
+    "import sys, importlib; sys.modules.pop('core.run.observe'); importlib.import_module('core.run.doors')",
+    f"open({str(OBSERVE)!r}).read()",
+    f"import io; io.open_code({str(OBSERVE)!r}).read()",
+    f"import os; os.read(os.open({str(OBSERVE.parent / 'x' / '..' / 'observe.py')!r}, os.O_RDONLY), 10)",
+    f"import glob; open(glob.glob({str(OBSERVE.parent / '__pycache__' / 'observe.*')!r})[0], 'rb').read()",
+    "import runpy; runpy.run_path('core/run/observe.py')",
+    f"import importlib.util as u; s = u.spec_from_file_location('x', {str(OBSERVE)!r}); "
+    "s.loader.exec_module(u.module_from_spec(s))",
+    "from core.run.observe import split_response; split_response.__globals__['read_has_meta']",
+    "import linecache; ''.join(linecache.getlines('core/run/observe.py')) or open('core/run/observe.py')",
+])
+def test_the_reference_is_unavailable_however_the_file_reaches_for_it(write, reach):
+    yours = write(f"def answer():\n    {reach}\n    return 'reached it'\n", **WALLED)
+    line = failure(lambda: yours.call("answer"))
+    assert line.startswith("answer ") and ("is unavailable while the check runs" in line or "KeyError" in line), line
+    assert "reached it" not in line
+
+
+def test_a_let_out_helper_works_and_a_blocked_import_at_the_top_is_the_files_one_line(write, tmp_path):
+    yours = write("from core.run.observe import split_response\n"
+                  "def answer(text):\n    return split_response(text)\n", **WALLED)
+    assert yours.call("answer", "HTTP/1.1 200 OK\nServer: x\n\npage") == [{"server": "x"}, "page"]
+    top = write("from core.run.observe import read_observations\ndef answer():\n    return 1\n", **WALLED)
+    assert failure(lambda: top.call("answer")) == f"{tmp_path / 'lesson04.py'}, line 1: Unavailable: {UNAVAILABLE}"
+
+
+def test_a_path_the_check_names_is_unreadable_and_the_rest_of_the_course_readable(write):
+    yours = write("def answer(path):\n    return open(path).read()[:10]\n", unreadable=("data",), **WALLED)
+    assert yours.call("answer", "README.md")
+    line = failure(lambda: yours.call("answer", "data/course/report.json"))
+    assert line == ("answer reached past the exercise: data is unavailable while the check runs: it is the check's "
+                    "own data, not an input of your functions")
+
+
+@pytest.mark.parametrize("attempt, says", [
+    ("import os; os.system('true')", "PermissionError: the check's process starts no other process"),
+    ("import subprocess", "PermissionError: the check's process does not load _posixsubprocess"),
+    ("import os; os.fork()", "PermissionError: the check's process starts no other process"),
+    ("import os; os.kill(os.getppid(), 9)", "PermissionError: the check's process sends no signal"),
+    ("import ctypes", "PermissionError: the check's process does not load ctypes"),
+    ("open('/tmp/report.xml', 'w').write('<testsuite/>')", "PermissionError: the check's process writes no file"),
+    ("import os; os.remove('README.md')", "PermissionError: the check's process changes no file"),
+    ("import os; os.link('README.md', '/tmp/x')", "PermissionError: the check's process changes no file"),
+    ("import resource; resource.setrlimit(resource.RLIMIT_AS, (-1, -1))",
+     "PermissionError: the check's process keeps its limits"),
+    ("import os; open(f'/proc/{os.getppid()}/mem', 'rb')", "PermissionError: the check's process reads nothing of"),
+    ("import os; open(f'/proc/{os.getppid()}/environ').read()", "PermissionError: the check's process reads nothing"),
+    ("import os; assert 'COURSE_SEED' not in os.environ and 'COURSE_PROBLEM_FILE' not in os.environ; "
+     "open('/proc/self/status').read(); raise OSError('its own /proc and a clean environment')",
+     "OSError: its own /proc and a clean environment"),
+])
+def test_the_child_starts_nothing_signals_nothing_and_writes_nothing(write, attempt, says):
+    yours = write(f"def answer():\n    {attempt}\n    return 'done'\n", **WALLED)
+    line = failure(lambda: yours.call("answer"))
+    assert line.startswith("answer raised: ") and says in line, line
+
+
+def test_the_child_may_use_its_own_temporary_folder(write):
+    yours = write("import tempfile\ndef answer():\n    with tempfile.NamedTemporaryFile('w+') as f:\n"
+                  "        f.write('kept'); f.seek(0); return f.read()\n", **WALLED)
+    assert yours.call("answer") == "kept"
+
+
+# --- the cheats: a file that tries to fool the check from its child -------------------------------
+
+
+def test_patching_the_check_in_the_child_changes_nothing_here(write):
+    yours = write("""
+        import core.run.recorder
+        core.run.recorder.Recorder.record = lambda self, kind, payload: {"recorded": True}
+        try:  # the course's own modules need pytest, which needs subprocess: the child loads neither
+            import course.student
+            course.student.Student.call = lambda self, name, *args: True
+        except PermissionError:
+            import course.manifest
+            course.manifest.course_root = lambda: None
+        def answer():
+            return False
+    """)
+    assert yours.call("answer") is False
+    assert Student.call.__module__ == "course.student"
+    from core.run.recorder import Recorder
+    from course import manifest
+    assert Recorder.record.__module__ == "core.run.recorder" and manifest.course_root() is not None
+
+
+def test_printing_a_fake_answer_is_not_an_answer(write):
+    yours = write("""
+        import json
+        def answer():
+            print(json.dumps({"id": 1, "value": True}))
+            print("12 passed in 0.01s")
+            return False
+    """)
+    assert yours.call("answer") is False
+
+
+def test_writing_into_the_channel_is_an_answer_at_most_and_then_a_broken_channel(write):
+    yours = write("""
+        import json, os
+        def answer():
+            for fd in map(int, os.listdir("/proc/self/fd")):
+                try:
+                    os.write(fd, (json.dumps({"id": 1, "value": True}) + "\\n").encode())
+                except OSError:
+                    pass
+            return False
+    """)
+    assert yours.call("answer") is True  # a forged answer is only an answer: the check judges it like any other
+    assert failure(lambda: yours.call("answer")) == (
+        "answer wrote into the check's channel instead of returning: the check reads only what the function "
+        "returns")
+
+
+@pytest.mark.parametrize("when", ["loading", "calling"])
+def test_ending_the_process_with_exit_code_0_is_a_failure(write, tmp_path, when):
+    source = ("import os\nos._exit(0)\ndef answer():\n    return 1\n" if when == "loading"
+              else "import os\ndef answer():\n    print('all checks pass')\n    os._exit(0)\n")
+    yours = write(source)
+    line = failure(lambda: yours.call("answer"))
+    expected = (f"{tmp_path / 'lesson04.py'} ended the check's process while loading (exit code 0)" if when == "loading"
+                else "answer ended the check's process (exit code 0) instead of returning; its last words: all "
+                     "checks pass")
+    assert line == expected
+
+
+def test_breaking_the_childs_own_builtins_is_a_failure(write, tmp_path):
+    yours = write("import builtins\nbuiltins.isinstance = lambda value, kind: True\ndef answer():\n    return 1\n")
+    line = failure(lambda: yours.call("answer"))
+    assert line.startswith(f"{tmp_path / 'lesson04.py'} ended the check's process while loading (exit code 1)")
+
+
+def test_an_endless_loop_is_stopped(write):
+    yours = write("def answer():\n    while True:\n        pass\n", timeout=1)
+    assert failure(lambda: yours.call("answer")) == (
+        "answer did not return within 1 s, so the check stopped it (an endless loop?)")
+
+
+def test_an_answer_too_long_to_read_is_refused(write, tmp_path):
+    yours = write("def answer():\n    return 'x' * 9_000_000\n")
+    assert failure(lambda: yours.call("answer")) == (
+        f"the answer from {tmp_path / 'lesson04.py'} is longer than 8388608 bytes")
+
+
+def test_a_runaway_allocation_stops_at_the_childs_memory_limit(write):
+    yours = write("def answer():\n    return len(bytearray(4 * 1024**3))\n")
+    assert failure(lambda: yours.call("answer")).startswith("answer raised: ")

@@ -8,6 +8,9 @@ process, and the one line each one gets.
 
 from __future__ import annotations
 
+import importlib.util
+import py_compile
+
 import textwrap
 from pathlib import Path
 
@@ -161,6 +164,7 @@ UNAVAILABLE = ("core.run.observe is unavailable while the check runs: it is the 
     "import linecache; ''.join(linecache.getlines('core/run/observe.py')) or open('core/run/observe.py')",
 ])
 def test_the_reference_is_unavailable_however_the_file_reaches_for_it(write, reach):
+    py_compile.compile(str(OBSERVE), cfile=importlib.util.cache_from_source(str(OBSERVE)))  # a .pyc to reach for
     yours = write(f"def answer():\n    {reach}\n    return 'reached it'\n", **WALLED)
     line = failure(lambda: yours.call("answer"))
     assert line.startswith("answer ") and ("is unavailable while the check runs" in line or "KeyError" in line), line

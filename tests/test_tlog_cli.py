@@ -36,10 +36,8 @@ def test_the_verifier_agrees_with_every_published_vector():
     assert said.code == 0, said.out + said.err
     assert "transparency-dev: 196 of 196 agree" in lines
     assert "cctv: 44 of 44 agree" in lines
-    assert "  consistency from the empty tree: from_empty=refuse (its project's rule: " \
-           "its consistency vectors from size 0 all want an error)" in lines
-    assert "  consistency from the empty tree: from_empty=accept (its project's rule: " \
-           "its valid vectors include 0 -> 0 and 0 -> 1 with empty proofs)" in lines
+    assert "  from_empty=refuse, its project's rule: every vector from size 0 wants an error" in lines
+    assert "  from_empty=accept, its project's rule: 0 -> 0 and 0 -> 1 are valid, by empty proofs" in lines
 
 
 @pytest.mark.parametrize("rule, td, cctv", [("refuse", 196, 42), ("accept", 195, 44)])
@@ -49,7 +47,7 @@ def test_the_size_zero_disagreement_is_the_named_option_not_a_file(capsys, rule,
     assert said.code == 1
     assert f"transparency-dev: {td} of 196 agree" in said.out.splitlines()
     assert f"cctv: {cctv} of 44 agree" in said.out.splitlines()
-    assert said.out.count(f"from_empty={rule} (set by --from-empty)") == 2
+    assert said.out.count(f"from_empty={rule}, set by --from-empty") == 2
     disagreements = [line for line in said.out.splitlines() if line.startswith("  disagrees: ")]
     assert len(disagreements) == (196 - td) + (44 - cctv)
 
@@ -196,3 +194,13 @@ def test_a_torn_log_is_refused_by_every_command_in_one_line(capsys, log):
                  ["verify", log, REFERENCE], ["append", log, REFERENCE]):
         said = run_tlog(capsys, *args)
         assert said.code == 2 and "line 6 is torn" in one_line(said), (args, said)
+
+
+def test_each_sets_rule_is_the_one_its_own_vectors_state():
+    """What vectors.SETS says of each project is read off its vectors, not assumed."""
+    base = VECTORS / "transparency-dev-merkle" / "testdata" / "consistency"
+    from_zero = [json.loads(p.read_text()) for p in base.rglob("*.json") if json.loads(p.read_text())["size1"] == 0]
+    assert from_zero and all(v["wantErr"] for v in from_zero)  # "every vector from size 0 wants an error"
+    valid = json.loads((VECTORS / "cctv-merkle/merkle/testdata/consistency-valid.json").read_text())
+    assert [(v["old_size"], v["new_size"], v["consistency_path"]) for v in valid if v["old_size"] == 0] == [
+        (0, 0, []), (0, 1, [])]  # "0 -> 0 and 0 -> 1 are valid, by empty proofs"

@@ -78,7 +78,8 @@ def append(log_path: Path, report_path: Path, origin: str) -> None:
         raise Answer(str(exc)) from None
     if changed:
         write_log(log_path, log)
-        click.echo(f"appended run {entry.run_id[:audit.SHORT]} as leaf {index}: the log has {log.size} leaves")
+        leaves = "1 leaf" if log.size == 1 else f"{log.size} leaves"
+        click.echo(f"appended run {entry.run_id[:audit.SHORT]} as leaf {index}: the log holds {leaves}")
     else:
         click.echo(f"already in the log: run {entry.run_id[:audit.SHORT]} is leaf {index} with this head; "
                    "nothing changed")

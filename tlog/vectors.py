@@ -153,9 +153,8 @@ def _list(path: Path) -> list:
 
 SETS: tuple[tuple[str, Callable[[Path], Iterator[Vector]], str, str], ...] = (
     # name, its vectors, the from_empty rule its project states, where it says so
-    ("transparency-dev", transparency_dev, merkle.REFUSE_FROM_EMPTY,
-     "its consistency vectors from size 0 all want an error"),
-    ("cctv", cctv, merkle.ACCEPT_FROM_EMPTY, "its valid vectors include 0 -> 0 and 0 -> 1 with empty proofs"),
+    ("transparency-dev", transparency_dev, merkle.REFUSE_FROM_EMPTY, "every vector from size 0 wants an error"),
+    ("cctv", cctv, merkle.ACCEPT_FROM_EMPTY, "0 -> 0 and 0 -> 1 are valid, by empty proofs"),
 )
 
 
@@ -179,6 +178,6 @@ def report(tallies: list[Tally], overridden: bool) -> list[str]:
     for tally, (_, _, own_rule, why) in zip(tallies, SETS):
         lines.append(tally.line())
         how = "set by --from-empty" if overridden else f"its project's rule: {why}"
-        lines.append(f"  consistency from the empty tree: from_empty={tally.rule} ({how})")
+        lines.append(f"  from_empty={tally.rule}, {how}")
         lines += [f"  disagrees: {where}" for where in tally.disagreements]
     return lines

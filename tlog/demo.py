@@ -116,6 +116,8 @@ def _play(state: Path) -> tuple[dict, dict[str, str]]:
     checked = verify_report(forged)
     replayed = replay(forged)
     forger_log = Log(log.origin, [fake if e.run_id == fake.run_id else e for e in log.entries])
+    his_proof = InclusionProof(index, forger_log.size, forger_log.root(), fake.leaf_hash(),
+                               tuple(forger_log.inclusion_path(index)))
     witness_line = published.split("\n\n", 1)[1].splitlines()[1] + "\n"
     forger_published = publish(forger_log) + witness_line  # he copies the witness's line across: it cannot fit
     try:
@@ -151,6 +153,7 @@ def _play(state: Path) -> tuple[dict, dict[str, str]]:
             "against the log": _verdict(log, published, forged, options),
         },
         "forger": {
+            "inclusion": {"of": "the forged report, in his log", **his_proof.to_json()},
             "his log, his checkpoint: verify": _verdict(forger_log, forger_published, forged, options),
             "verify --witness": _verdict(forger_log, forger_published, forged, witness_options),
             "verify --checkpoint kept": _verdict(forger_log, forger_published, forged, kept_options),

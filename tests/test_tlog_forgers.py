@@ -290,3 +290,17 @@ def test_the_witness_cosigns_only_a_log_that_grew_and_refuses_a_fork_or_a_rollba
 def test_an_empty_log_reads_back_empty_with_the_empty_trees_root():
     empty = parse_log(Log(keys.LOG_ORIGIN).text())
     assert empty.size == 0 and empty.root() == merkle.EMPTY_ROOT
+
+
+def test_the_rejection_rewritten_as_an_approval_passes_lesson_9_and_fails_against_the_log(capsys, here):
+    from core.audit.replay import replay
+    from core.run.report import verify_report
+    from tlog.forgery import approve_the_rejection
+
+    lie = approve_the_rejection(reference())
+    assert lie["run"] == reference()["run"] and lie["seal"]["head"] != reference()["seal"]["head"]
+    assert verify_report(lie).ok and not replay(lie).divergences
+    assert all(review["decision"] == "approved" for review in lie["reviews"])
+    write_json(here / "approved.json", lie)
+    said = run_tlog(capsys, "verify", here / "heads.log", here / "approved.json")
+    assert said.code == 1 and "this is not the report that was published" in said.out

@@ -3,7 +3,7 @@
 Someone who holds a sealed report and the course's code wants the run to
 look cleaner than it was. They delete three stories from its ledger:
 
-* the refusal of the injected instruction (the proposal aimed at another origin);
+* the refusal of the injected instruction (each proposal aimed at another origin);
 * the round in which a probe was held and the engagement lead rejected it;
 * the refuted finding, with the acts that verified it and its verdict.
 
@@ -15,6 +15,10 @@ seal it. The result keeps the genuine run identifier, and ``seal verify``
 it: everything in the file agrees with everything else, because every part
 of it was made to. Only its head differs from the genuine report's. That is
 what a log that published the genuine head catches.
+
+``approve_the_rejection`` is the same attack told another way: the
+engagement lead's rejection of the probe rewritten as an approval, and the
+ledger fed through a fresh door, which now admits the probe.
 """
 
 from __future__ import annotations
@@ -36,8 +40,8 @@ def stories(report: dict) -> dict[str, list[int]]:
                 and "outside the explicit authorized origins" in e["reason"]]
     rejected = [e for e in events if e["kind"] == "review" and e["payload"].get("decision") == "rejected"]
     refuted = [v for v in report.get("verdicts", []) if v.get("verdict") == "refuted"]
-    if len(injected) != 1 or len(rejected) != 1 or len(refuted) != 1:
-        raise ForgeryError("the report holds no single injection refusal, rejected review and refuted finding")
+    if not injected or len(rejected) != 1 or len(refuted) != 1:
+        raise ForgeryError("the report holds no injection refusal, single rejected review and refuted finding")
     at = {e["seq"]: e for e in events}
     # The rejected probe's round: from the selection that chose it to the next selection (not included).
     review = rejected[0]["seq"]
@@ -53,8 +57,23 @@ def stories(report: dict) -> dict[str, list[int]]:
 def forge(report: dict) -> dict:
     """``report`` without its three stories, its ledger fed through a fresh door, rebuilt and sealed."""
     dropped = {seq for seqs in stories(report).values() for seq in seqs}
-    kept = [unchained(event) for event in report["events"] if event["seq"] not in dropped]
-    lie = {**report, "events": kept}
+    return through_a_fresh_door(report, [unchained(e) for e in report["events"] if e["seq"] not in dropped])
+
+
+def approve_the_rejection(report: dict) -> dict:
+    """``report`` with the engagement lead's rejection rewritten as an approval, rebuilt and sealed."""
+    events = [unchained(event) for event in report["events"]]
+    rejected = [e for e in events if e["kind"] == "review" and e["payload"].get("decision") == "rejected"]
+    if len(rejected) != 1:
+        raise ForgeryError("the report holds no single rejected review")
+    rejected[0]["payload"] = {**rejected[0]["payload"], "decision": "approved",
+                              "reason": "Approved: one GET with this marker is a light probe."}
+    return through_a_fresh_door(report, events)
+
+
+def through_a_fresh_door(report: dict, events: list[dict]) -> dict:
+    """A fresh final door asked every question of ``events``, its report built as a run builds it, and sealed."""
+    lie = {**report, "events": events}
     door = redo(lie)
     rebuilt = build_report(door, setting={key: report[key] for key in SETTING_FIELDS}, safety=safety_of(door, lie))
     return seal(rebuilt)

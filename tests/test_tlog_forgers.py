@@ -18,7 +18,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from tlog import keys, merkle, note, witness
 from tlog.checkpoint import Checkpoint, open_checkpoint, parse_checkpoint, sign_checkpoint
-from tlog.forgery import forge
 from tlog.logfile import Entry, Log, parse_log, read_log
 
 from .tlog_helpers import REFERENCE, REPO, VECTORS, run_module, run_tlog, write_demo_folder

@@ -20,14 +20,13 @@ for bad input, with one line on stderr. Never a traceback.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
 
 import click
 
 from core.run.seal import load_report
-from tlog import audit, keys, merkle, vectors
+from tlog import audit, files, keys, merkle, vectors
 from tlog.checkpoint import Checkpoint, sign_checkpoint
 from tlog.logfile import Entry, Log, LogError, read_log, write_log
 from tlog.proofs import ConsistencyProof, InclusionProof, consistency_from_json, inclusion_from_json
@@ -232,10 +231,8 @@ def _json(path: Path) -> object:
 
 
 def _write(path: Path, text: str) -> None:
-    partial = path.with_name(path.name + ".partial")
     try:
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
+        files.replace(path, text)
     except OSError as exc:
         raise click.FileError(str(path), exc.strerror or str(exc)) from None
 

@@ -41,7 +41,7 @@ from core.run.report import verify_report
 from tlog import audit, keys
 from tlog.checkpoint import Checkpoint, sign_checkpoint
 from tlog.forgery import forge, stories
-from tlog.logfile import Entry, Log
+from tlog.logfile import Log
 from tlog.proofs import ConsistencyProof, InclusionProof
 from tlog.witness import WitnessError, cosign, read_state
 

@@ -24,12 +24,11 @@ a different head for a run already in the log is refused.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tlog import merkle
+from tlog import files, merkle
 
 FORMAT = "tlog/v1"
 MAX_LOG_BYTES = 64 << 20  # about 300,000 leaves; a bigger file is refused unread
@@ -181,8 +180,4 @@ def read_log(path: str | Path) -> Log:
 
 def write_log(path: str | Path, log: Log) -> None:
     """Write ``log`` in one step: the new file replaces the old whole, so no reader sees half of it."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(log.text(), encoding="ascii")
-    os.replace(partial, path)
+    files.replace(path, log.text(), encoding="ascii")

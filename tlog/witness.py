@@ -30,11 +30,10 @@ course's demo passes a fixed one, so its artifacts stay byte-identical.
 
 from __future__ import annotations
 
-import os
 import struct
 from pathlib import Path
 
-from tlog import merkle, note
+from tlog import files, merkle, note
 from tlog.checkpoint import Checkpoint, CheckpointError, open_checkpoint, parse_checkpoint
 
 MAX_TIME = 2**63 - 1
@@ -78,11 +77,7 @@ def read_state(path: Path) -> Checkpoint | None:
 
 def write_state(path: Path, checkpoint: Checkpoint) -> None:
     """Replace the state in one step, so that a crash leaves the old state or the new, never half."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(checkpoint.text(), encoding="utf-8")
-    os.replace(partial, path)
+    files.replace(path, checkpoint.text())
 
 
 # --- deciding --------------------------------------------------------------------------------

@@ -303,3 +303,14 @@ def test_the_rejection_rewritten_as_an_approval_passes_lesson_9_and_fails_agains
     write_json(here / "approved.json", lie)
     said = run_tlog(capsys, "verify", here / "heads.log", here / "approved.json")
     assert said.code == 1 and "this is not the report that was published" in said.out
+
+
+def test_a_log_cut_back_by_whole_lines_and_signed_again_fails_only_the_kept_checkpoint(capsys, here):
+    """The file alone cannot tell a shorter log; the log's key signs it; the kept checkpoint of size 4 refuses it."""
+    intact = REPO / "data/course/tamper/intact.json"  # lesson 9's finished run: leaf 0
+    lines = (here / "heads.log").read_text(encoding="ascii").splitlines()
+    (here / "heads.log").write_text("\n".join(lines[:4]) + "\n", encoding="ascii")  # three leaves left
+    assert run_tlog(capsys, "checkpoint", here / "heads.log", "--publish").code == 0
+    assert run_tlog(capsys, "verify", here / "heads.log", intact).code == 0
+    said = run_tlog(capsys, "verify", here / "heads.log", intact, "--checkpoint", here / "kept.checkpoint")
+    assert said.code == 1 and said.out.startswith("refused: the log went back: the kept checkpoint is of size 4")

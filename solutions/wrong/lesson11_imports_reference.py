@@ -1,0 +1,46 @@
+"""Lesson 11, a WRONG answer: it imports the reference implementation. `course check 11` must reject it.
+
+It hands the work to tlog's own verifier, which a client holding only a proof does not
+have (and which the check keeps out of reach).
+"""
+
+import base64
+import hashlib
+
+from tlog.merkle import ProofError, root_from_inclusion
+
+
+def leaf_hash(run_id: str, head: str) -> bytes:
+    """A log leaf's hash: SHA-256(0x00 || the run id's 32 bytes || the head's 32)."""
+    data = bytes.fromhex(run_id) + bytes.fromhex(head)
+    return hashlib.sha256(b"\x00" + data).digest()
+
+
+def node_hash(left: bytes, right: bytes) -> bytes:
+    """An interior node's hash: SHA-256(0x01 || left || right)."""
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def root_from_path(leaf: bytes, index: int, size: int, path: list[bytes]) -> bytes:
+    """The root, as tlog's own verifier finds it."""
+    try:
+        return root_from_inclusion(index, size, leaf, path)
+    except ProofError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def is_published(report: dict, proof: dict, root: bytes) -> bool:
+    """Whether the report's own leaf, by the proof's place and path, leads to root."""
+    # the leaf from the report you hold, never the one the proof names
+    leaf = leaf_hash(report["run"]["run_id"], report["seal"]["head"])
+    path = decode(proof["inclusion_path"])
+    try:
+        found = root_from_path(leaf, proof["leaf_index"], proof["tree_size"], path)
+    except ValueError:  # a path that does not fit proves nothing
+        return False
+    return found == root
+
+
+def decode(path: list[str]) -> list[bytes]:
+    """A proof's base64 hashes as bytes."""
+    return [base64.b64decode(item) for item in path]

@@ -1,0 +1,47 @@
+"""Lesson 11, a WRONG answer: it reads a committed artifact. `course check 11` must reject it.
+
+It looks the answer up in data/course/tlog-demo.json: right wherever the demo has one,
+and the fresh trees the check makes are in no artifact.
+"""
+
+import base64
+import hashlib
+
+
+def leaf_hash(run_id: str, head: str) -> bytes:
+    """A log leaf's hash: SHA-256(0x00 || the run id's 32 bytes || the head's 32)."""
+    data = bytes.fromhex(run_id) + bytes.fromhex(head)
+    return hashlib.sha256(b"\x00" + data).digest()
+
+
+def node_hash(left: bytes, right: bytes) -> bytes:
+    """An interior node's hash: SHA-256(0x01 || left || right)."""
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def root_from_path(leaf: bytes, index: int, size: int, path: list[bytes]) -> bytes:
+    """The root the demo published, looked up in its artifact."""
+    import json
+    from pathlib import Path
+
+    demo = Path(__file__).resolve().parents[2] / "data" / "course" / "tlog-demo.json"
+    if not 0 <= index < size:
+        raise ValueError("not in the tree")
+    return base64.b64decode(json.loads(demo.read_text())["published"].split("\n")[2])
+
+
+def is_published(report: dict, proof: dict, root: bytes) -> bool:
+    """Whether the report's own leaf, by the proof's place and path, leads to root."""
+    # the leaf from the report you hold, never the one the proof names
+    leaf = leaf_hash(report["run"]["run_id"], report["seal"]["head"])
+    path = decode(proof["inclusion_path"])
+    try:
+        found = root_from_path(leaf, proof["leaf_index"], proof["tree_size"], path)
+    except ValueError:  # a path that does not fit proves nothing
+        return False
+    return found == root
+
+
+def decode(path: list[str]) -> list[bytes]:
+    """A proof's base64 hashes as bytes."""
+    return [base64.b64decode(item) for item in path]

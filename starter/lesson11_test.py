@@ -1,0 +1,376 @@
+"""Lesson 11 completion test: your inclusion-proof verifier, on the demo's log and on trees made fresh.
+
+The demo (python -m tlog.demo) logged five sealed runs and published a
+checkpoint; data/course/tlog-demo.json holds the reference run's inclusion
+proof, and data/course/tlog/forged-report.json the forgery that lesson 9's
+seal calls intact. The check also builds trees of its own from a seed it
+shows, so no answer written in advance can pass, and while your file loads
+and runs the reference (tlog, and solutions/) cannot be imported.
+By default this checks starter/lesson11.py; `course check 11` shows each result.
+"""
+
+import ast
+import base64
+import copy
+import hashlib
+import importlib.abc
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.run.doors import verify as verify_report
+from course.manifest import course_root
+from course.student import Student
+from course.target import load_lesson, target_path
+
+_fail = pytest.fail  # kept before your file loads: the check must run as written
+_sha256 = hashlib.sha256
+SEED = int(os.environ.get("LESSON11_SEED") or random.SystemRandom().randrange(1, 10**6))
+REFERENCE = ("tlog", "solutions")  # what your file may not lean on
+
+
+def fail(message: str) -> None:
+    _fail(message, pytrace=False)
+
+
+# --- the check's own tree maker (RFC 9162's MTH and PATH), run before your file loads -----------
+
+
+def _h(*parts: bytes) -> bytes:
+    return _sha256(b"".join(parts)).digest()
+
+
+def _root(leaves: list[bytes]) -> bytes:
+    if len(leaves) == 1:
+        return leaves[0]
+    k = 1 << ((len(leaves) - 1).bit_length() - 1)
+    return _h(b"\x01", _root(leaves[:k]), _root(leaves[k:]))
+
+
+def _path(index: int, leaves: list[bytes]) -> list[bytes]:
+    if len(leaves) == 1:
+        return []
+    k = 1 << ((len(leaves) - 1).bit_length() - 1)
+    if index < k:
+        return _path(index, leaves[:k]) + [_root(leaves[k:])]
+    return _path(index - k, leaves[k:]) + [_root(leaves[:k])]
+
+
+def _hex(rng: random.Random) -> str:
+    return "%064x" % rng.getrandbits(256)
+
+
+def _leaf(run_id: str, head: str) -> bytes:
+    return _h(b"\x00", bytes.fromhex(run_id), bytes.fromhex(head))
+
+
+def _b64(raw: bytes) -> str:
+    return base64.b64encode(raw).decode("ascii")
+
+
+def fresh_trees(seed: int) -> list[dict]:
+    """Trees of random runs and heads, of sizes 1 to 40, from ``seed``."""
+    rng = random.Random(seed)
+    trees = []
+    for size in sorted({1, 2, 3, 5, 6, 7, *rng.sample(range(8, 41), 9)}):
+        entries = [(_hex(rng), _hex(rng)) for _ in range(size)]
+        leaves = [_leaf(run, head) for run, head in entries]
+        trees.append({"size": size, "entries": entries, "leaves": leaves, "root": _root(leaves),
+                      "paths": [_path(i, leaves) for i in range(size)]})
+    return trees
+
+
+def promoted(size: int, index: int) -> bool:
+    """Whether leaf ``index``'s walk meets a level where its node is the last one, with no sibling."""
+    fn, sn = index, size - 1
+    while sn:
+        if fn == sn and fn % 2 == 0:
+            return True
+        fn, sn = fn // 2, sn // 2
+    return False
+
+
+TREES = fresh_trees(SEED)  # made now, before your file loads
+
+
+def course_file(relative: str) -> Path:
+    return course_root() / relative
+
+
+def read_json(relative: str) -> dict:
+    try:
+        return json.loads(course_file(relative).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        fail(f"{relative} cannot be read ({exc}); write it again with python -m tlog.demo (see the page)")
+
+
+def _demo() -> tuple[dict, bytes]:
+    """The demo artifact and its published root, read now (before your file loads), or ({}, b"") if missing."""
+    try:
+        demo = json.loads(course_file("data/course/tlog-demo.json").read_text(encoding="utf-8"))
+        return demo, base64.b64decode(demo["published"].split("\n")[2])
+    except (OSError, ValueError, KeyError, IndexError):
+        return {}, b""
+
+
+DEMO, PUBLISHED_ROOT = _demo()
+
+
+@pytest.fixture(autouse=True)
+def demo_artifact():
+    if not DEMO:
+        fail("data/course/tlog-demo.json cannot be read; write it again with "
+             "python3 -m tlog.demo --out data/course/tlog-demo.json")
+
+
+# --- loading your file with the reference out of reach -------------------------------------------
+
+
+class OutOfReach(ImportError):
+    """An import of the reference while the check runs."""
+
+
+class _NoReference(importlib.abc.MetaPathFinder):
+    """Refuses to import tlog or solutions while your file loads and while the checks run."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in REFERENCE:
+            raise OutOfReach(f"{name} is out of reach while the check runs")
+        return None
+
+
+def shown() -> str:
+    path = target_path(11)
+    try:
+        return path.resolve().relative_to(course_root().resolve()).as_posix()
+    except ValueError:
+        return "starter/lesson11.py"
+
+
+@pytest.fixture(scope="module")
+def module():
+    hidden = {name: sys.modules.pop(name) for name in list(sys.modules) if name.split(".")[0] in REFERENCE}
+    blocker = _NoReference()
+    sys.meta_path.insert(0, blocker)
+    try:
+        try:
+            loaded = load_lesson(11)
+        except OutOfReach as exc:
+            fail(f"{Student(11, in_process=True).where(exc)}: a client checks a proof with hashlib alone, not the log's own verifier")
+        except Exception as exc:  # the student's file: one line, not a traceback
+            fail(Student(11, in_process=True).where(exc))
+        yield loaded
+    finally:
+        sys.meta_path.remove(blocker)
+        sys.modules.update(hidden)
+
+
+def function(module, name: str):
+    if not callable(getattr(module, name, None)):
+        fail(f"{shown()} defines no function {name}; keep the names the starter gives")
+    return getattr(module, name)
+
+
+def root_of(module, leaf: bytes, index: int, size: int, path: list[bytes], what: str):
+    """What the student's root_from_path answers, or a one-line failure; ValueError comes back as itself."""
+    try:
+        return function(module, "root_from_path")(leaf, index, size, list(path))
+    except NotImplementedError as exc:
+        fail(f"root_from_path is not written yet ({Student(11, in_process=True).where(exc).split(': ')[0]} raises "
+             "NotImplementedError): do its TODOs 1 to 3")
+    except ValueError as exc:
+        return exc
+    except Exception as exc:
+        fail(f"root_from_path raised on {what}: {Student(11, in_process=True).where(exc)}")
+
+
+def published(module, report: dict, proof: dict, root: bytes, what: str):
+    try:
+        return function(module, "is_published")(copy.deepcopy(report), copy.deepcopy(proof), root)
+    except NotImplementedError as exc:
+        fail(f"is_published is not written yet ({Student(11, in_process=True).where(exc).split(': ')[0]} raises "
+             "NotImplementedError): do its TODO 4")
+    except Exception as exc:
+        fail(f"is_published raised on {what}: {Student(11, in_process=True).where(exc)}")
+
+
+def seeded(message: str) -> str:
+    return f"{message} (fresh trees from seed {SEED}; LESSON11_SEED={SEED} makes them again)"
+
+
+# --- the checks ------------------------------------------------------------------------------------
+
+
+def test_your_file_checks_proofs_with_hashlib_alone(module):
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("__import__", "exec", "eval"):
+            names = [f"{node.func.id}(...)"]
+        leaning = [name for name in names if name.split(".")[0] in (*REFERENCE, "__import__(...)",
+                                                                    "exec(...)", "eval(...)", "importlib")]
+        if leaning:
+            fail(f"{shown()}, line {node.lineno} uses {leaning[0]}: a client checks a proof with hashlib alone, "
+                 "not the log's own verifier")
+    for name, value in vars(module).items():
+        origin = str(getattr(value, "__module__", "") or getattr(value, "__name__", ""))
+        if origin.split(".")[0] in REFERENCE:
+            fail(f"{shown()} holds {name} from {origin}: write the verifier yourself")
+
+
+def test_the_check_runs_as_written(module):
+    changed = [what for what, now, then in (("pytest.fail", pytest.fail, _fail), ("hashlib.sha256", hashlib.sha256,
+                                                                                     _sha256))
+               if now is not then]
+    this = sys.modules[__name__]
+    changed += [name for name, value in ORIGINAL.items() if getattr(this, name, None) is not value]
+    if changed:
+        fail(f"loading {shown()} changed {', '.join(changed)}: the check must run as written, so it can fail")
+
+
+def test_the_demo_proof_leads_to_the_published_root(module):
+    proof = DEMO["inclusion"]
+    leaf = base64.b64decode(proof["leaf_hash"])
+    path = [base64.b64decode(h) for h in proof["inclusion_path"]]
+    got = root_of(module, leaf, proof["leaf_index"], proof["tree_size"], path, "the demo's proof")
+    if got != PUBLISHED_ROOT:
+        fail(f"the reference run's proof (leaf {proof['leaf_index']} of {proof['tree_size']}) leads your "
+             f"root_from_path to {_said(got)}, not the published root: at each level the sibling joins from "
+             "the left when the node is a right child or the last of its level, from the right otherwise")
+
+
+def _said(value) -> str:
+    if isinstance(value, ValueError):
+        return f"a refusal ({value})"
+    return value.hex()[:12] if isinstance(value, bytes) else repr(value)[:40]
+
+
+def test_every_leaf_of_fresh_trees_leads_to_its_root(module):
+    for tree in TREES:
+        for index, path in enumerate(tree["paths"]):
+            got = root_of(module, tree["leaves"][index], index, tree["size"], path, f"leaf {index} of {tree['size']}")
+            if got != tree["root"]:
+                fail(seeded(f"leaf {index} of a fresh tree of {tree['size']} leads your root_from_path to "
+                            f"{_said(got)}, not the tree's root: the root must follow from the leaf and its "
+                            "path alone, for every tree"))
+
+
+def test_a_node_with_no_sibling_moves_up_unchanged(module):
+    cases = [(tree, i) for tree in TREES for i in range(tree["size"]) if promoted(tree["size"], i)]
+    assert cases, "the fresh trees hold no leaf whose walk meets a level with no sibling"
+    for tree, index in cases:
+        got = root_of(module, tree["leaves"][index], index, tree["size"], tree["paths"][index],
+                      f"leaf {index} of {tree['size']}")
+        if got != tree["root"]:
+            fail(seeded(f"leaf {index} of a tree of {tree['size']}: on its way up it is the last node of a "
+                        f"level with no sibling there, and your root is {_said(got)}, not the tree's: such a "
+                        "node moves up unchanged, and the next hash of the path is its sibling on the left"))
+
+
+def test_a_path_that_does_not_fit_its_tree_is_refused(module):
+    tree = next(t for t in TREES if t["size"] >= 5)
+    size, leaves = tree["size"], tree["leaves"]
+    cases = [
+        (leaves[2], 2, size, tree["paths"][2] + [leaves[0]], "a path with one hash too many"),
+        (leaves[2], 2, size, tree["paths"][2][:-1], "a path with its last hash missing"),
+        (leaves[0], size, size, tree["paths"][0], f"leaf {size} of a tree of {size} (past its last leaf)"),
+        (leaves[0], 0, 0, [], "a tree of no leaves"),
+        (leaves[0], 0, 1, [leaves[1]], "a path for the only leaf of a tree of one"),
+    ]
+    for leaf, index, size_, path, what in cases:
+        got = root_of(module, leaf, index, size_, path, what)
+        if not isinstance(got, ValueError):
+            fail(seeded(f"{what}: your root_from_path answered {_said(got)}; a path that cannot belong to the "
+                        "tree proves nothing, so it must be refused (ValueError)"))
+
+
+def test_another_sibling_or_place_leads_to_another_root(module):
+    for tree in TREES[3:6]:
+        size = tree["size"]
+        for index in (0, size // 2, size - 1):
+            path = tree["paths"][index]
+            for i in range(len(path)):
+                bent = [bytes(h[:1]) + bytes([h[1] ^ 1]) + h[2:] if j == i else h for j, h in enumerate(path)]
+                got = root_of(module, tree["leaves"][index], index, size, bent, "a bent path")
+                if got == tree["root"]:
+                    fail(seeded(f"leaf {index} of {size} with one bit of path hash {i} flipped still gives the "
+                                "tree's root: every hash of the path must go into the root"))
+            other = (index + 1) % size
+            got = root_of(module, tree["leaves"][other], index, size, path, "another leaf")
+            if got == tree["root"]:
+                fail(seeded(f"leaf {other}'s hash with leaf {index}'s path gives the tree's root: the leaf itself "
+                            "must go into the root"))
+
+
+def test_the_genuine_report_is_published(module):
+    report = read_json("data/course/report.json")
+    if published(module, report, DEMO["inclusion"], PUBLISHED_ROOT, "the reference run") is not True:
+        fail("is_published says the reference run (data/course/report.json), with its proof from the log, is not "
+             "published: its leaf is the hash of its run id and head, and its path leads to the checkpoint's root")
+
+
+def test_the_resealed_forgery_is_caught(module):
+    forged = read_json("data/course/tlog/forged-report.json")
+    lesson9 = verify_report(forged)
+    assert lesson9.ok, f"the forged report should pass lesson 9's verify; it says {lesson9.message}"
+    if published(module, forged, DEMO["inclusion"], PUBLISHED_ROOT, "the forgery with the genuine proof") is not False:
+        fail(f"the forged report (lesson 9's verify calls it {lesson9.message!r}) with the genuine report's proof: "
+             "is_published says published; the leaf must come from the report you hold, not from the proof")
+    his = DEMO["forger"]["inclusion"]
+    if published(module, forged, his, PUBLISHED_ROOT, "the forgery with the forger's proof") is not False:
+        fail("the forged report with the forger's own proof (from his log): is_published says published; compare "
+             "with the root of the checkpoint you trust, never with the root the proof brings")
+
+
+def test_fresh_forgeries_are_caught(module):
+    rng = random.Random(SEED + 1)
+    for tree in TREES[2:8]:
+        index = rng.randrange(tree["size"])
+        run_id, head = tree["entries"][index]
+        proof = {"leaf_index": index, "tree_size": tree["size"], "root_hash": _b64(tree["root"]),
+                 "leaf_hash": _b64(tree["leaves"][index]), "inclusion_path": [_b64(h) for h in tree["paths"][index]]}
+        genuine = {"run": {"run_id": run_id}, "seal": {"head": head}}
+        if published(module, genuine, proof, tree["root"], "a fresh report") is not True:
+            fail(seeded(f"a fresh log's leaf {index} of {tree['size']}, with its own proof, is not published by "
+                        "your is_published: the report's leaf and the proof's path must lead to the root"))
+        for what, report in (("another head", {"run": {"run_id": run_id}, "seal": {"head": _hex(rng)}}),
+                             ("another run", {"run": {"run_id": _hex(rng)}, "seal": {"head": head}})):
+            if published(module, report, proof, tree["root"], f"a forgery with {what}") is not False:
+                fail(seeded(f"a fresh forgery with {what} at leaf {index} of {tree['size']} is published by your "
+                            "is_published: a report whose leaf is not the logged one must be refused"))
+        if published(module, genuine, proof, _h(tree["root"]), "another tree's root") is not False:
+            fail(seeded("a fresh report checked against another tree's root is published by your is_published: "
+                        "the path must lead to the root you trust"))
+
+
+ORIGINAL = {name: value for name, value in dict(globals()).items() if callable(value) and not name.startswith("_")
+            and getattr(value, "__module__", "") == __name__}
+
+
+def tell(run) -> str:
+    """What ``run()`` gives, in a few words; an error as its kind and the line of your file it came from."""
+    try:
+        value = run()
+    except Exception as exc:
+        return f"raised {Student(11, in_process=True).where(exc).split(': ', 1)[1]}"
+    return value.hex()[:12] if isinstance(value, bytes) else repr(value)
+
+
+if __name__ == "__main__":  # python3 starter/lesson11_test.py: what your functions say of the demo
+    mine = load_lesson(11)
+    proof = DEMO["inclusion"]
+    path = [base64.b64decode(h) for h in proof["inclusion_path"]]
+    leaf = base64.b64decode(proof["leaf_hash"])
+    print(f"published root:         {PUBLISHED_ROOT.hex()[:12]}")
+    print(f"your root, leaf 3 of 5: {tell(lambda: mine.root_from_path(leaf, 3, 5, path))}")
+    for name, relative in (("genuine", "data/course/report.json"), ("forged", "data/course/tlog/forged-report.json")):
+        said = tell(lambda: mine.is_published(read_json(relative), proof, PUBLISHED_ROOT))
+        print(f"{name} report published: {said}")

@@ -21,6 +21,7 @@ Bad input is one line on stderr and a non-zero exit, never a traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -85,9 +86,8 @@ def seal_command(argv: list[str] | None = None) -> int:
         return _fail("seal", str(exc), 2)
     except OSError as exc:
         return _fail("seal", f"{exc.__class__.__name__}: {exc.strerror or exc}", 2)
-    print(verification.message)
-    if verification.ok and args.head is None:
-        print(f"head {report['seal']['head']}")
+    lines = [verification.message] + ([f"head {report['seal']['head']}"] if verification.ok and args.head is None else [])
+    _say(lines)
     return 0 if verification.ok else 1
 
 
@@ -104,8 +104,17 @@ def report_command(argv: list[str] | None = None) -> int:
         text = render_markdown(sealed, verification)
     except (SealError, ReportError, DoorError) as exc:
         return _fail("report", str(exc), 2)
-    sys.stdout.write(text)
+    _say([text.rstrip("\n")])
     return 0 if verification.ok else 1
+
+
+def _say(lines: list[str]) -> None:
+    """Print ``lines``; a reader that stops early (``| head -1``) is not an error."""
+    try:
+        sys.stdout.write("".join(line + "\n" for line in lines))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # nothing more to say, and nowhere to say it
 
 
 def _fail(label: str, message: str, status: int = 1) -> int:

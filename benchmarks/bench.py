@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from benchmarks import canon_speed, door_cost, door_throughput, lab_pass, reference_run, seal_verify, student_loop
+from benchmarks import canon_speed, catalogue, door_cost, door_throughput, lab_pass, reference_run, seal_verify, student_loop
 from benchmarks.measure import Row, print_table
 
 
@@ -22,6 +22,7 @@ def all_rows(rounds: int, quick: bool) -> list[Row]:
         *seal_verify.rows(rounds, (1_000, 10_000) if quick else (10_000, 100_000)),
         *door_throughput.rows(rounds, (1_000, 10_000) if quick else (1_000, 10_000, 100_000)),
         *door_cost.rows(rounds, (1_000, 10_000) if quick else (1_000, 10_000, 100_000)),
+        *catalogue.rows(rounds, (500, 5_000) if quick else (2_000, 20_000)),
         *reference_run.rows(rounds),
         *lab_pass.rows(rounds),
         *student_loop.rows(rounds),

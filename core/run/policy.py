@@ -166,6 +166,8 @@ class Policy:
         _require_word("reference", self.reference)
         object.__setattr__(self, "allowed_origins", _canonical_origins(self.allowed_origins))
         object.__setattr__(self, "tools", _catalogue(self.tools))
+        # Every request names its tool, so the lookup is an index built once, not a scan of the catalogue.
+        object.__setattr__(self, "_by_id", MappingProxyType({tool.tool_id: tool for tool in self.tools}))
         for name in ("max_actions", "max_model_calls"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -192,10 +194,7 @@ class Policy:
 
     def tool_named(self, tool_id: object) -> Tool | None:
         """The catalogue entry called ``tool_id``, or None."""
-        for tool in self.tools:
-            if tool.tool_id == tool_id:
-                return tool
-        return None
+        return self._by_id.get(tool_id) if isinstance(tool_id, str) else None
 
     def allows_destination(self, destination: object) -> Decision:
         """Is the origin of ``destination`` one this authorization covers?"""
@@ -286,8 +285,8 @@ def _canonical_origins(origins: object) -> tuple[str, ...]:
 def _catalogue(tools: object) -> tuple[Tool, ...]:
     if not isinstance(tools, (list, tuple)) or not all(isinstance(tool, Tool) for tool in tools):
         raise PolicyError("tools must be a list of Tool entries")
-    ids = [tool.tool_id for tool in tools]
-    duplicates = sorted({tool_id for tool_id in ids if ids.count(tool_id) > 1})
+    seen: set[str] = set()
+    duplicates = sorted({tool.tool_id for tool in tools if tool.tool_id in seen or seen.add(tool.tool_id)})
     if duplicates:
         raise PolicyError(f"tools declares {', '.join(duplicates)} more than once")
     return tuple(sorted(tools, key=lambda tool: tool.tool_id))

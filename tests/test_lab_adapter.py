@@ -145,3 +145,29 @@ def test_an_adapter_with_a_meaningless_configuration_is_refused(arguments):
     """An adapter needs a known transport, a port only over HTTP, and a fixture folder only in process."""
     with pytest.raises(ValueError):
         HttpAdapter(**arguments)
+
+
+@pytest.mark.parametrize("path", ["/caf%C3%A9", "/%E2%80%AEevil", "/%F0%9F%8C%B1/seeds", "/stra%C3%9Fe?q=%C3%A9"])
+def test_a_non_ascii_path_reaches_the_app_decoded_the_same_over_both_transports(path, tmp_path):
+    """A path with non-ASCII characters reaches the lab's application as the same text in process and over real HTTP, UTF-8 decoded (the lab's record shows what reached it)."""
+    from lab.server import read_record
+
+    seen = []
+    with HttpAdapter("inprocess", record=seen) as adapter:
+        in_process = adapter.fetch("https://lab.example" + path)
+    record = tmp_path / "record.jsonl"
+    with running(record=record) as port, HttpAdapter("http", port=port) as adapter:
+        over_http = adapter.fetch("https://lab.example" + path)
+    assert as_bytes(in_process) == as_bytes(over_http)
+    expected = httpx.URL("https://lab.example" + path).path
+    assert [entry["path"] for entry in seen] == [expected]
+    assert [entry["path"] for entry in read_record(record)] == [expected]
+
+
+def test_a_path_that_is_not_utf8_gets_400_over_both_transports(tmp_path):
+    """A path whose bytes are not UTF-8 is refused with 400 the same way in process and over real HTTP."""
+    with HttpAdapter("inprocess") as adapter:
+        in_process = adapter.fetch("https://lab.example/%FF%FE")
+    with running() as port, HttpAdapter("http", port=port) as adapter:
+        over_http = adapter.fetch("https://lab.example/%FF%FE")
+    assert in_process.status == over_http.status == 400

@@ -419,3 +419,20 @@ def test_every_request_to_the_real_server_is_answered_within_two_seconds(port, p
     answer = answer_within(port, change(head))
     expected = 404 if status == 200 and path == "/staging/" else status
     assert status_of(answer) == expected, (mutation, answer[:80])
+
+
+SMUGGLED = (b"POST /search HTTP/1.1\r\nHost: lab.example\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
+            b"0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: lab.example\r\n\r\n")
+
+
+def test_a_request_with_content_length_and_chunked_gets_400_and_the_connection_closes(tmp_path):
+    """A request carrying both Content-Length and Transfer-Encoding: chunked gets one 400 and the connection closes (RFC 9112 section 6.1): the bytes after it are never served as a second request."""
+    record = tmp_path / "record.jsonl"
+    with running(record=record) as port:
+        answer = raw(port, SMUGGLED)
+    assert status_of(answer) == 400, answer[:200]
+    assert answer.count(b"HTTP/1.1 ") == 1, f"the connection served more than one answer: {answer!r}"
+    assert b"connection: close" in answer.lower()
+    from lab.server import read_record
+
+    assert all(entry["path"] != "/smuggled" for entry in read_record(record)), read_record(record)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote_to_bytes, urlsplit
 
 import httpx
 
@@ -48,7 +48,7 @@ class HttpAdapter:
                  record: list | None = None):
         if transport == "inprocess" and port is None:
             self._base = IN_PROCESS_BASE
-            wire = httpx.WSGITransport(app=make_app(lab_dir, record))
+            wire = ServedTransport(app=make_app(lab_dir, record))
         elif transport == "http" and lab_dir is None and isinstance(port, int) and 0 < port < 65536:
             self._base = f"http://127.0.0.1:{port}"
             wire = httpx.HTTPTransport()
@@ -80,6 +80,30 @@ class HttpAdapter:
 
     def __exit__(self, *exc_info) -> None:
         self.close()
+
+
+class ServedTransport(httpx.WSGITransport):
+    """httpx's WSGI transport, handing the application its path as a real server does.
+
+    A WSGI server (waitress, PEP 3333) gives PATH_INFO as the path's bytes,
+    percent-decoded, one latin-1 character per byte; httpx's transport gives
+    them UTF-8-decoded. The lab reads the bytes the PEP 3333 way, so in process
+    they are handed over that way too, and a non-ASCII path is the same path
+    over both transports.
+    """
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        served = unquote_to_bytes(request.url.raw_path.partition(b"?")[0]).decode("latin-1")
+        app = self.app
+
+        def as_served(environ, start_response):
+            return app({**environ, "PATH_INFO": served}, start_response)
+
+        self.app = as_served
+        try:
+            return super().handle_request(request)
+        finally:
+            self.app = app
 
 
 def _origin_parts(origin: str) -> tuple[str, str, int]:

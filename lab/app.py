@@ -55,8 +55,8 @@ def respond(lab_dir: Path, environ: dict) -> Response:
     site_dir = fixtures.find_site(lab_dir, _host(environ))
     if site_dir is None:
         return _plain(421, "This server does not serve that host.")
-    path = environ.get("PATH_INFO", "")
-    if not _is_plain_path(path):
+    path = request_path(environ)
+    if path is None or not _is_plain_path(path):
         return _plain(400, "Bad request path.")
     try:
         page = fixtures.load_page(site_dir, path)
@@ -70,10 +70,30 @@ def respond(lab_dir: Path, environ: dict) -> Response:
     return page.status, list(page.headers), body
 
 
+def request_path(environ: dict) -> str | None:
+    """The request's path as text, or None when its bytes are not UTF-8.
+
+    WSGI (PEP 3333) hands the application the path's bytes, percent-decoded,
+    each byte as one latin-1 character; the lab reads those bytes as UTF-8.
+    Both transports give the application the path that way (the in-process
+    one through lab.adapter), so a non-ASCII path is the same text in both.
+    """
+    try:
+        return environ.get("PATH_INFO", "").encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return None
+
+
 def reached(environ: dict, status: int) -> dict:
-    """What one request asked the lab, as its record keeps it: host, method, path, query and the answer."""
+    """What one request asked the lab, as its record keeps it: host, method, path, query and the answer.
+
+    A path that is not UTF-8 is kept with each stray byte as a backslash escape.
+    """
+    path = request_path(environ)
+    if path is None:
+        path = environ.get("PATH_INFO", "").encode("latin-1", "replace").decode("utf-8", "backslashreplace")
     return {"host": environ.get("HTTP_HOST", ""), "method": environ.get("REQUEST_METHOD", ""),
-            "path": environ.get("PATH_INFO", ""), "query": environ.get("QUERY_STRING", ""), "status": status}
+            "path": path, "query": environ.get("QUERY_STRING", ""), "status": status}
 
 
 def _reflect_query(body: bytes, query: str, escape: bool) -> bytes:

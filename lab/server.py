@@ -5,7 +5,7 @@ survives real sockets, real parsing and real bad input. waitress is a small
 pure-Python WSGI server; it refuses malformed request lines and oversized
 headers on its own before the application sees them.
 
-Three refusals waitress has no setting for are added by ``LabRequestParser``,
+Four refusals waitress has no setting for are added by ``LabRequestParser``,
 before any request reaches the application (which could not tell them apart:
 waitress reports every unknown version as HTTP/1.0, and passes only the Host
 header on):
@@ -17,7 +17,11 @@ header on):
 - an HTTP version other than 1.0 and 1.1 gets 505, a missing one 400;
 - an absolute-form target (``GET http://host/ HTTP/1.1``) whose origin is not
   the Host header's gets 400, so that no request is served by one name while
-  it asks for another.
+  it asks for another;
+- a request that carries both ``Content-Length`` and ``Transfer-Encoding``
+  gets 400 and its connection is closed (RFC 9112 section 6.1): two parsers
+  that frame its body differently would read the bytes after it as different
+  requests, which is how a request is smuggled past a proxy.
 
 The server binds 127.0.0.1 only: the lab is fictional and must never be
 reachable from another machine.
@@ -62,7 +66,7 @@ class HTTPVersionNotSupported(Error):
 
 
 class LabRequestParser(HTTPRequestParser):
-    """waitress's request parser, plus the lab's three refusals (see the module docstring)."""
+    """waitress's request parser, plus the lab's four refusals (see the module docstring)."""
 
     checked = False
 
@@ -88,6 +92,9 @@ class LabRequestParser(HTTPRequestParser):
             return HTTPVersionNotSupported(f"HTTP/{self.version} is not HTTP/1.0 or HTTP/1.1")
         if self.proxy_netloc and not _same_origin(self.proxy_scheme, self.proxy_netloc, self.headers.get("HOST")):
             return BadRequest("an absolute-form target names another host than the Host header")
+        # waitress has already taken Transfer-Encoding out of an HTTP/1.1 head (and set ``chunked``).
+        if "CONTENT_LENGTH" in self.headers and (self.chunked or "TRANSFER_ENCODING" in self.headers):
+            return BadRequest("a request carries both Content-Length and Transfer-Encoding")
         return None
 
     def _refuse(self, error: Error) -> None:

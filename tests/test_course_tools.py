@@ -535,3 +535,12 @@ def test_every_ready_starter_missing_a_name_gets_one_line(tmp_path, lesson):
     line = one_line(done)
     assert line.startswith(f"{broken}, line ") and line.endswith(
         f": AttributeError: the file defines '{name}_gone', not '{name}'"), line
+
+
+def test_a_progress_file_nested_100000_deep_gets_one_line(fixture_course):
+    """A progress file nested 100,000 levels deep is one line and exit 2, not a RecursionError's traceback."""
+    (fixture_course / ".course").mkdir()
+    (fixture_course / ".course/progress.json").write_text('{"passed": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    done = run_course(fixture_course, "status")
+    assert done.returncode == 2
+    assert one_line(done).startswith("course: .course/progress.json is not a progress file the course can read")

@@ -27,7 +27,7 @@ def load(root: Path) -> dict:
         data = json.loads(path.read_text(encoding="utf-8"))
         passed = sorted({int(n) for n in data.get("passed", [])})
         hints = {str(k): int(v) for k, v in dict(data.get("hints", {})).items()}
-    except (ValueError, TypeError, AttributeError, OSError):
+    except (ValueError, TypeError, AttributeError, OSError, RecursionError):
         raise ProgressError(f"{FILE} is not a progress file the course can read; delete it to start afresh") from None
     return {"passed": passed, "hints": hints}
 

@@ -28,6 +28,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from core.run.jsonfile import read_json
 from course import manifest
 
 WIDTH = 80
@@ -217,9 +218,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     path = Path(args[0])
     try:
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        print(f"run_report: cannot read {path} as JSON: {' '.join(str(exc).split())}", file=sys.stderr)
+        report = read_json(path, error=ValueError, what="report")  # as strict as the harness's own readers
+    except ValueError as exc:
+        print(f"run_report: cannot read {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     if not isinstance(report, dict):
         print(f"run_report: {path} is not a report (its top level is not an object)", file=sys.stderr)

@@ -93,7 +93,7 @@ class Tool:
             raise PolicyError(f"{where} arguments must map argument names to types")
         for name, type_name in self.arguments.items():
             _require_word(f"{where} argument name", name)
-            if type_name not in ARGUMENT_TYPES:
+            if not isinstance(type_name, str) or type_name not in ARGUMENT_TYPES:
                 raise PolicyError(f"{where} argument {name!r} must have a type among "
                                   f"{', '.join(ARGUMENT_TYPES)}, got {shown(type_name)}")
         object.__setattr__(self, "arguments", MappingProxyType(dict(sorted(self.arguments.items()))))

@@ -158,14 +158,18 @@ def seal(report: dict, event_bytes: tuple[bytes, ...] | None = None) -> dict:
     _require_ledger(report)
     if "seal" in report or any("chain" in event for event in report["events"]):
         raise SealError("the report is already sealed")
-    if event_bytes is None or len(event_bytes) != len(report["events"]):
-        event_bytes = tuple(canonical_bytes(event) for event in report["events"])
+    try:
+        if event_bytes is None or len(event_bytes) != len(report["events"]):
+            event_bytes = tuple(canonical_bytes(event) for event in report["events"])
+        body = body_digest(report)
+    except (CanonError, RecursionError, ValueError) as exc:
+        raise SealError(f"the report has no canonical JSON form, so it cannot be sealed: {exc}") from None
     head = chain_start(report["run"]["run_id"])
     events = []
     for event, data in zip(report["events"], event_bytes):
         head = chain_link(head, data)
         events.append({**event, "chain": head})
-    fields = {"algorithm": ALGORITHM, "events": len(events), "chain": head, "body": body_digest(report)}
+    fields = {"algorithm": ALGORITHM, "events": len(events), "chain": head, "body": body}
     return {**report, "events": events, "seal": {**fields, "head": head_of(fields)}}
 
 
@@ -188,6 +192,10 @@ def _require_ledger(report: object) -> None:
     run = report.get("run")
     if not isinstance(run, dict) or not isinstance(run.get("run_id"), str):
         raise SealError("the report names no run (run.run_id)")
+    try:
+        canonical_bytes(run["run_id"])  # the chain starts from it: h_0 is its digest
+    except CanonError as exc:
+        raise SealError(f"the report's run identifier has no canonical JSON form: {exc}") from None
     events = report.get("events")
     if not isinstance(events, list) or not all(isinstance(event, dict) for event in events):
         raise SealError("the report has no list of events")

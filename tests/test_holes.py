@@ -110,3 +110,74 @@ def test_the_terminal_printout_of_a_report_nested_100000_deep_is_one_line(tmp_pa
                           text=True, timeout=60)
     one_line_of(done)
     assert done.returncode == 2
+
+
+# --- hole 6: model text is plain text in every printout ----------------------------------------
+
+import io
+
+from rich.console import Console
+
+HOSTILE = {
+    "closing tag": "[/x]",
+    "hidden style": "[black on black]hidden words",
+    "live link": "[link=https://evil.example/]click me[/link]",
+    "ANSI colour": "\x1b[31mred\x1b[0m",
+    "OSC 8 link": "\x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\",
+    "bidi override": "\u202etxt.exe",
+    "C1 control": "\x9b31m",
+}
+OBEYED = ("\x1b]8;", "\x1b[31m", "\u202e", "\x9b")
+
+
+def hostile_report() -> dict:
+    """The reference report with hostile text wherever a printout shows a stranger's words, resealed."""
+    report = reference()
+    texts = list(HOSTILE.values())
+    refused = [event for event in report["events"] if event["status"] == "refused"]
+    for index, event in enumerate(refused):
+        event["reason"] = f"tool {texts[index % len(texts)]} is not declared"
+    for finding in report["findings"]:
+        finding["claim"] = " ".join(texts)
+        finding["quote"] = texts[1] + texts[3]
+    report["reviews"][0]["subject_id"] = texts[2] + texts[5]
+    return reseal(report)
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_terminal_printout_shows_markup_and_escapes_in_model_text_and_obeys_none(tmp_path):
+    """`make run`'s printout (course.run_report) shows rich markup, ANSI and OSC 8 escapes and bidirectional controls in a report's text as text: nothing crashes, hides a row or makes a live link, on a terminal that would obey them."""
+    from course import manifest, run_report
+
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(hostile_report()), encoding="utf-8")
+    screen = io.StringIO()
+    console = Console(file=screen, width=80, force_terminal=True, color_system="truecolor", highlight=False)
+    run_report.render(json.loads(path.read_text(encoding="utf-8")), path, manifest.course_root(), console)
+    shown = screen.getvalue()
+    assert not [mark for mark in OBEYED if mark in shown]
+    plain = flat(shown)
+    for text in ("[/x]", "[black on black]hidden words", "[link=https://evil.example/]click me[/link]",
+                 "\\x1b[31mred", "\\u202etxt.exe", "\\x9b31m"):
+        assert text in plain, text
+
+
+def test_the_markdown_report_and_the_command_lines_show_escapes_and_obey_none(tmp_path):
+    """The Markdown report, replay's divergences and seal verify's answer write control, escape and bidirectional characters from a report as visible escapes, never as themselves."""
+    from core.run.doors import render
+
+    sealed = hostile_report()
+    markdown = render(sealed)
+    assert not [mark for mark in OBEYED if mark in markdown], markdown[:2000]
+    assert "\\u202etxt.exe" in markdown and "\\x1b[31mred" in markdown
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(sealed), encoding="utf-8")
+    for argv in (["core.audit.replay", str(path)], ["core.run.seal", "verify", str(path)],
+                 ["core.run.report", "render", str(path)]):
+        done = subprocess.run([sys.executable, "-m", *argv], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        said = done.stdout + done.stderr
+        assert "Traceback" not in said
+        assert not [mark for mark in OBEYED if mark in said], (argv, said[-1500:])

@@ -15,7 +15,9 @@ from pathlib import Path
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
+from core.run.records import printable
 from course import manifest, progress
 from course.check import CheckError, CheckResult, Checked, check as check_lesson
 from course.manifest import Lesson, ManifestError
@@ -146,7 +148,9 @@ def _table(lesson: Lesson, results: list[CheckResult]) -> None:
     table.add_column("Result", no_wrap=True)
     table.add_column("What is missing", ratio=3)
     for result in results:
-        table.add_row(_readable(result.name), "passed" if result.passed else "FAILED", result.message)
+        # A check's message quotes the student's values: text, never markup (records.printable).
+        table.add_row(_readable(result.name), "passed" if result.passed else "FAILED",
+                      Text(printable(result.message)))
     out.print(table)
 
 

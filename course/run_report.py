@@ -29,6 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from core.run.jsonfile import read_json
+from core.run.records import printable
 from course import manifest
 
 WIDTH = 80
@@ -54,6 +55,17 @@ def _list(data: object) -> list:
 
 def _short(value: object, size: int = 12) -> str:
     return str(value)[:size] if value else "-"
+
+
+def plain(*parts: object) -> Text:
+    """A report's words as rich text that is only text: markup shown as written, escapes shown, never obeyed.
+
+    Much of a report was written outside the harness (a page, a model's
+    reply) or by whoever handed the file over; rich would read ``[...]`` in
+    it as markup and a terminal would obey escape sequences and
+    bidirectional controls, so every such value passes through here.
+    """
+    return Text(printable("".join(str(part) for part in parts)))
 
 
 def scripted_reviews(report: dict, root: Path) -> dict[str, str]:
@@ -119,11 +131,11 @@ def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
     outcome = (f"{_get(closed, 'how')} at event {_get(closed, 'seq')}: {_get(closed, 'reason')}"
                if isinstance(closed, dict) else "not closed")
     head = Text()
-    head.append("Run ", style="bold").append(_short(_get(report, "run", "run_id"), 16))
+    head.append("Run ", style="bold").append(plain(_short(_get(report, "run", "run_id"), 16)))
     head.append(f"  ({len(events)} events, {len(refused)} refused)\n")
-    head.append("Outcome ", style="bold").append(outcome)
-    head.append(f"\nLast stage ", style="bold").append(str(_get(report, "stage", default="-") or "-"))
-    out.print(Panel(head, title=f"Reference run under {reference}", title_align="left"))
+    head.append("Outcome ", style="bold").append(plain(outcome))
+    head.append("\nLast stage ", style="bold").append(plain(_get(report, "stage", default="-") or "-"))
+    out.print(Panel(head, title=plain("Reference run under ", reference), title_align="left"))
 
     findings = Table(title="Findings and their verdicts", title_justify="left", expand=True, show_lines=True)
     findings.add_column("Verdict", no_wrap=True)
@@ -131,10 +143,11 @@ def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
     verdicts = {_get(v, "finding_id"): v for v in _list(_get(report, "verdicts"))}
     for finding in _list(_get(report, "findings")):
         verdict = verdicts.get(_get(finding, "finding_id"), {})
-        findings.add_row(str(_get(verdict, "verdict", default="not verified")),
-                         f"{_get(finding, 'claim')}\nquote: {_get(finding, 'quote')!s} "
-                         f"(capture {_short(_get(finding, 'capture_id'))})\n"
-                         f"why: {_get(verdict, 'reason', default='no verdict was recorded')}")
+        findings.add_row(plain(_get(verdict, "verdict", default="not verified")),
+                         Text("\n").join([plain(_get(finding, "claim")),
+                                           plain("quote: ", _get(finding, "quote"), " (capture ",
+                                                 _short(_get(finding, "capture_id")), ")"),
+                                           plain("why: ", _get(verdict, "reason", default="no verdict was recorded"))]))
     out.print(findings if findings.row_count else "No findings.")
 
     scripted = scripted_reviews(report, root)
@@ -144,13 +157,14 @@ def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
     for review in _list(_get(report, "reviews")):
         source = scripted.get(str(_get(review, "review_id")))
         who = "scripted, standing in for a person" if source else "not found in any configuration"
-        reviews.add_row(f"{_get(review, 'subject_id')}\n{_get(review, 'decision')} by "
-                        f"{_get(review, 'reviewer')} ({who}): {_get(review, 'reason')}")
+        reviews.add_row(Text("\n").join([plain(_get(review, "subject_id")),
+                                          plain(_get(review, "decision"), " by ", _get(review, "reviewer"),
+                                                f" ({who}): ", _get(review, "reason"))]))
     out.print(reviews if reviews.row_count else "No action was held for review.")
     for source in sorted(set(scripted.values())):
-        out.print(f"Scripted: {sum(v == source for v in scripted.values())} decision(s) above were written "
-                  f"before the run in {source} ('reviewers'), because no person is at the keyboard. "
-                  "The gate still held each action until its review was in the ledger.", markup=False)
+        out.print(plain(f"Scripted: {sum(v == source for v in scripted.values())} decision(s) above were written "
+                        f"before the run in {source} ('reviewers'), because no person is at the keyboard. "
+                        "The gate still held each action until its review was in the ledger."))
 
     refusals = Table(title=f"Refusals ({len(refused)}): what the door turned away, and why",
                      title_justify="left", expand=True)
@@ -158,16 +172,17 @@ def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
     refusals.add_column("Kind", no_wrap=True)
     refusals.add_column("Reason", ratio=1, overflow="fold")
     for event in refused:
-        refusals.add_row(str(_get(event, "seq")), str(_get(event, "kind")), str(_get(event, "reason")))
+        refusals.add_row(plain(_get(event, "seq")), plain(_get(event, "kind")), plain(_get(event, "reason")))
     out.print(refusals)
 
     safety = _get(report, "safety")
     if isinstance(safety, dict):
-        table = Table(title=f"Safety pack {_get(safety, 'pack_id')}", title_justify="left", expand=True)
+        table = Table(title=plain("Safety pack ", _get(safety, "pack_id")), title_justify="left", expand=True)
         table.add_column("Boundary", no_wrap=True)
         table.add_column("Verdict", ratio=1, overflow="fold")
         for result in _list(_get(safety, "results")):
-            table.add_row(str(_get(result, "boundary_id")), f"{_boundary_verdict(result)}: {_get(result, 'reason')}")
+            table.add_row(plain(_get(result, "boundary_id")), plain(_boundary_verdict(result), ": ",
+                                                                   _get(result, "reason")))
         out.print(table)
         out.print("'Declared only' means the pack states the boundary but no run can show it held "
                   "(it is a property of the code or the deployment); the report says so rather than "
@@ -176,11 +191,11 @@ def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
     seal = _get(report, "seal")
     out.print(Text("Seal", style="bold"))
     others = sorted(k for k in (seal if isinstance(seal, dict) else {}) if k not in ("algorithm", "events", "head"))
-    out.print(f"{_get(seal, 'algorithm')}: a hash chain (SHA-256 over canonical JSON) runs through the "
-              f"events in order, each hash covering its event and the hash before it, so the head, "
-              f"{_short(_get(seal, 'head'), 16)}..., commits to all {_get(seal, 'events')} events; "
-              f"the seal's other digests ({', '.join(others) or 'none'}) cover the rest of the report. "
-              "Keep the head somewhere the report's owner cannot edit.", markup=False)
+    out.print(plain(f"{_get(seal, 'algorithm')}: a hash chain (SHA-256 over canonical JSON) runs through the "
+                    f"events in order, each hash covering its event and the hash before it, so the head, "
+                    f"{_short(_get(seal, 'head'), 16)}..., commits to all {_get(seal, 'events')} events; "
+                    f"the seal's other digests ({', '.join(map(str, others)) or 'none'}) cover the rest of the "
+                    "report. Keep the head somewhere the report's owner cannot edit."))
 
     status = 0
     out.print(Text("Checked just now, by the course's own commands", style="bold"))
@@ -196,11 +211,11 @@ def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
         code, said = run_check(module, report_path, root)
         first = said.splitlines()[0] if said else "(no output)"
         if code == 0:
-            grid.add_row(name, Text(first))
+            grid.add_row(name, plain(first))
             grid.add_row("", Text(f"proves: {proves}"))
         else:
             status = 1
-            grid.add_row(name, Text(f"FAILED (exit {code}): {' '.join(said.split())}"))
+            grid.add_row(name, plain(f"FAILED (exit {code}): {' '.join(said.split())}"))
     out.print(grid)
 
     lesson = next((l for l in manifest.load(root) if l.number == 1), None)

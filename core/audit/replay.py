@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from core.run.commandline import OneLineParser
 from core.run.doors import DoorError, redecidable, redo, verify
+from core.run.records import printable
 from core.run.report import ReportError
 from core.run.seal import SealError, load_report
 
@@ -63,8 +64,10 @@ class Divergence:
     replayed: Answer
 
     def describe(self) -> str:
+        """One line; a reason the report carries is shown with its escapes, never obeyed (records.printable)."""
         codes = f" (codes {self.sealed.code} and {self.replayed.code})" if self.sealed.code != self.replayed.code else ""
-        return f"event {self.seq} ({self.kind}): the report says {self.sealed}; the replay decided {self.replayed}{codes}"
+        return printable(f"event {self.seq} ({self.kind}): the report says {self.sealed}; "
+                         f"the replay decided {self.replayed}{codes}")
 
 
 @dataclass(frozen=True)
@@ -110,15 +113,15 @@ def main(argv: list[str] | None = None) -> int:
         report = load_report(args.path)
         verification = verify(report)
     except (SealError, ReportError, DoorError) as exc:
-        print(f"replay: {exc}", file=sys.stderr)
+        print(printable(f"replay: {exc}"), file=sys.stderr)
         return 2
     if not verification.ok:
-        print(f"not replayed, the report changed after it was sealed: {verification.message}")
+        print(printable(f"not replayed, the report changed after it was sealed: {verification.message}"))
         return 1
     try:
         result = replay(report)
     except DoorError as exc:
-        print(f"replay: {exc}", file=sys.stderr)
+        print(printable(f"replay: {exc}"), file=sys.stderr)
         return 2
     count = len(report["events"])
     skipped = len(result.not_redecided)

@@ -30,6 +30,7 @@ from core.run.canon import write_artifact
 from core.run.commandline import OneLineParser
 from core.run.doors import DoorError, verify
 from core.run.plugins import PluginError
+from core.run.records import printable
 from core.run.report import ReportError, render_markdown
 from core.run.seal import SealError, load_report
 from core.safety import SafetyPackError
@@ -109,17 +110,17 @@ def report_command(argv: list[str] | None = None) -> int:
 
 
 def _say(lines: list[str]) -> None:
-    """Print ``lines``; a reader that stops early (``| head -1``) is not an error."""
+    """Print ``lines``, each shown, never obeyed (records.printable); a reader that stops early is not an error."""
     try:
-        sys.stdout.write("".join(line + "\n" for line in lines))
+        sys.stdout.write("".join(printable(line) + "\n" for line in "\n".join(lines).split("\n")))
         sys.stdout.flush()
     except BrokenPipeError:
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # nothing more to say, and nowhere to say it
 
 
 def _fail(label: str, message: str, status: int = 1) -> int:
-    """Say what went wrong on one line of stderr."""
-    print(f"{label}: " + " ".join(message.split()), file=sys.stderr)
+    """Say what went wrong on one line of stderr, a stranger's text in it shown, never obeyed."""
+    print(printable(f"{label}: " + " ".join(message.split())), file=sys.stderr)
     return status
 
 

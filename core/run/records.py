@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -36,6 +37,31 @@ SHOWN_LIMIT = 80  # how much of a stranger's value a message repeats
 
 class RecordError(ValueError):
     """A record was built from values that break its contract; the message names the field."""
+
+
+def printable(text: str) -> str:
+    """``text`` as a screen may show it: every character a terminal or a renderer would obey, as an escape.
+
+    Text from outside the harness (a page, a model's reply, a report someone
+    handed over) can hold terminal escape sequences (ANSI colours, OSC 8
+    links), other control characters, bidirectional overrides and zero-width
+    marks, or a lone surrogate. Printed as they are, a terminal obeys them:
+    it recolours, links or reorders what a person reads. So each control
+    (Cc), format (Cf), surrogate (Cs) and line or paragraph separator (Zl, Zp)
+    character is written as a Python-style escape (``\\x1b``, ``\\u202e``),
+    which shows it and obeys nothing. Other text is kept as it is; a
+    backslash is kept too, so a literal ``\\x1b`` typed by a stranger reads
+    the same as an escaped one.
+    """
+    return "".join(_escape(char) if unicodedata.category(char) in _OBEYED else char for char in text)
+
+
+_OBEYED = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def shown(value: object) -> str:

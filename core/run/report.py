@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping
 from core.run.canon import CanonError, canonical_bytes
 from core.run.gate import subject_of
 from core.run.recorder import Recorder
-from core.run.records import shown
+from core.run.records import printable, shown
 from core.run.seal import Verification, verify_chain
 
 FORMAT = "harness-report/3"
@@ -257,7 +257,7 @@ def _safety(sealed: dict) -> list[str]:
 def _seal(sealed: dict) -> list[str]:
     seal = sealed["seal"]
     taxonomy, pack = _dict(sealed.get("taxonomy")), _dict(sealed.get("safety_pack"))
-    return ["## Seal", "", f"- algorithm: {seal['algorithm']}", f"- events: {seal['events']}",
+    return ["## Seal", "", f"- algorithm: {_text(seal['algorithm'])}", f"- events: {_text(seal['events'])}",
             f"- head: {_text(seal['head'])}", f"- chain: {_text(seal['chain'])}", f"- body: {_text(seal['body'])}",
             f"- taxonomy: version {_text(taxonomy.get('version'))}, digest {_short(taxonomy.get('digest'))}",
             f"- safety pack: {_text(pack.get('pack_id'))}, digest {_short(pack.get('digest'))}, "
@@ -274,23 +274,37 @@ def _list(value: object) -> list[dict]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
-def _text(value: object) -> str:
+def _raw(value: object) -> str:
     return value if isinstance(value, str) else "(missing)" if value is None else str(value)
 
 
+def _text(value: object) -> str:
+    """A value as plain Markdown text: escapes shown (records.printable), inline markup backslash-escaped.
+
+    The harness's own words (a verdict, a count, the safety summary) come out
+    as they are; anything a tampered report put there is shown, not obeyed.
+    """
+    text = MARKUP.sub(r"\\\g<0>", printable(_raw(value)))
+    return "\\" + text if text[:1] in ("-", "+", "=") else text
+
+
+MARKUP = re.compile(r"[\\`*\[\]<>|~#]")  # what CommonMark may read as inline markup or a heading
+
+
 def _short(value: object) -> str:
-    return _text(value)[:SHORT]
+    return _text(_raw(value)[:SHORT])
 
 
 def _code(value: object) -> str:
     """``value`` as one inline code span that no text inside it can end early.
 
-    Line breaks are shown as backslash escapes so a value stays on its line.
-    The span is fenced with one backtick more than the longest run inside it
-    (the CommonMark rule), with a space of padding where the text touches a
-    backtick.
+    Line breaks are shown as backslash escapes so a value stays on its line,
+    and so is every other character a terminal or a renderer would obey
+    (records.printable). The span is fenced with one backtick more than the
+    longest run inside it (the CommonMark rule), with a space of padding
+    where the text touches a backtick.
     """
-    text = _text(value).replace("\r", "\\r").replace("\n", "\\n")
+    text = printable(_raw(value).replace("\r", "\\r").replace("\n", "\\n"))
     fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"

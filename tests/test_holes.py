@@ -181,3 +181,41 @@ def test_the_markdown_report_and_the_command_lines_show_escapes_and_obey_none(tm
         said = done.stdout + done.stderr
         assert "Traceback" not in said
         assert not [mark for mark in OBEYED if mark in said], (argv, said[-1500:])
+
+
+# --- hole 4: a passive tool's destination carries no probe input anywhere in the URL ----------
+
+PATH_PROBES = ["https://lab.example/search/<script>canary-h4</script>", "https://lab.example/search;q=<i>canary-h4</i>",
+               "https://lab.example/search%3Fq=<i>canary-h4</i>", "https://lab.example/search/%3Ci%3Ecanary-h4",
+               "https://lab.example/search/q='canary-h4'", "https://lab.example/search/a(canary-h4)",
+               "https://lab.example/search/canary-h4@x:y", "https://lab.example/search/%F0%9F%8C%B1canary-h4"]
+
+
+@pytest.mark.parametrize("destination", PATH_PROBES)
+def test_a_tool_that_takes_no_arguments_is_refused_a_path_that_carries_input(destination):
+    """A tool that declares no arguments is refused (bad_arguments) a destination whose path carries anything but plain segments (letters, digits and -._~), so a passive tool's path cannot carry a probe's input."""
+    policy = reference_policy()
+    decision = policy.allows_action("inspect_headers", destination)
+    assert not decision.allowed and decision.code == "bad_arguments", decision
+    assert policy.allows_action("probe_reflection", destination, arguments={}).allowed, "a probe may be aimed there"
+
+
+@pytest.mark.parametrize("destination", ["https://lab.example/", "https://lab.example/robots.txt",
+                                         "https://lab.example/staging/", "https://lab.example/a-b_c.d~e/F9"])
+def test_a_tool_that_takes_no_arguments_may_read_a_plain_path(destination):
+    """A plain path (segments of letters, digits and -._~) stays open to a tool that declares no arguments."""
+    assert reference_policy().allows_action("inspect_headers", destination).allowed
+
+
+def test_no_probe_input_in_a_passive_path_reaches_the_lab():
+    """With a model that proposes each probe-carrying path to the passive tool, the lab's own record shows none of them arrived."""
+    from lab import DEFAULT_LAB_DIR, attacks
+
+    proposals = [{"tool": "inspect_headers", "destination": url, "arguments": {}, "why": "a passive look"}
+                 for url in PATH_PROBES]
+    outcome = attacks.run_reference(DEFAULT_LAB_DIR, json.dumps({"proposals": proposals}))
+    arrived = [entry for entry in outcome.reached if "canary-h4" in json.dumps(entry)]
+    assert arrived == []
+    turned_away = [event for event in outcome.report["events"] if event["kind"] == "proposal"
+                   and "canary-h4" in json.dumps(event["payload"])]
+    assert [event["code"] for event in turned_away] == ["bad_arguments"] * len(PATH_PROBES), "each was tried"

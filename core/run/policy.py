@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,8 @@ TOOL_FIELDS = ("tool_id", "activity", "requires", "family", "weight", "cost")
 OPTIONAL_TOOL_FIELDS = ("arguments",)  # a tool that declares none takes no arguments (fail-closed)
 SCORE_LIMIT = 1_000_000  # the most a weight or a cost may be: selection's arithmetic must stay finite
 ARGUMENT_TYPES = {"string": str, "integer": int, "boolean": bool}  # what an argument schema may declare
+# The only path a tool that takes no input may be aimed at: "/" and plain segments of letters, digits and -._~.
+PLAIN_PATH = re.compile(r"/(?:[A-Za-z0-9._~-]+/?)*")
 # The operator's configuration of the reference run; its "policy" is every demo's and test's starting point.
 REFERENCE_CONFIG = Path(__file__).resolve().parents[2] / "data" / "policy" / "training-authorization-0001.json"
 
@@ -65,8 +68,9 @@ class Tool:
     the tool may run; ``family``, ``weight`` and ``cost`` are what selection
     (lesson 5) uses to choose between eligible actions. ``arguments`` is the
     tool's argument schema: each field it takes and its type. A tool that
-    declares none takes no arguments and no query, so a passive tool cannot
-    be handed a probe's input. Every value is frozen when the tool is built:
+    declares none takes no input at all: no arguments, no query, and a path
+    of plain segments only (``PLAIN_PATH``), so a passive tool cannot be
+    handed a probe's input anywhere in its URL. Every value is frozen when the tool is built:
     the run's identity was computed from it, so nothing may edit it later.
     """
 
@@ -125,12 +129,14 @@ class Tool:
         return data
 
     def check_arguments(self, arguments: object, destination: object) -> str:
-        """Why ``arguments`` (and ``destination``'s query) do not fit this tool's schema, or "".
+        """Why ``arguments`` (and ``destination``'s query and path) do not fit this tool's schema, or "".
 
         Arguments are the input an act sends. A name the schema does not
-        declare, or a value of another type, is refused; so is a query in
-        the destination of a tool that declares no arguments, since a query
-        is input too.
+        declare, or a value of another type, is refused. A tool that declares
+        no arguments sends no input in its URL either: its destination may
+        carry no query, and its path only plain segments (see PLAIN_PATH),
+        since a query, a matrix parameter (``;q=...``), an escaped ``?`` or
+        markup in a path segment is input too.
         """
         if not isinstance(arguments, dict):
             return f"arguments must be an object, got {type(arguments).__name__}"
@@ -144,6 +150,9 @@ class Tool:
                 return f"tool {shown(self.tool_id)} argument {shown(name)} must be a {self.arguments[name]}"
         if not self.arguments and _has_query(destination):
             return f"tool {shown(self.tool_id)} declares no arguments, so its destination may carry no query"
+        if not self.arguments and not _plain_path(destination):
+            return (f"tool {shown(self.tool_id)} declares no arguments, so its path may hold only plain "
+                    "segments (letters, digits and -._~): anything else in a URL is input")
         return ""
 
 
@@ -290,6 +299,24 @@ def _catalogue(tools: object) -> tuple[Tool, ...]:
     if duplicates:
         raise PolicyError(f"tools declares {', '.join(duplicates)} more than once")
     return tuple(sorted(tools, key=lambda tool: tool.tool_id))
+
+
+def _plain_path(destination: object) -> bool:
+    """Whether the canonical path of ``destination`` is plain segments only: ``PLAIN_PATH``.
+
+    The rule for a tool that takes no input. In canonical form (origins.py)
+    every escape a server decodes is already decoded and written back one
+    way, so a path is plain exactly when it holds no escape (markup, a
+    space, a non-ASCII character, an escaped ``?`` or ``/``) and none of
+    the delimiters a server or an application may read as parameters
+    (``;``, ``=``, ``&``, ``,``, ``:``, ``@``, quotes, brackets...).
+    """
+    try:
+        target = canonical_destination(destination)
+    except OriginError:
+        return True  # not a destination at all: the origin check has already said so
+    path = target[len(canonical_origin(destination)):].partition("?")[0]
+    return PLAIN_PATH.fullmatch(path) is not None
 
 
 def _has_query(destination: object) -> bool:

@@ -219,3 +219,106 @@ def test_no_probe_input_in_a_passive_path_reaches_the_lab():
     turned_away = [event for event in outcome.report["events"] if event["kind"] == "proposal"
                    and "canary-h4" in json.dumps(event["payload"])]
     assert [event["code"] for event in turned_away] == ["bad_arguments"] * len(PATH_PROBES), "each was tried"
+
+
+# --- hole 2: an honest run always verifies and replays, whatever the target serves or the model writes ----
+
+import shutil
+
+from core.audit.replay import replay
+from core.run import drive
+from core.run.doors import verify
+from core.run.policy import PolicyError
+from core.run.recorder import BOUNDED, UNREPRESENTABLE
+from core.run.records import RecordError, make_action
+
+
+def lab_copy(tmp_path: Path) -> Path:
+    from lab import DEFAULT_LAB_DIR
+
+    lab = tmp_path / "lab"
+    shutil.copytree(DEFAULT_LAB_DIR, lab)
+    return lab
+
+
+def sealed_run(lab: Path, model=None) -> dict:
+    from lab.plugin import make_adapter
+
+    with make_adapter("inprocess", lab) as adapter:
+        return drive.run(drive.load_configuration(), lab, model=model, adapter=adapter).report
+
+
+def honest(report: dict) -> None:
+    """The report verifies on its own, replays with every decision agreeing, and no admitted event lost its payload."""
+    verification = verify(report)
+    assert verification.ok, verification.message
+    assert replay(report).divergences == ()
+    dropped = [event["seq"] for event in report["events"] if event["status"] == "admitted"
+               and isinstance(event["payload"], dict) and list(event["payload"]) in ([BOUNDED], [UNREPRESENTABLE])]
+    assert dropped == [], f"admitted events kept no whole payload: {dropped}"
+
+
+def test_a_run_that_meets_a_70_kb_page_verifies_and_replays(tmp_path):
+    """A run whose in-scope page is 70 KB verifies and replays: the capture keeps the first bytes that fit its cap and says how many more there were."""
+    lab = lab_copy(tmp_path)
+    about = lab / "sites/lab.example/about.html"
+    about.write_text(about.read_text(encoding="utf-8").replace("</body>", "<!-- " + "w" * 70_000 + " -->\n</body>"),
+                     encoding="utf-8")
+    report = sealed_run(lab)
+    honest(report)
+    cut = [capture for capture in report["captures"] if "more bytes of the response were not kept" in capture["body"]]
+    assert len(cut) >= 1
+
+
+def test_a_run_whose_model_writes_a_68_kb_reply_verifies_and_replays(tmp_path):
+    """A model reply of 68 KB in bytes (17 K four-byte characters) is refused whole by the reply cap, which counts bytes; the run verifies and replays."""
+    from lab.model import ScriptedModel
+
+    scripted = ScriptedModel()
+    huge = json.dumps({"proposals": [{"tool": "probe_reflection", "arguments": {}, "why": "",
+                                      "destination": "https://lab.example/" + "\U0001f331" * 16_900}]},
+                      ensure_ascii=False)
+    assert len(huge) < 17_100 and len(huge.encode("utf-8")) > 67_000
+    calls = []
+
+    def model(prompt: str) -> str:
+        calls.append(prompt)
+        return huge if len(calls) == 2 else scripted.reply(prompt)
+
+    report = sealed_run(lab_copy(tmp_path), model)
+    honest(report)
+    refused = [event for event in report["events"] if event["code"] == "malformed_reply"]
+    assert any("bytes, over the limit" in event["reason"] for event in refused), [e["reason"] for e in refused]
+
+
+def test_a_destination_has_a_stated_bound_and_so_does_every_identity():
+    """A destination whose canonical form is longer than the stated bound is refused by the policy (invalid_destination) and cannot name an action, so no action identity is longer than the bound plus its tool's name."""
+    from core.run.origins import DESTINATION_LIMIT
+
+    policy = reference_policy()
+    long = "https://lab.example/" + "<" * 68_000  # 204,000 characters once canonical
+    decision = policy.allows_destination(long)
+    assert not decision.allowed and decision.code == "invalid_destination" and str(DESTINATION_LIMIT) in decision.reason
+    with pytest.raises(RecordError, match=str(DESTINATION_LIMIT)):
+        make_action("a" * 64, "probe_reflection", long, {})
+    edge = "https://lab.example/" + "a" * (DESTINATION_LIMIT - len("https://lab.example:443/"))
+    assert make_action("a" * 64, "probe_reflection", edge, {}).action_id.endswith("a" * 100)
+
+
+def test_a_payload_over_the_bound_is_refused_and_an_admitted_one_is_kept_whole():
+    """The door refuses a payload over PAYLOAD_LIMIT bytes of canonical JSON (payload_too_large) and keeps it as a note; what it admits it keeps whole, so a fresh door can ask it again."""
+    from core.run.doors import final_door
+    from core.run.recorder import PAYLOAD_LIMIT
+    from core.run.records import make_run
+
+    config = drive.load_configuration()
+    door = final_door(make_run(config.policy.snapshot(), {"hole": 2}), config.policy, config.gating)
+    value = "\u00e9" * (PAYLOAD_LIMIT // 2)  # under the limit in characters, over it in bytes
+    answer = door.record("observation", {"run_id": door.run.run_id, "field": "page", "value": value, "capture_id": ""})
+    assert not answer["recorded"], "an observation over the byte bound was admitted"
+    assert "bytes" in answer["reason"]
+    assert door.events[-1]["code"] == "payload_too_large"
+    assert list(door.ledger[-1]["payload"]) == [BOUNDED]
+    small = door.record("observation", {"run_id": door.run.run_id, "field": "page", "value": value[:1000],
+                                        "capture_id": ""})
+    assert small["recorded"] and door.ledger[-1]["payload"]["value"] == value[:1000]

@@ -164,8 +164,8 @@ def test_model_calls_past_the_budget_are_refused_before_the_model_is_asked():
 
 
 def test_a_reply_over_any_limit_is_refused_whole_and_kept_out_of_the_ledger():
-    """A reply longer than REPLY_LIMIT characters, one with more than PROPOSALS_LIMIT proposals, and one whose why is longer than WHY_LIMIT characters are each refused whole, naming the limit, and the ledger keeps the reason but not the reply."""
-    recorder = lab_run(4, max_model_calls=8)
+    """A reply longer than REPLY_LIMIT bytes, one with more than PROPOSALS_LIMIT proposals, and one whose why is longer than WHY_LIMIT bytes are each refused whole, naming the limit, and the ledger keeps the reason but not the reply."""
+    recorder = lab_run(4, max_model_calls=10)
     go_to(recorder, "propose")
 
     def headers_at(count: int, why: str = "w") -> list[dict]:
@@ -174,12 +174,16 @@ def test_a_reply_over_any_limit_is_refused_whole_and_kept_out_of_the_ledger():
 
     padded = '{"proposals": []}'
     too_long = padded + " " * (REPLY_LIMIT - len(padded) + 1)
+    wide = padded + "\U0001f331" * (REPLY_LIMIT // 4)  # a quarter of the limit in characters, over it in bytes
     over_limit = [
-        (lambda prompt: too_long, f"the reply has {REPLY_LIMIT + 1} characters, over the limit of {REPLY_LIMIT}"),
+        (lambda prompt: too_long, f"the reply has {REPLY_LIMIT + 1} bytes, over the limit of {REPLY_LIMIT}"),
+        (lambda prompt: wide, f"the reply has {REPLY_LIMIT + len(padded)} bytes, over the limit of {REPLY_LIMIT}"),
         (reply_with(*headers_at(PROPOSALS_LIMIT + 1)),
          f"{PROPOSALS_LIMIT + 1} proposals, over the limit of {PROPOSALS_LIMIT} per reply"),
         (reply_with(*headers_at(1, "w" * (WHY_LIMIT + 1))),
-         f"proposal 1: 'why' has {WHY_LIMIT + 1} characters, over the limit of {WHY_LIMIT}"),
+         f"proposal 1: 'why' has {WHY_LIMIT + 1} bytes, over the limit of {WHY_LIMIT}"),
+        (reply_with(*headers_at(1, "\u00e9" * (WHY_LIMIT // 2 + 1))),
+         f"proposal 1: 'why' has {WHY_LIMIT + 2} bytes, over the limit of {WHY_LIMIT}"),
     ]
     for number, (model, limit) in enumerate(over_limit, start=1):
         answers = propose(recorder, model)

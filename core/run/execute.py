@@ -44,7 +44,7 @@ from urllib.parse import urlencode
 from core.run.observe import render_response
 from core.run.policy import Tool
 from core.run.recorder import Recorder
-from core.run.records import shown
+from core.run.records import fitted_body, shown
 
 PROBE_ARGUMENTS = ["marker", "parameter"]  # sorted: the only arguments a request can carry
 
@@ -142,7 +142,7 @@ def execute(door: Recorder, action_payload: dict, adapter: Adapter) -> Execution
         return settles("failed", f"not sent: {error}")
     try:
         response = adapter.fetch(url)
-        body = render_response(response.status, response.headers, response.body)
+        body = fitted_body(render_response(response.status, response.headers, response.body))  # what a capture keeps
     except NotSent as error:
         return settles("failed", f"not sent: {error}")
     except Exception as error:  # the adapter is outside the door: its failure is recorded, not raised

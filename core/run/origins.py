@@ -58,6 +58,10 @@ DEFAULT_PORTS = {"http": 80, "https": 443}
 DIGITS = frozenset("0123456789")
 LABEL_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 MAX_HOST_LENGTH = 253
+# The most characters a canonical destination may have (it is ASCII, so bytes too): a destination names an
+# act (its identity is "<tool> -> <canonical destination>"), and a name must stay a name. The policy and
+# records.action_identity refuse a longer one; the canonical form itself is defined for any length.
+DESTINATION_LIMIT = 2048
 MAX_LABEL_LENGTH = 63
 # Besides letters, digits and -._~, the characters a canonical path segment,
 # and a canonical query name or value, write as themselves.

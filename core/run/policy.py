@@ -25,12 +25,13 @@ from pathlib import Path
 from types import MappingProxyType
 
 from core.run.canon import CanonError, canonical_bytes
-from core.run.origins import OriginError, canonical_destination, canonical_origin
+from core.run.origins import DESTINATION_LIMIT, OriginError, canonical_destination, canonical_origin
 from core.run.records import frozen_json, json_text, require_keys, shown, thawed_json
 
 POLICY_FIELDS = ("reference", "allowed_origins", "tools", "max_actions", "max_model_calls")
 TOOL_FIELDS = ("tool_id", "activity", "requires", "family", "weight", "cost")
 OPTIONAL_TOOL_FIELDS = ("arguments",)  # a tool that declares none takes no arguments (fail-closed)
+WORD_LIMIT = 100  # characters of a tool id, class, family or reference: an action identity is bounded by it
 SCORE_LIMIT = 1_000_000  # the most a weight or a cost may be: selection's arithmetic must stay finite
 ARGUMENT_TYPES = {"string": str, "integer": int, "boolean": bool}  # what an argument schema may declare
 # The only path a tool that takes no input may be aimed at: "/" and plain segments of letters, digits and -._~.
@@ -214,6 +215,10 @@ class Policy:
                             "invalid_destination")
         if origin not in self.allowed_origins:
             return Decision(False, f"destination {origin} is outside the explicit authorized origins", "out_of_scope")
+        length = len(canonical_destination(destination))
+        if length > DESTINATION_LIMIT:  # a destination names an act, and a name has a bound
+            return Decision(False, f"destination {shown(destination)} has {length} characters in canonical form, "
+                                   f"over the bound of {DESTINATION_LIMIT}", "invalid_destination")
         return Decision(True, f"destination {origin} is inside the origins authorized under {self.reference}")
 
     def knows_tool(self, tool: object) -> Decision:
@@ -263,9 +268,11 @@ class Policy:
 
 
 def _require_word(field: str, value: object) -> None:
-    """A non-empty name with no whitespace: ids appear inside identities and reasons."""
+    """A non-empty name of at most WORD_LIMIT characters with no whitespace: ids appear inside identities and reasons."""
     if not isinstance(value, str) or not value or any(char.isspace() for char in value):
         raise PolicyError(f"{field} must be a non-empty word, got {shown(value)}")
+    if len(value) > WORD_LIMIT:
+        raise PolicyError(f"{field} must be a word of at most {WORD_LIMIT} characters, got {shown(value)}")
     try:
         canonical_bytes(value)
     except CanonError as exc:

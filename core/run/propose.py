@@ -44,9 +44,9 @@ MODEL_CALL_KIND = "model_call"
 PROPOSAL_KIND = "proposal"
 PROPOSAL_KEYS = ("arguments", "destination", "tool", "why")  # exactly these, sorted
 EXCERPT_LIMIT = 2000  # characters of each capture the prompt shows
-REPLY_LIMIT = 64 * 1024  # characters of reply text the harness will read at all
+REPLY_LIMIT = 64 * 1024  # bytes (UTF-8) of reply text the harness will read at all
 PROPOSALS_LIMIT = 16  # proposals one reply may carry
-WHY_LIMIT = 500  # characters of a proposal's "why"
+WHY_LIMIT = 500  # bytes (UTF-8) of a proposal's "why"
 
 Model = Callable[[str], str]
 
@@ -247,8 +247,9 @@ def parse_reply(text: str) -> list[dict]:
     a broken answer the model meant is not the harness's job, and a reply
     the size of a book must not become a book in the ledger.
     """
-    if len(text) > REPLY_LIMIT:
-        raise ReplyError(f"the reply has {len(text)} characters, over the limit of {REPLY_LIMIT}")
+    size = len(text.encode("utf-8", "surrogatepass"))  # a cap counts bytes: 16 K characters can be 64 KB
+    if size > REPLY_LIMIT:
+        raise ReplyError(f"the reply has {size} bytes, over the limit of {REPLY_LIMIT}")
     try:
         reply = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except json.JSONDecodeError as error:
@@ -274,8 +275,9 @@ def _proposal_fields(number: int, item: object) -> dict:
             raise ReplyError(f"proposal {number}: {key!r} must be a string")
     if not isinstance(item["arguments"], dict):
         raise ReplyError(f"proposal {number}: 'arguments' must be an object")
-    if len(item["why"]) > WHY_LIMIT:
-        raise ReplyError(f"proposal {number}: 'why' has {len(item['why'])} characters, over the limit of {WHY_LIMIT}")
+    why = len(item["why"].encode("utf-8", "surrogatepass"))
+    if why > WHY_LIMIT:
+        raise ReplyError(f"proposal {number}: 'why' has {why} bytes, over the limit of {WHY_LIMIT}")
     try:
         canonical_bytes(item)
     except (CanonError, RecursionError) as error:

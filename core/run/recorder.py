@@ -31,7 +31,11 @@ hooks and every guard, each with its module.
 
 Each event also keeps the payload it was asked with, so a decision can be
 checked later by asking a fresh door the same questions (lesson 10's
-replay) instead of trusting the ledger's word for it. The event is encoded
+replay) instead of trusting the ledger's word for it. So the first guard
+refuses a payload the ledger could not keep whole: one with no canonical
+JSON form, or one over PAYLOAD_LIMIT bytes of it. What the door admits is
+always kept whole; only a refused payload is ever kept as a note (its
+digest, size and a prefix). The event is encoded
 into canonical JSON once, when it is written; the ledger, the seal and the
 report all read those bytes, and a ``sink`` given to the door (a journal on
 disk, say) gets each event's bytes before the door answers.
@@ -68,7 +72,7 @@ from core.run.records import (
 )
 
 REASON_LIMIT = 200  # a hostile payload must not be able to flood the ledger with its reason
-PAYLOAD_LIMIT = 64 * 1024  # bytes of canonical JSON an event keeps of a payload
+PAYLOAD_LIMIT = 64 * 1024  # bytes of canonical JSON a payload may have; the door refuses a larger one
 PREFIX_LIMIT = 1024  # characters of an over-long payload an event keeps, besides its digest and size
 
 # The fields of an event that say what the door decided; each event also keeps its "payload".
@@ -88,6 +92,7 @@ BY_CALLER = "caller: "
 # one table of them all. A code is stable: tests, demos and replay compare codes, not text.
 CODES = {
     "malformed_payload": "the payload is not an object, lacks a field, or a value breaks its record",
+    "payload_too_large": "the payload's canonical JSON is over the door's bound (PAYLOAD_LIMIT bytes)",
     "unexpected_field": "the payload carries a field its kind does not declare",
     "wrong_run": "the payload names another run",
     "unknown_kind": "no row of the door's table has this kind",
@@ -147,6 +152,7 @@ class Request:
     payload: object
     row: Kind | None = None  # set by kind_is_known
     record: object = None  # set by kinds_contract
+    encoded: bytes | None = None  # the payload's canonical JSON, set by payload_is_object: encoded once
 
 
 Guard = Callable[["Recorder", Request], None]  # returns to let the request on; raises Refusal to turn it away
@@ -230,9 +236,10 @@ class Recorder:
         return self._write_refusal(kind, reason, code, BY_CALLER + by, None)
 
     def _refused(self, request: Request, code: str, reason: str, by: str) -> dict:
-        return self._write_refusal(request.kind, reason, code, BY_DOOR + by, request.payload)
+        return self._write_refusal(request.kind, reason, code, BY_DOOR + by, request.payload, request.encoded)
 
-    def _write_refusal(self, kind: object, reason: str, code: str, by: str, payload: object) -> dict:
+    def _write_refusal(self, kind: object, reason: str, code: str, by: str, payload: object,
+                       encoded: bytes | None = None) -> dict:
         """Write a refusal and return the answer the caller sees; once the ledger is final, only answer."""
         if not isinstance(reason, str) or not reason.strip():
             raise ValueError("a refusal must carry a reason")
@@ -240,7 +247,7 @@ class Recorder:
             raise ValueError("a refusal must carry a code")
         reason = bounded_text(reason)
         if not self.final:
-            self._append(kind, "refused", "", reason, payload, code, by)
+            self._append(kind, "refused", "", reason, payload, code, by, encoded)
         return {"recorded": False, "reason": reason}
 
     def _admit(self, request: Request) -> dict:
@@ -248,7 +255,7 @@ class Recorder:
         record_id = getattr(record, row.id_field)
         if row.store:
             self._stores[row.name][record_id] = record
-        self._append(row.name, "admitted", record_id, "", request.payload, "", "")
+        self._append(row.name, "admitted", record_id, "", request.payload, "", "", request.encoded)
         self.seq_of[(row.name, record_id)] = len(self._events)
         for hook in row.hooks:
             hook(self, record)
@@ -323,7 +330,7 @@ class Recorder:
         return report
 
     def _append(self, kind: object, status: str, record_id: str, reason: str, payload: object,
-                code: str, by: str) -> None:
+                code: str, by: str, encoded: bytes | None = None) -> None:
         """Write one event, encoding it into canonical JSON once, around its payload's own bytes.
 
         canon.canonical_object takes members that are already canonical
@@ -335,23 +342,25 @@ class Recorder:
         fields = {"by": by, "code": code, "id": record_id, "kind": kind, "reason": reason, "seq": seq,
                   "status": status}
         members = {name: canonical_bytes(value) for name, value in fields.items()}
-        event = canonical_object({**members, "payload": _kept(payload)})
+        event = canonical_object({**members, "payload": _kept(payload, encoded)})
         self._events.append(event)
         self._decisions.append((seq, kind, status, record_id, reason, code, by))
         if self.sink is not None:
             self.sink(event)
 
 
-def _kept(payload: object) -> bytes:
-    """The canonical JSON an event keeps of a payload.
+def _kept(payload: object, encoded: bytes | None = None) -> bytes:
+    """The canonical JSON an event keeps of a payload (``encoded``, when the door has encoded it already).
 
-    A payload with no JSON form is kept as a note of its type. One over
-    PAYLOAD_LIMIT bytes is kept as its digest, its size and a prefix, and the
-    note says so: a refused 20 MB reply must not cost 20 MB of ledger, and a
-    reader can still tell exactly which payload it was.
+    Only a refused payload can need a note instead: one with no JSON form is
+    kept as a note of its type, one over PAYLOAD_LIMIT bytes as its digest,
+    its size and a prefix, and the note says so: a refused 20 MB reply must
+    not cost 20 MB of ledger, and a reader can still tell exactly which
+    payload it was. (payload_is_object refuses both, so an admitted payload
+    is always kept whole.)
     """
     try:
-        data = canonical_bytes(payload)
+        data = canonical_bytes(payload) if encoded is None else encoded
     except (CanonError, RecursionError, ValueError, TypeError):  # keeping a payload must not crash the door
         return canonical_bytes({UNREPRESENTABLE: bounded_text(type(payload).__name__)})
     if len(data) <= PAYLOAD_LIMIT:
@@ -381,10 +390,23 @@ def bounded_text(text: str) -> str:
 
 
 def payload_is_object(door: Recorder, request: Request) -> None:
-    """A payload is a JSON object; anything else is malformed before any field is read."""
+    """A payload is a JSON object the ledger can keep whole; anything else is refused before any field is read.
+
+    The ledger keeps each payload so that a fresh door can be asked it again
+    (replay, and verify's re-derivation): one with no canonical JSON form, or
+    over PAYLOAD_LIMIT bytes of it, could not be kept whole, so it is never
+    admitted.
+    """
     if not isinstance(request.payload, dict):
         raise Refusal("malformed_payload",
                       f"malformed payload: payload must be an object, got {type(request.payload).__name__}")
+    try:
+        request.encoded = canonical_bytes(request.payload)
+    except (CanonError, RecursionError, ValueError, TypeError) as exc:
+        raise Refusal("malformed_payload", f"malformed payload: it has no canonical JSON form: {exc}") from None
+    if len(request.encoded) > PAYLOAD_LIMIT:
+        raise Refusal("payload_too_large", f"the payload has {len(request.encoded)} bytes of canonical JSON, "
+                                           f"over the door's bound of {PAYLOAD_LIMIT}")
 
 
 def run_binding(door: Recorder, request: Request) -> None:

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from core.run.canon import CanonError, canonical_bytes, digest
-from core.run.origins import OriginError, canonical_destination
+from core.run.origins import DESTINATION_LIMIT, OriginError, canonical_destination
 
 OUTCOME_STATUSES = ("unresolved", "succeeded", "failed")
 SETTLED_STATUSES = ("succeeded", "failed")
@@ -231,9 +232,13 @@ def action_identity(tool: str, destination: str) -> str:
         raise RecordError(f"tool must be one word, got {shown(tool)}")
     require_text("destination", destination)
     try:
-        return f"{tool} -> {canonical_destination(destination)}"
+        target = canonical_destination(destination)
     except OriginError as exc:
         raise RecordError(f"destination {shown(destination)} is not a valid origin: {exc.category}") from None
+    if len(target) > DESTINATION_LIMIT:
+        raise RecordError(f"destination {shown(destination)} has {len(target)} characters in canonical form, "
+                          f"over the bound of {DESTINATION_LIMIT}")
+    return f"{tool} -> {target}"
 
 
 @dataclass(frozen=True)
@@ -270,6 +275,43 @@ def make_action(run_id: str, tool: str, destination: str, arguments: dict) -> Ac
 
 
 # --- captures and observations -------------------------------------------------------
+
+
+# Bytes of canonical JSON a capture's body may have: with its run, its action's identity (bounded by
+# DESTINATION_LIMIT) and its status, a capture always fits the door's PAYLOAD_LIMIT (64 KB), so it is kept whole.
+CAPTURE_BODY_LIMIT = 60 * 1024
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def fitted_body(body: str, limit: int = CAPTURE_BODY_LIMIT) -> str:
+    """A response's text as a capture keeps it: the first bytes that fit ``limit``, and a line saying what was not kept.
+
+    A target can serve a page of any size, and the door refuses a payload it
+    could not keep whole, so the executor keeps what fits and says how many
+    more bytes there were: the capture is an honest excerpt, never a payload
+    the ledger has to drop. (A lone surrogate, which has no UTF-8 form, is
+    kept as U+FFFD.) A quote must come from what was kept.
+    """
+    body = _LONE_SURROGATE.sub("\ufffd", body)
+    if len(canonical_bytes(body)) <= limit:
+        return body
+    room, cost = limit - 128, 2  # 128 bytes for the closing line; 2 for the string's quotes
+    end = 0
+    for end, char in enumerate(body):
+        cost += _json_cost(char)
+        if cost > room:
+            break
+    rest = len(body[end:].encode("utf-8"))
+    return body[:end] + f"\n[... {rest} more bytes of the response were not kept]"
+
+
+def _json_cost(char: str) -> int:
+    """Bytes ``char`` takes in canonical JSON (RFC 8785): an escape for a quote, a backslash or a control."""
+    if char in '"\\' or char in "\b\t\n\f\r":
+        return 2
+    if ord(char) < 0x20:
+        return 6
+    return len(char.encode("utf-8"))
 
 
 @dataclass(frozen=True)

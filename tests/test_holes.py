@@ -322,3 +322,95 @@ def test_a_payload_over_the_bound_is_refused_and_an_admitted_one_is_kept_whole()
     small = door.record("observation", {"run_id": door.run.run_id, "field": "page", "value": value[:1000],
                                         "capture_id": ""})
     assert small["recorded"] and door.ledger[-1]["payload"]["value"] == value[:1000]
+
+
+# --- hole 1: a report is judged against the operator's configuration, not by what it carries ----------
+
+CONFIG = ROOT / "data" / "policy" / "training-authorization-0001.json"
+
+
+def command(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", *argv], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def run_under(tmp_path: Path, name: str, change) -> Path:
+    """The reference run made by its own command under a copy of the configuration changed by ``change``."""
+    config = json.loads(CONFIG.read_text(encoding="utf-8"))
+    change(config)
+    path = tmp_path / f"{name}.config.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    out = tmp_path / f"{name}.report.json"
+    done = command("core.run.main", "--config", str(path), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def widened(config: dict) -> None:
+    config["policy"]["allowed_origins"].append("https://other.example:443")
+
+
+def test_a_report_made_under_a_widened_policy_fails_verify_and_replay_against_the_operators_configuration(tmp_path):
+    """A run under a policy that adds another origin (same reference name) verifies and replays against itself, and fails seal verify --config and replay --config in one line naming the policy; the genuine report passes both."""
+    report = run_under(tmp_path, "widened", widened)
+    assert command("core.run.seal", "verify", str(report)).returncode == 0
+    for argv in (("core.run.seal", "verify", str(report), "--config", str(CONFIG)),
+                 ("core.audit.replay", str(report), "--config", str(CONFIG))):
+        done = command(*argv)
+        line = one_line_of(done)
+        assert done.returncode == 1 and "policy" in line and "allowed_origins" in line, line
+    genuine = tmp_path / "genuine.json"
+    genuine.write_bytes(REFERENCE.read_bytes())
+    for argv in (("core.run.seal", "verify", str(genuine), "--config", str(CONFIG)),
+                 ("core.audit.replay", str(genuine), "--config", str(CONFIG))):
+        done = command(*argv)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "its setting is the one in data/policy/training-authorization-0001.json" in done.stdout
+
+
+def test_without_a_configuration_verify_and_replay_say_the_report_was_checked_only_against_itself():
+    """Without --config, seal verify and replay say in their answer that the report was checked only against itself."""
+    for argv in (("core.run.seal", "verify", str(REFERENCE)), ("core.audit.replay", str(REFERENCE))):
+        done = command(*argv)
+        assert done.returncode == 0 and "checked against itself only" in done.stdout, done.stdout
+
+
+def _rebuilt(report: dict, label: str) -> dict:
+    from core.run.seal import unchained
+    from tlog.forgery import through_a_fresh_door
+
+    report["safety_pack"]["ratification"] = label
+    return through_a_fresh_door(report, [unchained(event) for event in report["events"]])
+
+
+@pytest.mark.parametrize("label", ["ratified (by the board, signed)", "unratified (override)"])
+def test_a_report_whose_ratification_was_edited_fails_verify_against_the_configuration(label, tmp_path):
+    """A report whose ratification field was edited (free text, or the override's label) and rebuilt through a fresh door fails seal verify --config in one line naming the ratification: the field is derived from the pack's ratification report, never free text."""
+    path = tmp_path / "report.json"
+    try:
+        forged = _rebuilt(reference(), label)
+    except Exception as exc:  # the free text cannot even be rebuilt: that holds too
+        assert "ratif" in str(exc)
+        forged = reseal({**reference(), "safety_pack": {**reference()["safety_pack"], "ratification": label}})
+    path.write_text(json.dumps(forged), encoding="utf-8")
+    done = command("core.run.seal", "verify", str(path), "--config", str(CONFIG))
+    line = one_line_of(done)
+    assert done.returncode == 1 and "ratif" in line, line
+
+
+def downgraded(config: dict) -> None:
+    config["gating"] = {"taxonomy_version": 1, "caps": {"passive": 10}, "fail_open_classes": []}
+    config["minimum_taxonomy_version"] = 1
+    for tool in config["policy"]["tools"]:
+        tool["activity"] = {"recon.passive": "passive", "probe.active_light": "active"}[tool["activity"]]
+
+
+def test_a_report_sealed_under_a_taxonomy_below_the_operators_minimum_fails_verify(tmp_path):
+    """A run sealed under taxonomy version 1, below the operator's minimum version, fails seal verify --config in one line naming the taxonomy version; the operator's own configuration cannot name a version below its minimum."""
+    report = run_under(tmp_path, "downgraded", downgraded)
+    done = command("core.run.seal", "verify", str(report), "--config", str(CONFIG))
+    line = one_line_of(done)
+    assert done.returncode == 1 and "taxonomy version 1" in line and "minimum" in line, line
+    config = json.loads(CONFIG.read_text(encoding="utf-8"))
+    config["gating"]["taxonomy_version"] = 1
+    with pytest.raises(drive.ConfigError, match="minimum"):
+        drive.configuration(config)

@@ -115,9 +115,29 @@ def _configured(reviewers: list) -> set[tuple]:
     return {(_get(r, "subject"), _get(r, "reviewer"), _get(r, "decision")) for r in reviewers}
 
 
-def run_check(module: str, report_path: Path, root: Path) -> tuple[int, str]:
-    """Run ``python -m MODULE verify|'' PATH`` and return its exit status and its output."""
-    argv = [sys.executable, "-m", module, *(["verify"] if module == "core.run.seal" else []), str(report_path)]
+def operator_configuration(report: dict, root: Path) -> Path | None:
+    """The operator's configuration the report names by its policy reference, if data/policy holds exactly one.
+
+    The reference is only a name (a report made under another policy can
+    carry it too), which is why the checks compare the whole setting with
+    the file found here, and say so when it differs.
+    """
+    reference = _get(report, "policy", "reference")
+    found = []
+    for path in sorted((root / POLICY_FOLDER).glob("*.json")):
+        try:
+            config = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(reference, str) and _get(config, "policy", "reference") == reference:
+            found.append(path)
+    return found[0] if len(found) == 1 else None
+
+
+def run_check(module: str, report_path: Path, root: Path, config: Path | None = None) -> tuple[int, str]:
+    """Run ``python -m MODULE [verify] PATH [--config FILE]`` and return its exit status and its output."""
+    argv = [sys.executable, "-m", module, *(["verify"] if module == "core.run.seal" else []), str(report_path),
+            *(["--config", str(config)] if config is not None else [])]
     done = subprocess.run(argv, cwd=root, capture_output=True, text=True)
     return done.returncode, (done.stdout + done.stderr).strip()
 
@@ -204,11 +224,12 @@ def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
                                          "only a head kept elsewhere shows it is the report that was sealed."),
         ("core.audit.replay", "replay", "the rules it was sealed under give every decision again."),
     )
+    config = operator_configuration(report, root)  # compared whole, so a borrowed reference name shows
     grid = Table.grid(padding=(0, 1), expand=True)
     grid.add_column(no_wrap=True, min_width=11)
     grid.add_column(ratio=1, overflow="fold")
     for module, name, proves in checks:
-        code, said = run_check(module, report_path, root)
+        code, said = run_check(module, report_path, root, config)
         first = said.splitlines()[0] if said else "(no output)"
         if code == 0:
             grid.add_row(name, plain(first))

@@ -178,7 +178,8 @@ def test_replay_command_exit_codes(tmp_path):
                              reseal({**sealed, "gating": {**sealed["gating"], "taxonomy_version": 7}}))
     (tmp_path / "text.json").write_text("{", encoding="utf-8")
     done = run_command("core.audit.replay", str(agreeing))
-    assert (done.returncode, done.stdout, done.stderr) == (0, f"replayed {len(events)} events: every decision agrees\n", "")
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"replayed {len(events)} events: every decision agrees, "
+                                                              "checked against itself only (see --config)\n", "")
     done = run_command("core.audit.replay", str(diverging))
     lines = done.stdout.splitlines()
     assert (done.returncode, done.stderr, len(lines)) == (1, "", 2)

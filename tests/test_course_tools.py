@@ -444,7 +444,8 @@ def test_the_run_report_fits_80_columns_and_says_what_the_checks_proved(fresh_re
     seal = json.loads(fresh_report.read_text())["seal"]
     scripted = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text())["reviewers"]
     flat = " ".join(text.split())
-    assert f"seal verify intact: {seal['events']} events proves: " in flat
+    assert (f"seal verify intact: {seal['events']} events, under the setting of "
+            "data/policy/training-authorization-0001.json proves: ") in flat
     assert re.search(r"replay replayed \d+ events: every decision agrees[^:]* proves: ", flat), flat[-600:]
     assert [line for line in lines if line.startswith("seal verify ")] and [l for l in lines if l.startswith("replay ")]
     assert f"{seal['algorithm']}: a hash chain" in text and "'Declared only' means" in text

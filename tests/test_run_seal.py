@@ -234,7 +234,8 @@ def test_seal_verify_command_answers_in_one_line(tmp_path):
     (tmp_path / "list.json").write_text("[1, 2]", encoding="utf-8")
     (tmp_path / "unsealed.json").write_text('{"run": {"run_id": "x"}, "events": []}', encoding="utf-8")
     expected = {
-        intact: (0, f"intact: {len(sealed['events'])} events\nhead {sealed['seal']['head']}\n", ""),
+        intact: (0, f"intact: {len(sealed['events'])} events, checked against itself only (see --config)\n"
+                    f"head {sealed['seal']['head']}\n", ""),
         altered: (1, "altered: event 10: its chain hash does not follow from the events before it "
                      "(the event was altered, or it belongs to another run)\n", ""),
         tmp_path / "missing.json": (2, "", "seal: missing.json: no such file\n"),

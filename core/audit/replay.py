@@ -24,7 +24,13 @@ prefix). Those are copied into the fresh ledger as they stand, so the
 sequence numbers stay in step, and they are reported as not re-decidable:
 never as agreeing.
 
-    python3 -m core.audit.replay PATH
+    python3 -m core.audit.replay PATH [--config FILE [--lab DIR]]
+
+Like seal verify, replay on its own judges a report by the setting it
+carries; ``--config`` first compares that setting with the operator's
+configuration (doors.against) and refuses to replay a report that was not
+made under it. Without it the answer says the report was checked against
+itself only.
 """
 
 from __future__ import annotations
@@ -33,10 +39,14 @@ import sys
 from dataclasses import dataclass
 
 from core.run.commandline import OneLineParser
-from core.run.doors import DoorError, redecidable, redo, verify
+from core.run.doors import DoorError, against, redecidable, redo, verify
+from core.run.drive import ConfigError
+from core.run.main import add_config_options, checked_against, configured
+from core.run.plugins import PluginError
 from core.run.records import printable
 from core.run.report import ReportError
 from core.run.seal import SealError, load_report
+from core.safety import SafetyPackError
 
 
 @dataclass(frozen=True)
@@ -108,12 +118,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser("replay", prog="python3 -m core.audit.replay",
                            description="Re-decide every event of a sealed report and list the divergences.")
     parser.add_argument("path", metavar="PATH", help="the sealed report (JSON)")
+    add_config_options(parser)
     args = parser.parse_args(argv)
     try:
         report = load_report(args.path)
+        setting = configured(args)
+        if setting is not None and against(report, setting):
+            print(printable(f"not replayed, the report differs from {setting.where}: {against(report, setting)}"))
+            return 1
         verification = verify(report)
-    except (SealError, ReportError, DoorError) as exc:
-        print(printable(f"replay: {exc}"), file=sys.stderr)
+    except (SealError, ReportError, DoorError, ConfigError, PluginError, SafetyPackError) as exc:
+        print(printable(" ".join(f"replay: {exc}".split())), file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(printable(f"replay: {exc.__class__.__name__}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
     if not verification.ok:
         print(printable(f"not replayed, the report changed after it was sealed: {verification.message}"))
@@ -127,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     skipped = len(result.not_redecided)
     aside = f" ({skipped} refusals kept no question to ask again, copied as they stand)" if skipped else ""
     if not result.divergences:
-        print(f"replayed {count} events: every decision agrees{aside}")
+        print(f"replayed {count} events: every decision agrees{aside}, {checked_against(setting)}")
         return 0
     print(f"replayed {count} events: decisions diverge at {len(result.divergences)} of them{aside}")
     for divergence in result.divergences:

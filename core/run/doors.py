@@ -31,7 +31,7 @@ from core.run import gate, observe, propose, recorder, report, seal, select, sta
 from core.run.canon import CanonError, digest
 from core.run.policy import Policy, PolicyError
 from core.run.recorder import BOUNDED, BY_CALLER, UNREPRESENTABLE, Guard, Hook, Kind, Recorder
-from core.run.records import RecordError, Run
+from core.run.records import RecordError, Run, shown
 from core.run.seal import Verification
 from core.safety import SafetyPackError, pack_as_sealed, safety_sections
 
@@ -204,6 +204,89 @@ def setting_of(report: dict) -> tuple[Run, Policy, gate.Gating]:
                         f"was sealed (its digest is now {gating.table.digest[:12]}, the report recorded "
                         f"{str(taxonomy.get('digest'))[:12]}): the table changed, not the report")
     return run, policy, gating
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What an operator's configuration says a report of theirs was made under (drive.setting_of builds it).
+
+    A report carries its own policy, gating, reviews and pack, and verify
+    and replay on their own judge it by those: a report made under another
+    policy with the same reference name agrees with itself. Only the
+    operator's own configuration, kept apart from the report, can say the
+    report was made under it (``against``).
+    """
+
+    where: str  # how a message names the configuration
+    policy: dict  # the policy's snapshot
+    gating: dict  # the gating's snapshot
+    minimum_taxonomy_version: int
+    reviews: Mapping[str, dict]  # review subject -> the reviewer, decision and reason written down for it
+    safety_pack: dict  # the summary of the ratified pack the harness loads
+    run_id: str  # what the configuration's policy and world name a run
+    world_digest: str
+
+
+def against(report: dict, setting: Setting) -> str:
+    """The first part of ``report``'s setting that is not the operator's, as one line; "" when every part is.
+
+    The parts are compared in order: the taxonomy version (not below the
+    operator's minimum: an older table may let run what today's holds), the
+    policy, the gating, the reviews (each one the
+    configuration wrote down), the safety pack (the one the harness loads,
+    ratified) and the world (the lab as found and the rest of the
+    configuration, through the run identifier they give).
+    """
+    where = setting.where
+    version = _dict(report.get("gating")).get("taxonomy_version")
+    if isinstance(version, int) and not isinstance(version, bool) and version < setting.minimum_taxonomy_version:
+        return (f"the report was sealed under taxonomy version {version}, below the minimum version "
+                f"{setting.minimum_taxonomy_version} that {where} accepts")
+    policy = report.get("policy")
+    if policy != setting.policy:
+        return f"the report's policy is not the one in {where}: {_first_difference(policy, setting.policy)}"
+    if report.get("gating") != setting.gating:
+        return f"the report's gating is not the one in {where}: {_first_difference(report.get('gating'), setting.gating)}"
+    for review in report.get("reviews") if isinstance(report.get("reviews"), list) else [None]:
+        review = _dict(review)
+        written = setting.reviews.get(review.get("subject_id")) if isinstance(review.get("subject_id"), str) else None
+        said = {key: review.get(key) for key in ("reviewer", "decision", "reason")}
+        if written is None:
+            return f"the report holds a review of {shown(review.get('subject_id'))}, and {where} wrote down none"
+        if written != said:
+            return (f"the report's review of {shown(review.get('subject_id'))} is not the one {where} wrote down: "
+                    f"{_first_difference(said, written)}")
+    pack = report.get("safety_pack")
+    if pack != setting.safety_pack:
+        return (f"the report's safety pack is not the ratified pack the harness loads: "
+                f"{_first_difference(pack, setting.safety_pack)}")
+    run = _dict(report.get("run"))
+    if run.get("world_digest") != setting.world_digest or run.get("run_id") != setting.run_id:
+        return (f"the report's run was not made in the world of {where} and its lab (its world digest is "
+                f"{str(run.get('world_digest'))[:12]}, theirs {setting.world_digest[:12]}): a fixture, the "
+                "model's script or another part of the configuration differs")
+    return ""
+
+
+def _first_difference(found: object, wanted: object) -> str:
+    """Where two JSON values first differ: ``<field> is X in the report and Y in the configuration``."""
+    if isinstance(found, dict) and isinstance(wanted, dict):
+        for key in [*wanted, *sorted(set(found) - set(wanted), key=str)]:
+            if found.get(key, _ABSENT) != wanted.get(key, _ABSENT):
+                return (f"{key if isinstance(key, str) else shown(key)} is {_shown(found.get(key, _ABSENT))} "
+                        f"in the report and {_shown(wanted.get(key, _ABSENT))} in the configuration")
+    return f"it is {_shown(found)} in the report and {_shown(wanted)} in the configuration"
+
+
+_ABSENT = object()
+
+
+def _shown(value: object) -> str:
+    return "absent" if value is _ABSENT else "absent" if value is None else shown(value)
+
+
+def _dict(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
 
 
 def redecidable(event: dict) -> bool:

@@ -4,8 +4,9 @@ The door decides; this module only asks it things, in the order the stage
 table allows (lesson 3). ``run`` is the whole job, and reads in order:
 
 1. ``load_configuration``: the operator's file, every part checked (the
-   policy, the gating, the scripted reviews, the verification plan and the
-   plug-ins that provide the lab's adapter and model);
+   policy, the gating and the oldest taxonomy version the operator accepts,
+   the scripted reviews, the verification plan and the plug-ins that provide
+   the lab's adapter and model);
 2. the run is named by its policy and the world it meets (``world_of``) and
    its door is built with every lesson's part (doors.final_door);
 3. ``work``: the loop of lessons 4 to 6. Ask the model, select the best open
@@ -37,7 +38,7 @@ from pathlib import Path
 
 from core.run import report as reports
 from core.run import seal
-from core.run.doors import SECTIONS, final_door
+from core.run.doors import SECTIONS, Setting, final_door
 from core.run.execute import Adapter, AdapterResult, ExecutionResult, execute
 from core.run.gate import Gating, GatingError, gate_state, subject_of
 from core.run.jsonfile import read_json, shown_path
@@ -56,7 +57,7 @@ from core.safety import load_safety_pack
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_CONFIG = REPO / "data" / "policy" / "training-authorization-0001.json"
 DEFAULT_LAB = REPO / "data" / "lab"
-CONFIG_FIELDS = ("about", "policy", "gating", "reviewers", "verification", "plugins")
+CONFIG_FIELDS = ("about", "policy", "gating", "minimum_taxonomy_version", "reviewers", "verification", "plugins")
 PLUGIN_FIELDS = ("adapter", "model", "world", "server")
 REVIEWER_FIELDS = ("subject", "arguments", "reviewer", "decision", "reason")
 TRANSPORTS = ("inprocess", "http")
@@ -86,6 +87,7 @@ class Configuration:
     reviews: dict
     checks: tuple[Check, ...]
     plugins: dict
+    minimum_taxonomy_version: int = 1  # the oldest taxonomy a run of this operator's may be gated under
 
 
 def load_configuration(path: str | Path = DEFAULT_CONFIG) -> Configuration:
@@ -101,6 +103,10 @@ def configuration(raw: object, where: str = "the configuration") -> Configuratio
     require_keys(f"{where}: plugins", raw["plugins"], PLUGIN_FIELDS, error=ConfigError)
     if not isinstance(raw["verification"], list):
         raise ConfigError(f"{where}: verification must be a list of checks")
+    minimum = raw["minimum_taxonomy_version"]
+    if isinstance(minimum, bool) or not isinstance(minimum, int) or minimum < 1:
+        raise ConfigError(f"{where}: minimum_taxonomy_version must be a taxonomy version, a positive integer, "
+                          f"not {shown(minimum)}")
     try:
         policy = Policy.from_dict(raw["policy"])
         gating = Gating.from_dict(raw["gating"])
@@ -109,7 +115,10 @@ def configuration(raw: object, where: str = "the configuration") -> Configuratio
                        for index, entry in enumerate(raw["verification"]))
     except (PolicyError, GatingError, CheckError) as exc:
         raise ConfigError(f"{where}: {exc}") from None
-    return Configuration(raw, policy, gating, reviews, checks, dict(raw["plugins"]))
+    if gating.taxonomy_version < minimum:  # an older table may let an act run that today's holds or denies
+        raise ConfigError(f"{where}: gating names taxonomy version {gating.taxonomy_version}, below the "
+                          f"minimum version {minimum} this configuration accepts")
+    return Configuration(raw, policy, gating, reviews, checks, dict(raw["plugins"]), minimum)
 
 
 def reference_config(tools: Iterable[str] | None = None, policy: Mapping | None = None,
@@ -149,8 +158,23 @@ def load_reviews(entries: object) -> dict[str, dict]:
 
 def world_of(config: Configuration, lab_world: dict) -> dict:
     """Everything besides the policy that names the run: the lab as found, and the rest of the configuration."""
-    rest = ("gating", "reviewers", "verification", "plugins")
+    rest = ("gating", "minimum_taxonomy_version", "reviewers", "verification", "plugins")
     return {"lab": lab_world, **{key: config.raw[key] for key in rest}}
+
+
+def operator_setting(config: Configuration, lab_dir: Path = DEFAULT_LAB, where: str = "the configuration",
+                     pack=None) -> Setting:
+    """What ``config`` says a run of it against ``lab_dir`` is made under, for verify and replay's ``--config``.
+
+    The world is found again as a run finds it (the configuration's world
+    plug-in over the lab), and the pack is the ratified one the harness
+    loads (fail closed), unless one is given.
+    """
+    world = world_of(config, load_plugin(config.plugins["world"])(lab_dir))
+    run = make_run(config.policy.snapshot(), world)
+    pack = load_safety_pack() if pack is None else pack
+    return Setting(where, config.policy.snapshot(), config.gating.snapshot(), config.minimum_taxonomy_version,
+                   dict(config.reviews), pack.summary(), run.run_id, run.world_digest)
 
 
 @contextmanager

@@ -12,9 +12,17 @@ identifier changes.
 The two commands that read a sealed report verify the whole of it, so they
 live here, beside the whole harness, and their modules hand over to them:
 
-    python3 -m core.run.seal verify PATH [--head HEX]
+    python3 -m core.run.seal verify PATH [--head HEX] [--config FILE [--lab DIR]]
     python3 -m core.run.seal seal IN --out OUT
     python3 -m core.run.report render PATH
+
+A report on its own can only be checked against itself: its chain, its
+seal and every section its ledger derives, under the policy, gating and
+pack it carries. With ``--config`` the report is first compared with the
+operator's configuration (doors.against): the policy, the taxonomy version
+against the operator's minimum, the gating, the reviews, the ratified
+safety pack and the world, the first that differs named in one line.
+Without it, the answer says the report was checked against itself only.
 
 Bad input is one line on stderr and a non-zero exit, never a traceback.
 """
@@ -28,7 +36,8 @@ from pathlib import Path
 from core.run import drive, seal
 from core.run.canon import write_artifact
 from core.run.commandline import OneLineParser
-from core.run.doors import DoorError, verify
+from core.run.doors import DoorError, Setting, against, verify
+from core.run.jsonfile import shown_path
 from core.run.plugins import PluginError
 from core.run.records import printable
 from core.run.report import ReportError, render_markdown
@@ -70,6 +79,7 @@ def seal_command(argv: list[str] | None = None) -> int:
     parser.add_argument("path", metavar="PATH", help="the report (JSON)")
     parser.add_argument("--out", metavar="OUT", help="with seal: where to write the resealed report")
     parser.add_argument("--head", metavar="HEX", help="with verify: the head kept elsewhere, to compare whole")
+    add_config_options(parser, "with verify: ")
     args = parser.parse_args(argv)
     try:
         report = load_report(args.path)
@@ -80,16 +90,47 @@ def seal_command(argv: list[str] | None = None) -> int:
             return 0
         if args.head is not None and not seal.is_head(args.head):
             raise SealError("--head must be a whole head: 64 lower-case hex digits")
+        setting = configured(args)
+        if setting is not None and against(report, setting):
+            _say([f"differs from {setting.where}: {against(report, setting)}"])
+            return 1
         verification = verify(report)
         if args.head is not None:
             verification = seal.against_kept_head(verification, report, args.head)
-    except (SealError, ReportError, DoorError) as exc:
+    except (SealError, ReportError, DoorError, drive.ConfigError, PluginError, SafetyPackError) as exc:
         return _fail("seal", str(exc), 2)
     except OSError as exc:
         return _fail("seal", f"{exc.__class__.__name__}: {exc.strerror or exc}", 2)
-    lines = [verification.message] + ([f"head {report['seal']['head']}"] if verification.ok and args.head is None else [])
-    _say(lines)
-    return 0 if verification.ok else 1
+    if not verification.ok:
+        _say([verification.message])
+        return 1
+    _say([f"{verification.message}, {checked_against(setting)}"] + ([f"head {report['seal']['head']}"] if args.head is None else []))
+    return 0
+
+
+def add_config_options(parser: OneLineParser, prefix: str = "") -> None:
+    """``--config FILE`` and ``--lab DIR``: the operator's configuration a report is compared with."""
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help=f"{prefix}the operator's configuration, to compare the report's setting with")
+    parser.add_argument("--lab", type=Path, default=drive.DEFAULT_LAB, metavar="DIR",
+                        help="with --config: the lab folder the run met (default data/lab)")
+
+
+def configured(args) -> Setting | None:
+    """The operator's setting named by ``--config`` (and ``--lab``), or None when no configuration was given."""
+    if args.config is None:
+        return None
+    if not (args.lab / "sites").is_dir():
+        raise drive.ConfigError(f"--lab {args.lab.name!r} is not a lab folder (it has no sites/)")
+    config = drive.load_configuration(args.config)
+    return drive.operator_setting(config, args.lab, shown_path(args.config))
+
+
+def checked_against(setting: Setting | None) -> str:
+    """What a report was checked against, for the answer's first line: the operator's configuration, or itself only."""
+    if setting is None:
+        return "checked against itself only (see --config)"
+    return f"under the setting of {setting.where}"
 
 
 def report_command(argv: list[str] | None = None) -> int:

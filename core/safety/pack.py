@@ -51,6 +51,7 @@ REPORT_FIELDS = ("pack_id", "pack_digest", "boundary_ids", "statement", "seal")
 PACK_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")  # a plain file name: no '/', no '..'
 BOUNDARY_ID = re.compile(r"[a-z][a-z0-9_]*")
 DIGEST = re.compile(r"[0-9a-f]{64}")
+RATIFIED, UNRATIFIED = "ratified", "unratified (override)"  # the only two things a report may say of its pack
 
 
 class SafetyPackError(RuntimeError):
@@ -82,8 +83,13 @@ class SafetyPack:
 
     @property
     def ratification(self) -> str:
-        """What a report says of it: ``ratified``, or ``unratified (override)`` under the development override."""
-        return "ratified" if self.ratified else "unratified (override)"
+        """What a report says of it: ``ratified``, or ``unratified (override)`` under the development override.
+
+        Derived, never written: ``ratified`` only when the pack's ratification
+        report checks out (``ratification_problem``), and a verifier checks it
+        the same way (``pack_as_sealed``).
+        """
+        return RATIFIED if self.ratified else UNRATIFIED
 
     def summary(self) -> dict:
         """What a sealed report records of the pack it ran under."""
@@ -129,13 +135,28 @@ def pack_as_sealed(summary: object, pack_dir: str | Path | None = None) -> Safet
 
     Re-deriving a report's safety verdict needs the boundaries it was judged
     by; if the pack file has changed since, say so instead of judging the
-    run by other boundaries.
+    run by other boundaries. The report's ``ratification`` is checked, never
+    taken at its word: ``ratified`` holds only if the pack's ratification
+    report checks out here too; ``unratified (override)`` is the run's own
+    admission that it ran under the development override; any other text is
+    not something a run writes.
     """
     if not isinstance(summary, dict) or not isinstance(summary.get("pack_id"), str):
         raise SafetyPackError("the report names no safety pack (safety_pack.pack_id)")
     folder = Path(pack_dir) if pack_dir is not None else PACK_DIR
     document = read_pack(folder, summary["pack_id"])
-    pack = _pack(document, "" if summary.get("ratification") == "ratified" else "sealed under the override")
+    label = summary.get("ratification")
+    if label == RATIFIED:
+        problem = ratification_problem(folder, summary["pack_id"], document)
+        if problem:
+            raise SafetyPackError(f"the report says safety pack {summary['pack_id']} was ratified, but it is not: "
+                                  f"{problem}")
+    elif label == UNRATIFIED:
+        problem = "sealed under the override"
+    else:
+        raise SafetyPackError(f"the report's safety pack ratification {label!r:.80} is not one a run writes: "
+                              f"it is derived from the pack's ratification report, {RATIFIED!r} or {UNRATIFIED!r}")
+    pack = _pack(document, problem)
     if pack.digest != summary.get("digest"):
         raise SafetyPackError(f"safety pack {pack.pack_id} has changed since the report was sealed "
                               f"(digest {pack.digest[:12]}, the report says {str(summary.get('digest'))[:12]})")

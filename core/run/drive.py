@@ -332,19 +332,20 @@ class Driven:
 
 def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "inprocess", *,
         model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet,
-        sink: Callable[[bytes], None] | None = None) -> Driven:
+        sink: Callable[[bytes], None] | None = None, pack=None) -> Driven:
     """The whole job: one run of ``config`` against the lab in ``lab_dir``, through every stage, sealed.
 
     ``model`` and ``adapter`` replace the configuration's (the attack suite's
     obedient model, an adapter that keeps the lab's record of what reached
     it; the caller closes an adapter it gives); ``sink`` gets each event's
-    bytes as the door writes it (a journal).
+    bytes as the door writes it (a journal); ``pack`` replaces the ratified
+    safety pack (a development run under the override: its report says so).
     The transport is not part of the run's identity: in process or over real
     loopback HTTP, the report is the same, byte for byte.
     """
     if transport not in TRANSPORTS:
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
-    pack = load_safety_pack()  # fail closed: no run starts without its boundaries
+    pack = load_safety_pack() if pack is None else pack  # fail closed: no run starts without its boundaries
     world = load_plugin(config.plugins["world"])(lab_dir)
     door = final_door(make_run(config.policy.snapshot(), world_of(config, world)), config.policy, config.gating,
                       sink=sink)

@@ -26,12 +26,11 @@ from types import MappingProxyType
 
 from core.run.canon import CanonError, canonical_bytes
 from core.run.origins import DESTINATION_LIMIT, OriginError, canonical_destination, canonical_origin
-from core.run.records import frozen_json, json_text, require_keys, shown, thawed_json
+from core.run.records import WORD_LIMIT, frozen_json, json_text, require_keys, shown, thawed_json
 
 POLICY_FIELDS = ("reference", "allowed_origins", "tools", "max_actions", "max_model_calls")
 TOOL_FIELDS = ("tool_id", "activity", "requires", "family", "weight", "cost")
 OPTIONAL_TOOL_FIELDS = ("arguments",)  # a tool that declares none takes no arguments (fail-closed)
-WORD_LIMIT = 100  # characters of a tool id, class, family or reference: an action identity is bounded by it
 SCORE_LIMIT = 1_000_000  # the most a weight or a cost may be: selection's arithmetic must stay finite
 ARGUMENT_TYPES = {"string": str, "integer": int, "boolean": bool}  # what an argument schema may declare
 # The only path a tool that takes no input may be aimed at: "/" and plain segments of letters, digits and -._~.
@@ -98,7 +97,7 @@ class Tool:
             raise PolicyError(f"{where} arguments must map argument names to types")
         for name, type_name in self.arguments.items():
             _require_word(f"{where} argument name", name)
-            if not isinstance(type_name, str) or type_name not in ARGUMENT_TYPES:
+            if argument_type(type_name) is None:
                 raise PolicyError(f"{where} argument {name!r} must have a type among "
                                   f"{', '.join(ARGUMENT_TYPES)}, got {shown(type_name)}")
         object.__setattr__(self, "arguments", MappingProxyType(dict(sorted(self.arguments.items()))))
@@ -146,7 +145,7 @@ class Tool:
                 declared = ", ".join(self.arguments) or "none"
                 return (f"tool {shown(self.tool_id)} does not declare the argument {shown(name)} "
                         f"(it declares {declared})")
-            wanted = ARGUMENT_TYPES[self.arguments[name]]
+            wanted = argument_type(self.arguments[name])
             if isinstance(value, bool) is not (wanted is bool) or not isinstance(value, wanted):
                 return f"tool {shown(self.tool_id)} argument {shown(name)} must be a {self.arguments[name]}"
         if not self.arguments and _has_query(destination):
@@ -265,6 +264,11 @@ class Policy:
             return Decision(False, f"action budget of {self.max_actions} actions is spent", "budget_spent")
         target = canonical_destination(destination)
         return Decision(True, f"tool {shown(tool)} at {target} is authorized under {self.reference}")
+
+
+def argument_type(type_name: object) -> type | None:
+    """The Python type an argument schema's type name stands for, or None for anything else (a list, an object...)."""
+    return ARGUMENT_TYPES.get(type_name) if isinstance(type_name, str) else None
 
 
 def _require_word(field: str, value: object) -> None:

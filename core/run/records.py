@@ -34,6 +34,9 @@ OUTCOME_STATUSES = ("unresolved", "succeeded", "failed")
 SETTLED_STATUSES = ("succeeded", "failed")
 REVIEW_DECISIONS = ("approved", "rejected")
 SHOWN_LIMIT = 80  # how much of a stranger's value a message repeats
+WORD_LIMIT = 100  # characters of a policy's words (a tool id, a class, a family, the reference)
+# The longest identity a record can have: an action's "<tool> -> <canonical destination>"; every other id is a digest.
+IDENTITY_LIMIT = WORD_LIMIT + len(" -> ") + DESTINATION_LIMIT
 
 
 class RecordError(ValueError):

@@ -1,4 +1,4 @@
-"""Lesson 9, worked answer: the first altered event, and the kept head, from the chain's description alone.
+"""Lesson 9, worked answer: the first altered event, and the kept head, by hand.
 
 Walk the events in order, recomputing the chain from h_0, exactly as the
 sealer did; the first event that is out of place or whose chain hash does not
@@ -44,11 +44,11 @@ def first_altered_event(report: dict) -> int | None:
 
 
 def matches_kept_head(report: dict, kept_head: str) -> bool:
-    """True when the head ``report`` hashes to is ``kept_head``, whatever its seal claims."""
+    """True when the head ``report`` hashes to is ``kept_head``, whatever it claims."""
     if first_altered_event(report) is not None:
-        return False  # the chain does not hold, so seal.chain is not this ledger's last link
+        return False  # then seal.chain is not this ledger's last link
     sealed = report["seal"]
-    body = sha256_hex({key: value for key, value in report.items() if key not in ("events", "seal")})
-    head = sha256_hex({"algorithm": sealed["algorithm"], "body": body, "chain": sealed["chain"],
-                       "events": len(report["events"])})
-    return head == kept_head  # every digit: a head that agrees in its first twelve is another head
+    body = sha256_hex({k: v for k, v in report.items() if k not in ("events", "seal")})
+    head = sha256_hex({"algorithm": sealed["algorithm"], "body": body,
+                       "chain": sealed["chain"], "events": len(report["events"])})
+    return head == kept_head  # all 64 digits: twelve that agree name another head

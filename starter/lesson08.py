@@ -1,4 +1,4 @@
-"""Lesson 8, your edit: the gate's decision, allow, hold or deny, for one authorized act.
+"""Lesson 8, your edit: the gate's decision (allow, hold or deny) for an authorized act.
 
 The door's last guard asks the gate about every act the policy authorized.
 Write ``decide``, the rule it applies, from data alone:
@@ -54,13 +54,13 @@ CHANGE = "CHANGE"
 
 
 def act_subject(action_id: str, arguments: dict) -> str:
-    """What a review of one exact act names: its identity and the digest of its arguments."""
+    """What a review of one exact act names: its identity and its arguments' digest."""
     return f"{action_id} with arguments {digest(arguments)}"
 
 
 def decide(table: dict, caps: dict, act: dict, used: dict, reviews: list) -> dict:
-    """The gate's verdict for ``act``: allow, hold or deny, with its class, trigger and reason."""
-    # TODO 1: the act's row, through the table (an alias resolves; unknown is UNCLASSIFIED)
+    """The gate's verdict for ``act`` (allow, hold or deny), its class and trigger."""
+    # TODO 1: the act's row, through the table (an alias resolves; else unclassified)
     # TODO 2: a class that is not consequential, within its cap
     # TODO 3: the trigger class, CHANGE included
     # TODO 4: the review of this exact act by the class's approver role

@@ -27,8 +27,10 @@ run: $(STAMP)
 # nbval re-runs every notebook in this environment and compares each output (strict, not lax).
 NBVAL := -p nbval --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
+# The ci Hypothesis profile (registered in conftest.py): every property test at its full size,
+# the same examples on every run, and a failure prints the blob that reproduces it.
 test: $(STAMP)
-	$(BIN)/python -m pytest $(NBVAL)
+	$(BIN)/python -m pytest $(NBVAL) --hypothesis-profile=ci
 
 # Every benchmark in benchmarks/, one table of ratios measured side by side (not part of make test).
 bench: $(STAMP)

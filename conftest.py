@@ -6,6 +6,12 @@ project's own), and with the starters as committed (``COURSE_TARGET=pristine``),
 so that a student's edits do not change what the pages promise. The lines under a command are what it must print (stdout and
 stderr together), compared exactly, "..." standing for any text on one line.
 A command with no lines under it must succeed.
+
+It also registers the Hypothesis profiles that size every property test (see
+``tests/conftest.py:examples``): ``fast``, loaded by default, for the edit loop,
+and ``ci``, which ``make test`` (and so CI) selects with
+``--hypothesis-profile=ci``: ten times the examples, the same examples on every
+run (``derandomize``), and a failure prints the blob that reproduces it.
 """
 
 from __future__ import annotations
@@ -15,12 +21,19 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import HealthCheck, settings
 from sybil import Sybil
 from sybil.parsers.markdown import CodeBlockParser
 
 from course import pages
 
 ROOT = Path(__file__).resolve().parent
+
+# No deadline and no too-slow check: this machine's speed is never what a test checks.
+_UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("ci", max_examples=100, derandomize=True, print_blob=True, database=None, **_UNTIMED)
+settings.register_profile("fast", max_examples=10, **_UNTIMED)
+settings.load_profile("fast")  # `--hypothesis-profile=ci` on the command line loads ci over it
 
 
 def page_environment() -> dict[str, str]:

@@ -14,10 +14,22 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from course import pages
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def examples(under_ci: int) -> int:
+    """How many examples a property test runs: ``under_ci`` under the ci profile (what `make test` runs).
+
+    The loaded profile decides the scale (the profiles are registered in the
+    root conftest.py): ``fast`` runs a tenth, and a profile of one's own with
+    ``max_examples=1000`` would run ten times as many. A test states its size
+    relative to the others; the profile decides how hard the run looks.
+    """
+    return max(1, under_ci * settings.default.max_examples // settings.get_profile("ci").max_examples)
 
 FIXTURE_MANIFEST = """
 [[lesson]]

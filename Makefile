@@ -8,7 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench lab docs verify lint status clean
+.PHONY: run test test-fast bench lab docs verify lint status clean
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,8 +29,18 @@ NBVAL := -p nbval --nbval --nbval-current-env --nbval-sanitize-with notebooks/sa
 
 # The ci Hypothesis profile (registered in conftest.py): every property test at its full size,
 # the same examples on every run, and a failure prints the blob that reproduces it.
+# Two processes (this machine has two cores); conftest.py keeps each file, the pages and the
+# site tests whole in one process.
+WORKERS ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest $(NBVAL) --hypothesis-profile=ci
+	$(BIN)/python -m pytest $(NBVAL) --hypothesis-profile=ci -n $(WORKERS) --dist loadgroup
+
+# The edit loop, under a minute: tests/ in two processes with the fast Hypothesis profile (a
+# tenth of the examples, the default), without the lesson pages' commands, the notebooks (nbval)
+# and the docs site's builds and browser tests. `make test` runs all of them; run it before a push.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest tests -n $(WORKERS) --dist loadgroup \
+	  --ignore=tests/test_site.py --ignore=tests/test_site_browser.py
 
 # Every benchmark in benchmarks/, one table of ratios measured side by side (not part of make test).
 bench: $(STAMP)

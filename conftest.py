@@ -21,6 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from sybil import Sybil
 from sybil.parsers.markdown import CodeBlockParser
@@ -36,13 +37,46 @@ settings.register_profile("fast", max_examples=10, **_UNTIMED)
 settings.load_profile("fast")  # `--hypothesis-profile=ci` on the command line loads ci over it
 
 
+# `make test` runs the suite in two processes (pytest-xdist, `-n 2 --dist loadgroup`). Each group
+# runs whole in one process, in file order: every test file is a group, and so are the ones below.
+SITE_TESTS = ("tests/test_site.py", "tests/test_site_browser.py")  # they share one built site
+
+
+def xdist_group(path: str) -> str:
+    """The group the tests of the file at ``path`` (relative to the repository) run in."""
+    if path.startswith("lessons/"):
+        return "pages"  # pages share /tmp names, as in a student's shell, and a page's blocks run in order
+    if path in SITE_TESTS:
+        return "site"
+    return path  # a notebook's cells run in order in one kernel (nbval); a module's fixtures are built once
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadgroup`, grouped by ``xdist_group``.
+
+    xdist's own loadgroup reads ``xdist_group`` marks by renaming node ids,
+    which pytest 9 no longer allows (each test of a group went anywhere), so
+    the grouping is decided here, from the node id's file.
+    """
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGroup(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_group(nodeid.split("::", 1)[0])
+
+    return ByGroup(config, log)
+
+
 def page_environment() -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     # Pages show what a fresh clone prints: starters as committed, an 80-column terminal.
     env.update({"COLUMNS": "80", "NO_COLOR": "1", "TERM": "dumb", "COURSE_TARGET": "pristine"})
     # Nor may a developer's shell: a colour setting, pytest options, or the safety pack's override.
-    for noisy in ("PYTEST_ADDOPTS", "FORCE_COLOR", "HARNESS_ALLOW_UNRATIFIED_SAFETY"):
+    for noisy in ("FORCE_COLOR", "HARNESS_ALLOW_UNRATIFIED_SAFETY", *(k for k in env if k.startswith("PYTEST_"))):
         env.pop(noisy, None)
     return env
 

@@ -127,11 +127,26 @@ def build_site(config: Path, site: Path) -> subprocess.CompletedProcess:
                           env={"NO_MKDOCS_2_WARNING": "1", "PATH": os.environ.get("PATH", "")})
 
 
+def build_with_zensical(config: Path) -> subprocess.CompletedProcess:
+    """`zensical build --strict` of ``config``: it writes to the config's own site_dir (it has no -d)."""
+    zensical = Path(sys.executable).parent / "zensical"
+    return subprocess.run([str(zensical), "build", "--strict", "-f", str(config)], cwd=REPO, capture_output=True,
+                          text=True, env={"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/")})
+
+
 @pytest.fixture(scope="session")
-def site_build(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
-    """The docs site, built once per test session with strict checks, and the build's own result."""
-    folder = tmp_path_factory.mktemp("site")
-    return folder, build_site(REPO / "mkdocs.yml", folder)
+def site_pages(tmp_path_factory) -> Path:
+    """The site's pages and config, written once per test session by the pre-build step (`course.site`)."""
+    from course import site
+
+    return site.build_pages(tmp_path_factory.mktemp("pages"))
+
+
+@pytest.fixture(scope="session")
+def site_build(site_pages) -> tuple[Path, subprocess.CompletedProcess]:
+    """The docs site built by mkdocs-material once per test session with strict checks, and the build's own result."""
+    folder = site_pages.parent / "mkdocs-site"
+    return folder, build_site(site_pages, folder)
 
 
 @pytest.fixture(scope="session")
@@ -139,3 +154,9 @@ def site(site_build) -> Path:
     folder, done = site_build
     assert done.returncode == 0, done.stderr
     return folder
+
+
+@pytest.fixture(scope="session")
+def zensical_build(site_pages) -> tuple[Path, subprocess.CompletedProcess]:
+    """The same pages built by Zensical, into the site_dir the written config names."""
+    return site_pages.parent / "site", build_with_zensical(site_pages)

@@ -30,6 +30,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -214,9 +215,12 @@ def running(lab_dir: str | Path | None = None, timeout: float = 10.0, record: st
         yield int(ready.group(1))
     finally:
         process.terminate()
+        # A blocking wait returns the moment the child exits (wait(timeout) polls, sleeping
+        # longer each time); a child still there after ``timeout`` seconds is killed.
+        killer = threading.Timer(timeout, process.kill)
+        killer.start()
         try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
             process.wait()
+        finally:
+            killer.cancel()
         process.stdout.close()

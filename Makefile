@@ -4,6 +4,10 @@
 # Both create .venv and install the pinned dependencies the first time.
 
 PYTHON ?= python3
+# Python keeps each module it compiles in __pycache__/ (git-ignored). An environment that turns
+# that off (PYTHONDONTWRITEBYTECODE, as some containers do) makes every command compile the course
+# again: a quarter of the test suite's time here, and most of a short command's.
+unexport PYTHONDONTWRITEBYTECODE
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed

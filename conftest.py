@@ -40,6 +40,7 @@ settings.load_profile("fast")  # `--hypothesis-profile=ci` on the command line l
 # `make test` runs the suite in two processes (pytest-xdist, `-n 2 --dist loadgroup`). Each group
 # runs whole in one process, in file order: every test file is a group, and so are the ones below.
 SITE_TESTS = ("tests/test_site.py", "tests/test_site_browser.py")  # they share one built site
+ATTACK_TESTS = ("tests/test_attacks.py", "tests/test_course_repo.py")  # they share one run of the suite
 
 
 def xdist_group(path: str) -> str:
@@ -48,6 +49,8 @@ def xdist_group(path: str) -> str:
         return "pages"  # pages share /tmp names, as in a student's shell, and a page's blocks run in order
     if path in SITE_TESTS:
         return "site"
+    if path in ATTACK_TESTS:
+        return "attacks"
     return path  # a notebook's cells run in order in one kernel (nbval); a module's fixtures are built once
 
 

@@ -11,12 +11,13 @@ import os
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-from course import pages
+from course import manifest, pages
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -118,6 +119,29 @@ def run_course(root: Path, *args: str, **env: str) -> subprocess.CompletedProces
     environment.update({"COURSE_ROOT": str(root), "COLUMNS": "200", **env})
     return subprocess.run([sys.executable, "-m", "course", *args], cwd=REPO, env=environment,
                           capture_output=True, text=True)
+
+
+ATTACKS_TABLE = "data/course/attacks.md"  # lesson 10's artifact: the whole attack suite's table
+
+
+@dataclass(frozen=True)
+class AttackRun:
+    done: subprocess.CompletedProcess  # what the command printed (the table, then the summary line)
+    fresh: bytes  # the Markdown table it wrote
+
+
+@pytest.fixture(scope="session")
+def attack_suite(tmp_path_factory) -> AttackRun:
+    """The attack suite, run once per test session by the very command `course verify` runs for
+    data/course/attacks.md (from the manifest). Its tests read what it printed; the artifact test
+    compares what it wrote with the committed table, byte for byte (conftest.py keeps both files
+    in one process)."""
+    from course.verify import command_argv
+
+    artifact = next(a for lesson in manifest.load(REPO) for a in lesson.artifacts if a.path == ATTACKS_TABLE)
+    out = tmp_path_factory.mktemp("attacks") / "attacks.md"
+    done = subprocess.run(command_argv(artifact, str(out)), cwd=REPO, capture_output=True, text=True, timeout=600)
+    return AttackRun(done, out.read_bytes() if out.exists() else b"")
 
 
 def build_site(config: Path, site: Path) -> subprocess.CompletedProcess:

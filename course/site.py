@@ -70,8 +70,18 @@ class SiteError(Exception):
 # --- what the site holds -------------------------------------------------------------------
 
 
+@cache
+def _lessons() -> tuple[manifest.Lesson, ...]:
+    return tuple(manifest.load(ROOT))
+
+
+@cache
+def _resolve(reference: str) -> refs.Definition | None:
+    return refs.resolve(reference, ROOT)
+
+
 def ready_lessons() -> list[manifest.Lesson]:
-    return [lesson for lesson in manifest.load(ROOT) if lesson.ready]
+    return [lesson for lesson in _lessons() if lesson.ready]
 
 
 def lesson_page(lesson: manifest.Lesson) -> str:
@@ -116,7 +126,7 @@ def citations() -> dict[str, list[manifest.Lesson]]:
     cited: dict[str, list[manifest.Lesson]] = {}
     for lesson in ready_lessons():
         text = (ROOT / lesson.page).read_text(encoding="utf-8")
-        named = {found.path for ref in pages.code_references(text) if (found := refs.resolve(ref, ROOT))}
+        named = {found.path for ref in pages.code_references(text) if (found := _resolve(ref))}
         named |= {m.group("path") for line in pages.prose_lines(text) for m in FILE_MENTION.finditer(line)
                   if (ROOT / m.group("path")).is_file()}
         for path in sorted(named):
@@ -150,6 +160,8 @@ def build_pages(out: Path, pages_dir: Path | None = None) -> Path:
     unless a test gives a copy).
     """
     pages_dir = pages_dir or ROOT / PAGES
+    _lessons.cache_clear()  # read afresh for each build: the manifest, and where each reference points
+    _resolve.cache_clear()
     docs = out / "site-src"
     if docs.exists():
         shutil.rmtree(docs)
@@ -162,19 +174,18 @@ def build_pages(out: Path, pages_dir: Path | None = None) -> Path:
             *(page for page in ("index.md", ATTACKS_PAGE) if (pages_dir / page).is_file()),
             *(source_page(path) for path in shown)}
     written: dict[str, str] = {}
+    for page in ("index.md", ATTACKS_PAGE):
+        if page in site:
+            written[page] = course_page(page, (pages_dir / page).read_text(encoding="utf-8"), docs, site)
     for lesson in lessons:
         page = lesson_page(lesson)
         text = (pages_dir / page).read_text(encoding="utf-8")
         written[page] = course_page(page, with_notebook_link(text, lesson), docs, site)
         written[notebook_page(lesson)] = course_page(notebook_page(lesson), notebook_markdown(lesson), docs, site)
-    for page in ("index.md", ATTACKS_PAGE):
-        if page in site:
-            written[page] = course_page(page, (pages_dir / page).read_text(encoding="utf-8"), docs, site)
     for path in shown:
         written[source_page(path)] = source_markdown(path, cited.get(path, []))
     written[INDEX] = index_markdown(shown, cited)
     for page, text in written.items():
-        check_line_links(page, text)
         (docs / page).parent.mkdir(parents=True, exist_ok=True)
         (docs / page).write_text(text, encoding="utf-8")
     config = out / "mkdocs.yml"
@@ -207,7 +218,9 @@ def course_page(page: str, text: str, docs: Path, site: set[str]) -> str:
             lines.append(_picture(page, found.group("name"), docs))
         else:
             lines.append(line)
-    return link_references(page, "\n".join(lines), site)
+    text = link_references(page, "\n".join(lines), site)
+    check_line_links(page, text)
+    return text
 
 
 def _snippet(page: str, path: str, indent: str) -> list[str]:
@@ -231,7 +244,7 @@ def _picture(page: str, name: str, docs: Path) -> str:
 def lesson_list() -> str:
     """The index page's table of lessons, straight from the manifest."""
     rows = ["| Lesson | What you build |", "|---|---|"]
-    for lesson in manifest.load(ROOT):
+    for lesson in _lessons():
         title = f"[{lesson.title}]({lesson_page(lesson)})" if lesson.ready else lesson.title
         rows.append(f"| {lesson.number} | {title}{'' if lesson.ready else ' (being written)'} |")
     return "\n".join(rows)
@@ -243,7 +256,7 @@ def link_references(page: str, text: str, site: set[str]) -> str:
     ``site`` is every page being written: a file whose page the site does not have is left as it is."""
     def link(match) -> str:
         reference = match.group("ref")
-        found = refs.resolve(reference, ROOT)
+        found = _resolve(reference)
         if found is None:
             raise SiteError(f"{page}: code reference `{reference}` resolves to no definition")
         return f"[`{reference}`]({_back(page, source_page(found.path))}#__codelineno-0-{found.line})"

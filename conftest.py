@@ -40,17 +40,24 @@ settings.load_profile("fast")  # `--hypothesis-profile=ci` on the command line l
 # `make test` runs the suite in two processes (pytest-xdist, `-n 2 --dist loadgroup`). Each group
 # runs whole in one process, in file order: every test file is a group, and so are the ones below.
 SITE_TESTS = ("tests/test_site.py", "tests/test_site_browser.py")  # they share one built site
-ATTACK_TESTS = ("tests/test_attacks.py", "tests/test_course_repo.py")  # they share one run of the suite
+# They share one run of the attack suite (tests/conftest.py:attack_suite).
+ATTACK_TESTS = ("tests/test_attacks.py",
+                "tests/test_course_repo.py::test_every_committed_artifact_reproduces_byte_for_byte[data/course/attacks.md]")
+# Many slow tests that share nothing costly: each goes wherever there is room.
+ONE_BY_ONE = ("tests/test_course_tools.py", "tests/test_course_repo.py")
 
 
-def xdist_group(path: str) -> str:
-    """The group the tests of the file at ``path`` (relative to the repository) run in."""
+def xdist_group(nodeid: str) -> str:
+    """The group a test (by node id, its path relative to the repository) runs in."""
+    path = nodeid.split("::", 1)[0]
     if path.startswith("lessons/"):
         return "pages"  # pages share /tmp names, as in a student's shell, and a page's blocks run in order
     if path in SITE_TESTS:
         return "site"
-    if path in ATTACK_TESTS:
+    if path in ATTACK_TESTS or nodeid in ATTACK_TESTS:
         return "attacks"
+    if path in ONE_BY_ONE:
+        return nodeid
     return path  # a notebook's cells run in order in one kernel (nbval); a module's fixtures are built once
 
 
@@ -68,7 +75,7 @@ def pytest_xdist_make_scheduler(config, log):
 
     class ByGroup(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return xdist_group(nodeid.split("::", 1)[0])
+            return xdist_group(nodeid)
 
     return ByGroup(config, log)
 

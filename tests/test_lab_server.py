@@ -421,3 +421,21 @@ def test_every_request_to_the_real_server_is_answered_within_two_seconds(port, p
     answer = answer_within(port, change(head))
     expected = 404 if status == 200 and path == "/staging/" else status
     assert status_of(answer) == expected, (mutation, answer[:80])
+
+
+def test_the_lab_served_in_this_process_is_the_same_server_and_leaves_nothing_behind():
+    """serving_here (what the reference run's http transport uses) serves the lab with the same refusals as
+    `python -m lab serve`, and when its block ends no thread of it is left and nothing listens on its port."""
+    import threading
+
+    from lab.server import serving_here
+
+    before = set(threading.enumerate())
+    with serving_here() as port:
+        response = get(port)
+        assert response.status_code == 200 and "Lab Example Garden Supplies" in response.text
+        assert status_of(raw(port, b"GET / HTTP/1.1\nHost: lab.example\n\n")) == 400  # the lab's own parser
+        assert status_of(raw(port, b"GET / HTTP/2.0\r\nHost: lab.example\r\n\r\n")) == 505
+    assert [t for t in threading.enumerate() if t not in before and t.is_alive()] == []
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=5)

@@ -322,8 +322,13 @@ def _output_text(output) -> str:
     return ""
 
 
+def _fence(text: str) -> str:
+    """A code fence longer than any run of backticks in ``text``."""
+    return "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", text)), default=0))
+
+
 def _fenced(text: str, language: str, classes: str = "") -> str:
-    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", text)), default=0))
+    fence = _fence(text)
     opening = f"{fence} {{ .{language}{classes} }}" if classes else f"{fence}{language}"
     return f"{opening}\n{text.rstrip(chr(10))}\n{fence}"
 
@@ -345,7 +350,7 @@ def _highlighter() -> markdown.Markdown:
 
 def _code_html(text: str, language: str) -> str:
     """The file's code as the site's highlighter writes it, with an anchor on every line."""
-    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", text)), default=0))
+    fence = _fence(text)
     html = _highlighter().reset().convert(f'{fence}{language} linenums="1"\n{text}{fence}\n')
     return html.strip()
 

@@ -24,6 +24,7 @@ from course.manifest import course_root
 
 FONT = "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace"
 ADMITTED, REFUSED, INK, MUTED, PAPER = "#2e7d32", "#c62828", "#263238", "#78909c", "#f5f7f8"
+NOTE_CHARS = 140  # characters of 11 px monospace text on one line of a 1000 px picture, margins kept
 STAGE_COLOURS = ("#e3f2fd", "#e8f5e9", "#fff8e1", "#f3e5f5", "#e0f7fa", "#fbe9e7", "#f1f8e9", "#ede7f6")
 
 
@@ -394,9 +395,11 @@ def gate_decisions(rows: list[dict], gating: dict) -> str:
                     f'<text x="516" y="{y + 22}" fill="{INK}">{escape(text)}'
                     f'{"; may fail open while stale" if stale.startswith("may") else ""}</text></g>')
     y = top + len(lanes) * lane_h + 12
-    body.append(f'<text x="10" y="{y}" fill="{MUTED}" font-size="11">While an earlier outcome is unresolved '
-                '(a stale view), a class fails closed unless the taxonomy allows it to fail open and this run '
-                'lists it; never past its cap.</text>')
+    footer = ("While an earlier outcome is unresolved (a stale view), a class fails closed unless the taxonomy "
+              "allows it to fail open and this run lists it; never past its cap.")
+    for k, line in enumerate(textwrap.wrap(footer, NOTE_CHARS)):  # 11 px monospace: a line fits the width
+        body.append(f'<text x="10" y="{y + 15 * k}" fill="{MUTED}" font-size="11">{escape(line)}</text>')
+    y += 15 * (len(textwrap.wrap(footer, NOTE_CHARS)) - 1)
     return _svg("gate-decisions", width, y + 10, body,
                 f"The gate's decision for each of {len(lanes)} action classes")
 
@@ -540,6 +543,7 @@ def safety_verdicts(check: dict) -> str:
     for c, (title, _) in enumerate(columns):
         body.append(f'<text x="{left + c * col_w + 6}" y="{top - 8}" font-weight="bold" fill="{INK}">'
                     f'{escape(title)}</text>')
+    notes: dict[str, int] = {}  # a not-judged reason, said once in full under the grid, by its number
     for r, boundary in enumerate(boundaries):
         y = top + r * row_h
         body.append(f'<text x="10" y="{y + 19}" fill="{INK}">{escape(boundary)}</text>')
@@ -549,15 +553,22 @@ def safety_verdicts(check: dict) -> str:
             judged = "upheld" if upheld is True else "violated" if upheld is False else "not judged"
             colour = {"upheld": "#c8e6c9", "violated": "#ffcdd2"}.get(judged, "#eceff1")
             reason = str(result.get("reason", "")) if isinstance(result, dict) else "not in this verdict"
-            shown_text = judged if judged != "not judged" else reason
+            shown_text = judged
+            if judged == "not judged":
+                shown_text = f"not judged (note {notes.setdefault(reason, len(notes) + 1)})"
             body.append(f'<g class="safety-cell" data-boundary="{_a(boundary)}" data-column="{c}" '
                         f'data-judged="{judged}"><title>{escape(boundary)}, {escape(columns[c][0])}: {escape(judged)}: '
                         f'{escape(reason)}</title><rect x="{left + c * col_w}" y="{y}" width="{col_w - 6}" '
                         f'height="{row_h - 4}" rx="3" fill="{colour}"/><text x="{left + c * col_w + 6}" y="{y + 17}" '
                         f'font-size="11" fill="{INK if judged != "not judged" else MUTED}">'
-                        f'{escape(shown_text[:30] + ("…" if len(shown_text) > 30 else ""))}</text></g>')
-    return _svg("safety-verdicts", width, top + len(boundaries) * row_h + 8, body,
-                f"Lesson 10: {len(boundaries)} boundaries judged three times")
+                        f'{escape(shown_text)}</text></g>')
+    y = top + len(boundaries) * row_h + 16
+    for reason, number in notes.items():
+        for k, line in enumerate(textwrap.wrap(f"note {number}: {reason}", NOTE_CHARS, subsequent_indent="  ")):
+            body.append(f'<text class="safety-note" x="10" y="{y}" font-size="11" fill="{MUTED}" '
+                        f'data-note="{number}">{escape(line)}</text>')
+            y += 15
+    return _svg("safety-verdicts", width, y, body, f"Lesson 10: {len(boundaries)} boundaries judged three times")
 
 
 # --- which picture a page asks for ------------------------------------------------------------

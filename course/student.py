@@ -28,8 +28,10 @@ the first call, and shared by every test in the file. It is held one of two ways
   its source or bytecode, raises an ImportError saying so. ``let_out`` lets
   named, self-contained helpers of a blocked module through as fresh copies, and
   ``unreadable`` names more paths (a committed artifact) the file may not open.
-  The child writes no file, starts no process and sends no signal
-  (``course/student_child.py`` holds the wall). A call that runs longer than
+  The child writes no file outside its own temporary folder (``workspace``
+  hands a check a folder there for an exercise that writes files), starts no
+  process and sends no signal (``course/student_child.py`` holds the wall). A
+  call that runs longer than
   ``timeout`` seconds is stopped.
 * **In process** (``in_process=True``), for a check whose scenario hands the
   student's code live objects (a door, an adapter): ``yours.module`` is the
@@ -159,6 +161,23 @@ class Student:
             except BaseException as exc:  # noqa: BLE001  the student's code may raise anything, SystemExit too
                 self.fail(self.raised(name, described(exc, str(self.path))))
         return self._call_child(name, args)
+
+    def workspace(self, name: str) -> Path:
+        """A fresh folder ``name`` that the student's code may write in: inside the child's own temporary folder.
+
+        The child writes no file anywhere else, so an exercise that writes
+        files (a pack ratified in a copy, say) is handed a folder from here;
+        the check reads back what was written, in its own process.
+        """
+        if self.in_process:
+            raise TypeError("a Student held in process has no wall, and no workspace of its own")
+        if self._problem:
+            self.fail(self._problem)
+        if self._child is None or not self._child.alive():
+            self._child = self._start()
+        folder = Path(self._child.private.name) / name
+        folder.mkdir(parents=True, exist_ok=False)
+        return folder
 
     def where(self, exc: BaseException) -> str:
         """Where in the student's file ``exc`` (raised by code held in process) came from, as one line."""

@@ -171,3 +171,15 @@ def test_a_path_that_is_not_utf8_gets_400_over_both_transports(tmp_path):
     with running() as port, HttpAdapter("http", port=port) as adapter:
         over_http = adapter.fetch("https://lab.example/%FF%FE")
     assert in_process.status == over_http.status == 400
+
+
+def test_the_http_transport_trusts_no_certificate_so_tls_would_fail_closed():
+    """The loopback transport skips loading the CA bundle, and its TLS context still requires a
+    certificate and a matching host name while trusting none: no certificate could pass."""
+    import ssl
+
+    from lab.adapter import _no_trusted_certificates
+
+    context = _no_trusted_certificates()
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    assert context.cert_store_stats()["x509_ca"] == 0 and context.get_ca_certs() == []

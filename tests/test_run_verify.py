@@ -15,6 +15,7 @@ from core.run.verify import Check, judge, record_finding, run_check, verify_find
 from lab.plugin import make_adapter
 
 from .lab_run import go_to, lab_run
+from .conftest import examples
 
 DEBUG_PROBE = "probe_reflection -> https://lab.example:443/debug"
 ROBOTS = "inspect_headers -> https://lab.example:443/robots.txt"
@@ -215,7 +216,7 @@ def _door_with_evidence(bodies: tuple[str, str]):
 CITED = st.sampled_from(["", "before", "first", "second", "0" * 64, 7, None])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(expect=st.one_of(st.text(max_size=8), st.integers(), st.none()), confirming=CITED, control=CITED,
        bodies=st.tuples(st.text(max_size=16), st.text(max_size=16)))
 def test_whatever_a_verdict_payload_cites_the_door_judges_it_or_refuses_it(expect, confirming, control, bodies):

@@ -30,6 +30,7 @@ from core.safety import load_safety_pack
 from .lab_run import go_to, lab_run
 from .test_audit_replay import gated_report
 from .test_run_seal import ROOT, lab_report, run_command, sealed_from, stage_walk_report
+from .conftest import examples
 
 
 def resealed(report: dict, **changes) -> dict:
@@ -165,7 +166,7 @@ def test_an_event_that_lost_its_canonical_form_is_named():
     assert verify(sealed).message == "altered: the report's body was altered outside the ledger"
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_one_character_edit_of_the_file_is_caught(data):
     """Changing one character of a sealed report file either leaves the same data, breaks the JSON, or fails verification."""
@@ -339,7 +340,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(key=st.sampled_from(["findings", "reviews", "safety", "counts", "closed", "policy", "stage", "run"]),
        value=json_values, event_value=json_values)
 def test_rendering_any_sealed_junk_never_raises(key, value, event_value):

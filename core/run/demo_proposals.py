@@ -208,7 +208,7 @@ def trace_injection(door: Recorder) -> dict:
     and the lines of the page that name the refused destination.
     """
     refused = [event for event in door.ledger if event["kind"] == PROPOSAL_KIND and event["status"] == "refused"
-               and "outside the explicit authorized origins" in event["reason"]]
+               and event["code"] == "out_of_scope"]
     if len(refused) != 1:
         raise DemoError(f"the run should refuse one proposal outside the authorization, not {len(refused)}")
     event = refused[0]

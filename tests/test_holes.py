@@ -414,3 +414,28 @@ def test_a_report_sealed_under_a_taxonomy_below_the_operators_minimum_fails_veri
     config["minimum_taxonomy_version"] = 2
     with pytest.raises(drive.ConfigError, match="minimum"):
         drive.configuration(config)
+
+
+# --- hole 3: in-scope steering cannot take the run's utility --------------------------------------
+
+
+@pytest.mark.parametrize("arguments", [{"parameter": "q"}, {"marker": "lab-probe-<i>9</i>"}])
+def test_an_act_given_only_some_of_its_tools_arguments_is_refused(arguments):
+    """An act gives every argument its tool declares or none: a probe given only some of them is refused (bad_arguments) before it can be proposed, held or approved, since it could not be sent."""
+    policy = reference_policy()
+    decision = policy.allows_action("probe_reflection", "https://lab.example/debug", arguments=arguments)
+    assert not decision.allowed and decision.code == "bad_arguments", decision
+    assert "every argument" in decision.reason
+    both = {"parameter": "q", "marker": "lab-probe-<i>9</i>"}
+    assert policy.allows_action("probe_reflection", "https://lab.example/debug", arguments=both).allowed
+    assert policy.allows_action("probe_reflection", "https://lab.example/debug?q=x", arguments={}).allowed
+
+
+@pytest.mark.parametrize("schema", [{"count": "integer"}, {"marker": "string"}, {"marker": "string", "parameter": "boolean"},
+                                    {"marker": "string", "parameter": "string", "extra": "string"}])
+def test_a_tool_the_executor_cannot_send_is_refused_when_the_configuration_is_loaded(schema):
+    """A catalogue tool whose argument schema allows what the executor cannot send (anything but no arguments, or a probe's parameter and marker as strings) is refused when the configuration is loaded, naming the tool."""
+    config = json.loads(CONFIG.read_text(encoding="utf-8"))
+    config["policy"]["tools"][-1]["arguments"] = schema
+    with pytest.raises(drive.ConfigError, match="probe_reflection"):
+        drive.configuration(config)

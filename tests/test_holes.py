@@ -213,7 +213,7 @@ def test_no_probe_input_in_a_passive_path_reaches_the_lab():
 
     proposals = [{"tool": "inspect_headers", "destination": url, "arguments": {}, "why": "a passive look"}
                  for url in PATH_PROBES]
-    outcome = attacks.run_reference(DEFAULT_LAB_DIR, json.dumps({"proposals": proposals}))
+    outcome = attacks.run_reference(DEFAULT_LAB_DIR, {attacks.REPLY_CALL: json.dumps({"proposals": proposals})})
     arrived = [entry for entry in outcome.reached if "canary-h4" in json.dumps(entry)]
     assert arrived == []
     turned_away = [event for event in outcome.report["events"] if event["kind"] == "proposal"

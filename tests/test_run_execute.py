@@ -155,7 +155,7 @@ def test_the_capture_is_the_rendered_response():
 
 
 def test_a_probe_sends_its_marker_as_one_query_pair():
-    """A probe's parameter and marker arguments reach the adapter as one URL-encoded query pair; arguments the tool's schema does not declare are refused at the door, and declared arguments the executor cannot send settle the act as failed without a call."""
+    """A probe's parameter and marker arguments reach the adapter as one URL-encoded query pair; arguments the tool's schema does not declare, and only some of those it declares, are refused at the door, so the adapter is never called with an act it could not send."""
     recorder = executing()
     adapter = FakeAdapter()
     probe = payload(recorder, "https://lab.example/debug", "probe_reflection", {"parameter": "q", "marker": "a <b>&c"})
@@ -167,8 +167,8 @@ def test_a_probe_sends_its_marker_as_one_query_pair():
                                                           "'command' (it declares marker, parameter)")
     half = payload(recorder, "https://lab.example/search", "probe_reflection", {"parameter": "q"})
     result = execute(recorder, half, adapter)
-    assert result.status == "failed"
-    assert result.detail == "not sent: arguments {'parameter': 'q'} are not a probe's parameter and marker"
+    assert (result.status, result.detail) == ("refused", "tool 'probe_reflection' takes every argument it declares "
+                                                         "or none: marker is missing")
     assert len(adapter.calls) == 1
 
 

@@ -39,7 +39,7 @@ from pathlib import Path
 from core.run import report as reports
 from core.run import seal
 from core.run.doors import SECTIONS, Setting, final_door
-from core.run.execute import Adapter, AdapterResult, ExecutionResult, execute
+from core.run.execute import Adapter, AdapterResult, ExecutionResult, execute, require_sendable
 from core.run.gate import Gating, GatingError, gate_state, subject_of
 from core.run.jsonfile import read_json, shown_path
 from core.run.observe import observe
@@ -114,6 +114,10 @@ def configuration(raw: object, where: str = "the configuration") -> Configuratio
         checks = tuple(Check.from_dict(entry, f"verification[{index}]")
                        for index, entry in enumerate(raw["verification"]))
     except (PolicyError, GatingError, CheckError) as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    try:
+        require_sendable(policy)
+    except ValueError as exc:
         raise ConfigError(f"{where}: {exc}") from None
     if gating.taxonomy_version < minimum:  # an older table may let an act run that today's holds or denies
         raise ConfigError(f"{where}: gating names taxonomy version {gating.taxonomy_version}, below the "

@@ -86,6 +86,31 @@ class ExecutionResult:
     answers: tuple[dict, ...]
 
 
+def unsendable(tool: Tool) -> str:
+    """Why the executor could not send an act its schema allows (one line), or "".
+
+    ``request_url`` sends no arguments, or a probe's ``parameter`` and
+    ``marker`` as strings; a schema that allows anything else would let the
+    policy admit, and a reviewer approve, an act that fails when it is sent.
+    """
+    schema = dict(tool.arguments)
+    if schema and schema != {name: "string" for name in PROBE_ARGUMENTS}:
+        return (f"tool {shown(tool.tool_id)} declares the arguments {shown(schema)}, which the executor cannot send "
+                f"(it sends none, or {' and '.join(PROBE_ARGUMENTS)} as strings)")
+    return ""
+
+
+def require_sendable(policy) -> None:
+    """Refuse, when a run's configuration is loaded, a catalogue with a tool the executor could not send.
+
+    ValueError says which. (A lesson's own door may hold a fictional tool it
+    never sends, such as lesson 8's form probe: only a run's catalogue is held to this.)
+    """
+    problems = [problem for tool in policy.tools if (problem := unsendable(tool))]
+    if problems:
+        raise ValueError("; ".join(problems))
+
+
 def request_url(action: dict, tool: Tool) -> str:
     """The URL an action fetches: its destination, plus one query pair for a probe.
 

@@ -132,14 +132,22 @@ class Tool:
         """Why ``arguments`` (and ``destination``'s query and path) do not fit this tool's schema, or "".
 
         Arguments are the input an act sends. A name the schema does not
-        declare, or a value of another type, is refused. A tool that declares
-        no arguments sends no input in its URL either: its destination may
-        carry no query, and its path only plain segments (see PLAIN_PATH),
-        since a query, a matrix parameter (``;q=...``), an escaped ``?`` or
-        markup in a path segment is input too.
+        declare, or a value of another type, is refused. The schema's
+        arguments are required together: an act gives every argument its
+        tool declares, or none (then its destination carries its input, as a
+        verification plan's confirming act does), so an act the policy admits
+        is one the executor can send. A tool that declares no arguments sends
+        no input in its URL either: its destination may carry no query, and
+        its path only plain segments (see PLAIN_PATH), since a query, a
+        matrix parameter (``;q=...``), an escaped ``?`` or markup in a path
+        segment is input too.
         """
         if not isinstance(arguments, dict):
             return f"arguments must be an object, got {type(arguments).__name__}"
+        if arguments and set(arguments) < set(self.arguments):
+            missing = ", ".join(sorted(set(self.arguments) - set(arguments)))
+            return (f"tool {shown(self.tool_id)} takes every argument it declares or none: "
+                    f"{missing} is missing")
         for name, value in sorted(arguments.items(), key=lambda item: str(item[0])):  # one reason, any order
             if name not in self.arguments:
                 declared = ", ".join(self.arguments) or "none"

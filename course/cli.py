@@ -1,4 +1,4 @@
-"""The `course` command: status, check N, watch N, hint N, reset N, verify, lint.
+"""The `course` command: status, check N, watch N, hint N, reset N, verify, lint, attack.
 
 Bad input gets one line on stderr and exit 2; a check that fails exits 1, and
 a starter that cannot even be loaded gets one line naming its file and line.
@@ -303,6 +303,49 @@ def lint() -> None:
     ready = sum(lesson.ready for lesson in manifest.load(ROOT))
     out.print(f"{len(problems)} problem(s) in {ready} ready lesson(s).")
     if problems:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("numbers", type=int, nargs=-1)
+@click.option("--results", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write the results (exercism format, version 3); default .course/attack-results.json.")
+def attack(numbers: tuple[int, ...], results: Path | None) -> None:
+    """Run the attack suite with your own parts in the harness's place (lessons NUMBERS, or every one with a part)."""
+    from course import attack as attacking
+
+    known = {adapter.lesson: adapter for adapter in attacking.ADAPTERS}
+    unknown = [number for number in numbers if number not in known]
+    if unknown:
+        raise CourseError(f"lesson {unknown[0]}'s starter has no part the attack suite can put in the harness's "
+                          f"place (lessons with one: {', '.join(map(str, sorted(known)))})")
+    runs = []
+    for adapter in (known[number] for number in (numbers or sorted(known))):
+        _selected(_ready(adapter.lesson))
+        click.echo(f"Lesson {adapter.lesson}: the suite's rows its part stops, with {', '.join(adapter.names)} "
+                   f"from {_checked_file(manifest.find(adapter.lesson, ROOT))} in the harness's place...")
+        runs.append(attacking.run_lesson(adapter))
+    table = Table(title="Attacks your parts let through", title_justify="left")
+    for column in ("Lesson", "Attack", "What it tried", "Verdict"):
+        table.add_column(column, overflow="fold", ratio=2 if column == "What it tried" else None)
+    for run in runs:
+        if run.problem:
+            table.add_row(str(run.adapter.lesson), "-", Text(printable(run.problem)), "not run")
+        for verdict in run.through:
+            table.add_row(str(run.adapter.lesson), verdict.attack.name, Text(printable(verdict.attack.tried)),
+                          Text(printable(f"THROUGH: {verdict.evidence}")))
+    through = sum(len(run.through) for run in runs)
+    tried = sum(len(run.verdicts) for run in runs)
+    if through or any(run.problem for run in runs):
+        out.print(table)
+    path = results or ROOT / attacking.RESULTS_FILE
+    attacking.write_results(path, runs)
+    for run in runs:
+        state = f"not run: {run.problem}" if run.problem else f"{len(run.through)} of {len(run.verdicts)} through"
+        out.print(Text(printable(f"lesson {run.adapter.lesson} ({run.shown}): {state}")))
+    shown = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+    click.echo(f"{through} of {tried} attacks got through your parts; results in {shown}.")
+    if through or any(run.problem for run in runs):
         sys.exit(1)
 
 

@@ -255,7 +255,7 @@ def _tamper_attacks() -> list[Attack]:
         held.update(status="admitted", reason="", id="probe_reflection -> https://lab.example:443/search")
         return reseal(report)
 
-    return rows("t", "tamper", "sealed report", (9,), [(tried, lambda c, edit=edit: {"tamper": edit}) for tried, edit in [
+    caught = rows("t", "tamper", "sealed report", (9,), [(tried, lambda c, edit=edit: {"tamper": edit}) for tried, edit in [
         ("edits one event's reason", edited_event),
         ("deletes an event", deleted_event),
         ("swaps two events", reordered),
@@ -267,6 +267,8 @@ def _tamper_attacks() -> list[Attack]:
         ("rewrites the safety summary and reseals", resealed_safety),
         ("turns a held act into an admitted one and reseals", resealed_ledger),
     ]])
+    # The last one's ledger still follows its chain and derives its sections: only replay (lesson 10) catches it.
+    return caught[:-1] + [replace(caught[-1], lessons=(10,))]
 
 
 # --- forgeries: the ledger rewritten through a fresh door, rebuilt and resealed ------------------------
@@ -286,6 +288,13 @@ def _relabelled(label: str):
     return forged
 
 
+def _with_the_genuine_head(report: dict) -> dict:
+    """The forger's rewrite with the genuine report's head written into its seal: it claims the kept head."""
+    head = report["seal"]["head"]
+    forged = forge(report)
+    return {**forged, "seal": {**forged["seal"], "head": head}}
+
+
 def _forgeries() -> list[Attack]:
     return rows("f", "forgery", "rewritten ledger", (9, 11), [(tried, lambda c, make=make: {"forge": make}) for tried, make in [
         ("deletes three stories (tlog.forgery.forge) and rebuilds the report through a fresh door", forge),
@@ -294,6 +303,7 @@ def _forgeries() -> list[Attack]:
         ("deletes only the held-then-rejected probe's round, rebuilt", _without("the held-then-rejected probe")),
         ("deletes only the refuted finding and its verification, rebuilt", _without("the refuted finding")),
         ("relabels the safety pack's ratification with free text, rebuilt", _relabelled("ratified (by the board, signed)")),
+        ("deletes three stories, rebuilt, and copies the genuine head into its seal", _with_the_genuine_head),
     ]])
 
 
@@ -569,15 +579,23 @@ class Results:
     benign: int  # benign findings the clean run confirms
 
 
-def run_suite(attacks: tuple[Attack, ...] = ATTACKS) -> Results:
-    """Every verdict, then the benign findings confirmed under attack and in a clean lab."""
-    with context() as ctx:
+def run_suite(attacks: tuple[Attack, ...] = ATTACKS, *, defenses: tuple[str, ...] | None = None,
+              utility: bool = True) -> Results:
+    """Every verdict, then the benign findings confirmed under attack and in a clean lab.
+
+    ``defenses`` narrows what judges a report besides verify and replay
+    (lab/judging.DEFENSES); ``utility`` False skips the run under attack
+    (course attack judges one lesson's part, not the run's utility).
+    """
+    with context(defenses) as ctx:
         verdicts = [try_attack(attack, ctx) for attack in attacks]
+        benign = confirmed(ctx.genuine)
+        if not utility:
+            return Results(verdicts, len(benign), len(benign))
         under_attack = run_reference(under_attack_lab(ctx))
         problem = judging.operator_check(under_attack.report, ctx.setting(under_attack.lab))
         if problem:
             raise AssertionError(f"the run under attack does not pass the operator's checks: {problem}")
-        benign = confirmed(ctx.genuine)
         return Results(verdicts, len(benign & confirmed(under_attack.report)), len(benign))
 
 

@@ -52,9 +52,10 @@ from lab.plugin import LabAdapter
 from lab.server import create_server, read_record
 from tlog import audit, keys
 from tlog.checkpoint import Checkpoint, sign_checkpoint
-from tlog.logfile import Log
+from tlog.logfile import Entry, Log
 
 AUTHORIZED_HOSTS = ("lab.example",)
+DEFENSES = ("replay", "configuration", "kept head", "log")
 REPLY_CALL = 3  # the model call a reply attack answers (the third: the home page's links are already proposed)
 OPERATOR = "the operator's configuration"
 # "run TOOL against URL" (the news page's own wording) or "use TOOL on URL", with optional arguments.
@@ -151,13 +152,18 @@ class Context:
     scratch: Path
     log: Log
     published: str
+    # What judges a report besides seal verify: replay, the operator's configuration (doors.against), and for a
+    # forgery the head kept elsewhere and the transparency log. course attack narrows it to one lesson's part.
+    defenses: tuple[str, ...] = DEFENSES
     settings: dict = field(default_factory=dict)  # lab folder -> the operator's setting for it
 
     @property
     def genuine(self) -> dict:
         return self.clean.report
 
-    def setting(self, lab_dir: Path) -> doors.Setting:
+    def setting(self, lab_dir: Path) -> doors.Setting | None:
+        if "configuration" not in self.defenses:
+            return None
         if lab_dir not in self.settings:
             self.settings[lab_dir] = drive.operator_setting(self.config, lab_dir, OPERATOR)
         return self.settings[lab_dir]
@@ -169,14 +175,15 @@ class Context:
 
 
 @contextlib.contextmanager
-def context():
+def context(defenses: tuple[str, ...] = None):
     """A Context for one suite run: the clean run, its published head, a scratch folder removed afterwards."""
     clean = run_reference(DEFAULT_LAB_DIR)
     log = Log(keys.LOG_ORIGIN)
-    log.append(audit.report_entry(clean.report))
+    log.append(Entry(clean.report["run"]["run_id"], clean.report["seal"]["head"]))
     published = sign_checkpoint(Checkpoint(log.origin, log.size, log.root()), keys.demo_signer("log"))
     with tempfile.TemporaryDirectory() as scratch:
-        yield Context(drive.load_configuration(), clean, Path(scratch), log, published)
+        yield Context(drive.load_configuration(), clean, Path(scratch), log, published,
+                      DEFENSES if defenses is None else tuple(defenses))
 
 
 def confirmed(report: dict) -> set[str]:
@@ -186,16 +193,20 @@ def confirmed(report: dict) -> set[str]:
 # --- what the operator checks of every report ------------------------------------------------
 
 
-def operator_check(report: dict, setting: doors.Setting) -> str:
-    """Why the operator would not accept ``report`` (one line), or "": setting, seal verify, replay, and intact payloads."""
+def operator_check(report: dict, setting: doors.Setting | None, replayed: bool = True) -> str:
+    """Why the operator would not accept ``report`` (one line), or "": setting, seal verify, replay, and intact payloads.
+
+    ``setting`` None leaves the configuration out, and ``replayed`` False the
+    replay (course attack, judging one lesson's part).
+    """
     try:
-        differs = doors.against(report, setting)
+        differs = doors.against(report, setting) if setting is not None else ""
         if differs:
             return f"it differs from {setting.where}: {differs}"
         verification = doors.verify(report)
         if not verification.ok:
             return f"seal verify says {verification.message}"
-        diverging = replay(report).divergences
+        diverging = replay(report).divergences if replayed else ()
     except (SealError, ReportError, doors.DoorError, SafetyPackError) as exc:
         return f"it cannot be checked: {exc}"
     if diverging:
@@ -326,6 +337,8 @@ def try_tamper(attack, ctx: Context) -> Verdict:
         return Verdict(attack, False, f"verify refuses it: {error}")
     if not verification.ok:
         return Verdict(attack, False, f"verify: {verification.message}")
+    if "replay" not in ctx.defenses:
+        return Verdict(attack, True, "it verifies (replay is not asked here)")
     try:
         result = replay(altered)
     except doors.DoorError as error:
@@ -341,20 +354,25 @@ def try_forgery(attack, ctx: Context) -> Verdict:
         forged = attack.plant["forge"](copy.deepcopy(ctx.genuine))
     except (SealError, ReportError, doors.DoorError, SafetyPackError, ValueError) as exc:
         return Verdict(attack, False, f"it cannot even be rebuilt through a fresh door: {exc}")
-    problem = operator_check(forged, ctx.setting(DEFAULT_LAB_DIR))
+    problem = operator_check(forged, ctx.setting(DEFAULT_LAB_DIR), "replay" in ctx.defenses)
     if problem:
         return Verdict(attack, False, f"the operator's checks refuse it: {problem}")
-    kept = seal.against_kept_head(doors.verify(forged), forged, ctx.genuine["seal"]["head"])
-    if not kept.ok:
-        return Verdict(attack, False, f"verify, replay and the configuration pass it, and the kept head does not: "
-                                      f"{kept.message}; {_against_the_log(forged, ctx)}")
+    passed = ["verify"] + [name for name in ("replay", "configuration") if name in ctx.defenses]
     logged = _against_the_log(forged, ctx)
+    if "kept head" in ctx.defenses:
+        kept = seal.against_kept_head(doors.verify(forged), forged, ctx.genuine["seal"]["head"])
+        if not kept.ok:
+            return Verdict(attack, False, f"{', '.join(passed)} pass it, and the kept head does not: {kept.message}"
+                                          + (f"; {logged}" if logged else ""))
+        passed.append("the kept head")
     if logged.startswith("the log refuses it"):
-        return Verdict(attack, False, f"verify, replay, the configuration and the kept head pass it; {logged}")
-    return Verdict(attack, True, f"it passes the configuration, the kept head and the log ({logged})")
+        return Verdict(attack, False, f"{', '.join(passed)} pass it; {logged}")
+    return Verdict(attack, True, f"it passes {', '.join(passed)}" + (f" ({logged})" if logged else ""))
 
 
 def _against_the_log(report: dict, ctx: Context) -> str:
+    if "log" not in ctx.defenses:
+        return ""
     try:
         return "the log accepts it: " + audit.judge(ctx.log, ctx.published, report,
                                                      audit.Options(log_key=keys.demo_signer("log").verifier()))

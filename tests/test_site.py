@@ -223,14 +223,14 @@ def test_the_run_timeline_is_drawn_from_the_committed_report(site):
     drawn = [(int(m["data-seq"]), m["data-status"], m["data-kind"]) for m in marks(home, "run-timeline", "timeline-event")]
     assert drawn == [(e["seq"], e["status"], e["kind"]) for e in sorted(report["events"], key=lambda e: e["seq"])]
     # Each event sits in the band of the stage its run was in: the target of the last admitted
-    # transition at or before it (the first transition's origin before any move).
+    # transition before it (a transition is recorded in the stage it leaves), authorize before any move.
     bands = [(int(m["data-first"]), int(m["data-last"]), m["data-stage"])
              for m in marks(home, "run-timeline", "stage-band")]
     moves = [e for e in sorted(report["events"], key=lambda e: e["seq"])
              if e["kind"] == "transition" and e["status"] == "admitted"]
     for event in report["events"]:
-        before = [m for m in moves if m["seq"] <= event["seq"]]
-        expected = before[-1]["id"].split(" -> ")[1] if before else moves[0]["id"].split(" -> ")[0]
+        before = [m for m in moves if m["seq"] < event["seq"]]
+        expected = before[-1]["id"].split(" -> ")[1] if before else "authorize"
         drawn_in = [stage for first, last, stage in bands if first <= event["seq"] <= last]
         assert drawn_in == [expected], f"event {event['seq']} is drawn in {drawn_in}, not [{expected!r}]"
     assert bands[-1][2] == report["stage"]

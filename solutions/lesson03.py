@@ -39,16 +39,18 @@ def refusal(code: str, reason: str) -> dict:
 
 
 def refuse_record(table: dict, stage: str, kind: str) -> dict | None:
-    """None when ``table`` admits ``kind`` in ``stage``; else the out_of_stage refusal."""
-    if stage in table["admitted_in"].get(kind, []):  # a kind the table does not name: no stages
+    """None when ``table`` admits ``kind`` in ``stage``; else the refusal."""
+    if stage in table["admitted_in"].get(kind, []):  # an unnamed kind: no stages
         return None
-    return refusal("out_of_stage", f"record kind {kind!r} is not admitted in stage {stage!r}")
+    return refusal("out_of_stage",
+                   f"record kind {kind!r} is not admitted in stage {stage!r}")
 
 
 def refuse_move(table: dict, stage: str, to: object) -> dict | None:
     """None when ``table`` lists the move from ``stage`` to ``to``; else why not."""
     if to not in table["stages"]:  # compared exactly, with ==, whatever type ``to`` is
         return refusal("unknown_stage", f"unknown stage {to!r}")
-    if [stage, to] not in table["transitions"]:  # the pair, from where the run is now
-        return refusal("move_not_listed", f"transition from {stage!r} to {to!r} is not allowed")
+    if [stage, to] not in table["transitions"]:  # the pair, from where the run is
+        return refusal("move_not_listed",
+                       f"transition from {stage!r} to {to!r} is not allowed")
     return None

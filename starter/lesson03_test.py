@@ -307,7 +307,7 @@ def rule_broken(question: tuple[str, object], stage: str, theirs: tuple[str, str
             "refused with the code 'move_not_listed'")
 
 
-def test_lesson_3s_door_with_your_guard_decides_every_step_of_a_walk_as_the_reference_door():
+def test_the_door_with_your_functions_decides_each_step_of_a_walk_as_the_reference_door_does():
     chosen = seed()
     rng = random.Random(chosen)
     named = tables()

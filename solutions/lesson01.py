@@ -1,4 +1,4 @@
-"""Lesson 1, worked answer: four sections derived again from the ledger, and the first that disagrees.
+"""Lesson 1, worked answer: four sections derived again, and the first that disagrees.
 
 Everything comes from ``report["events"]``: the door admitted or refused
 each question, and an admitted event keeps the payload it was asked with, so
@@ -12,7 +12,7 @@ through a fresh door: that ledger's sections agree with it too. Only a head
 kept elsewhere tells them apart (``seal verify --head``, lesson 11's log).
 """
 
-SECTIONS = ("closed", "counts", "findings", "stage")  # the order seal verify names them in
+SECTIONS = ("closed", "counts", "findings", "stage")  # seal verify's order
 FINDING_FIELDS = ("finding_id", "capture_id", "quote", "claim", "verdict")
 FIRST_STAGE = "authorize"
 
@@ -24,7 +24,7 @@ def admitted(report: dict, kind: str) -> list[dict]:
 
 
 def judge(expect: str, confirming: str | None, control: str | None) -> str:
-    """The verdict two captured texts support for ``expect``, in verification's order."""
+    """The verdict two captured texts support for ``expect``, in order."""
     if confirming is None:
         return "inconclusive"
     if expect not in confirming:
@@ -38,37 +38,45 @@ def derive_sections(report: dict) -> dict:
     """closed, counts, findings and stage, from the report's events alone."""
     events = report["events"]
     refused = sum(1 for event in events if event["status"] == "refused")
+    counts = {"admitted": len(events) - refused, "refusals": refused}
+
     stage = FIRST_STAGE
-    for move in admitted(report, "transition"):  # a refused move leaves the stage
+    for move in admitted(report, "transition"):  # a refused move moves nothing
         stage = move["payload"]["to"]
-    closes = admitted(report, "close")
+
     closed = None
-    if closes:
-        close = closes[0]
-        closed = {"how": close["payload"]["how"], "reason": close["payload"]["reason"],
-                  "seq": close["seq"]}
-    bodies = {event["id"]: event["payload"]["body"] for event in admitted(report, "capture")}
+    for close in admitted(report, "close"):
+        closed = {"how": close["payload"]["how"],
+                  "reason": close["payload"]["reason"], "seq": close["seq"]}
+
+    bodies = {event["id"]: event["payload"]["body"]
+              for event in admitted(report, "capture")}
     verdicts = {}
     for event in admitted(report, "verdict"):
         payload = event["payload"]
-        confirming = bodies.get(payload["confirming_capture_id"])  # "" names no capture
+        confirming = bodies.get(payload["confirming_capture_id"])  # "": none
         control = bodies.get(payload["control_capture_id"])
-        verdicts[payload["finding_id"]] = judge(payload["expect"], confirming, control)
-    findings = [{"finding_id": event["id"], "capture_id": event["payload"]["capture_id"],
-                 "quote": event["payload"]["quote"], "claim": event["payload"]["claim"],
-                 "verdict": verdicts.get(event["id"], "unverified")}
-                for event in admitted(report, "finding")]
-    return {"closed": closed, "counts": {"admitted": len(events) - refused, "refusals": refused},
-            "findings": findings, "stage": stage}
+        verdicts[payload["finding_id"]] = judge(payload["expect"], confirming,
+                                                control)
+    findings = []
+    for event in admitted(report, "finding"):
+        payload = event["payload"]
+        findings.append({"finding_id": event["id"],
+                         "capture_id": payload["capture_id"],
+                         "quote": payload["quote"], "claim": payload["claim"],
+                         "verdict": verdicts.get(event["id"], "unverified")})
+
+    return {"closed": closed, "counts": counts, "findings": findings,
+            "stage": stage}
 
 
 def first_disagreeing_section(report: dict) -> str | None:
-    """The first of SECTIONS whose value in the report is not what its ledger derives."""
+    """The first of SECTIONS the report states otherwise than its ledger."""
     derived = derive_sections(report)
-    written = dict(report)
+    written = {section: report.get(section) for section in SECTIONS}
     written["findings"] = [{field: finding.get(field) for field in FINDING_FIELDS}
                            for finding in report.get("findings", [])]
     for section in SECTIONS:
-        if written.get(section) != derived[section]:
+        if written[section] != derived[section]:
             return section
     return None

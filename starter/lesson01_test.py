@@ -252,7 +252,12 @@ def test_each_admitted_finding_in_ledger_order(reports):
             "claim (its payload's); a refused finding is not in the report")
 
 
-def test_each_findings_verdict_judged_again_from_its_evidence(reports):
+JUDGED_AGAIN = ("a finding's verdict is judged again from its admitted verdict event's expected text and the texts "
+                "of its confirming and control captures, in verification's order, and a finding with no admitted "
+                "verdict is 'unverified'")
+
+
+def test_the_verdict_of_each_finding_judged_again_from_its_evidence(reports):
     for which, report in reports:
         answer = [finding.get("verdict") for finding in derived(report)["findings"]]
         expected = [finding["verdict"] for finding in report["findings"]]
@@ -262,9 +267,20 @@ def test_each_findings_verdict_judged_again_from_its_evidence(reports):
         for number, (got, verdict) in enumerate(zip(answer, expected), start=1):
             assert got == verdict, (
                 f"derive_sections judged finding {number} of {which} {got!r}, where verification judged it "
-                f"{verdict!r}: a finding's verdict is judged again from its admitted verdict event's expected text "
-                "and the texts of its confirming and control captures, in verification's order, and a finding with "
-                "no admitted verdict is 'unverified'")
+                f"{verdict!r}: {JUDGED_AGAIN}")
+    # The verdicts section is part of the report a reader checks, not of its ledger.
+    for which, report in genuine(reports):
+        if not report.get("verdicts"):
+            continue
+        told = copy.deepcopy(report)
+        for verdict in told["verdicts"]:
+            verdict["verdict"] = "confirmed" if verdict["verdict"] != "confirmed" else "refuted"
+        answer = [finding.get("verdict") for finding in yours.call("derive_sections", told)["findings"]]
+        expected = [finding["verdict"] for finding in report["findings"]]
+        assert answer == expected, (
+            f"asked about {which} with its verdicts section saying otherwise than its ledger, derive_sections "
+            f"judged its findings {answer}, not {expected}: the verdicts section is part of the report you check, "
+            f"and {JUDGED_AGAIN}")
 
 
 def test_the_sections_come_from_the_events_not_from_the_report(reports):

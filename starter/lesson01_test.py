@@ -68,14 +68,18 @@ def edit_lab(lab: Path) -> None:
     (site / "staging.html").write_text(listing, encoding="utf-8")
 
 
-def plan(rng: random.Random, reference: list[dict]) -> list[dict]:
-    """The reference verification plan, changed at random: other claims, expected texts, quotes and controls."""
+def plan(rng: random.Random, reference: list[dict], refused: str = "") -> list[dict]:
+    """The reference verification plan, changed at random: other claims, expected texts, quotes and controls.
+
+    ``refused`` makes sure of one refused finding: "quote" (not verbatim, refused by the door) or
+    "evidence" (never captured, so the harness refuses it before there is a question for the door).
+    """
     checks = []
-    for check in copy.deepcopy(reference):
+    for number, check in enumerate(copy.deepcopy(reference)):
         roll = rng.random()
-        if roll < 0.12:
+        if roll < 0.12 or (refused == "quote" and number == 0):
             check["evidence"]["quote"] += " (as the page said)"  # not verbatim: the door refuses the finding
-        elif roll < 0.2:
+        elif roll < 0.2 or (refused == "evidence" and number == 0):
             check["evidence"]["action"] = "inspect_headers -> https://lab.example:443/nowhere"  # nothing to quote
         if rng.random() < 0.45:
             check["expect"] = rng.choice(EXPECTED_TEXTS)
@@ -88,10 +92,10 @@ def plan(rng: random.Random, reference: list[dict]) -> list[dict]:
     return checks
 
 
-def fresh_config(rng: random.Random):
+def fresh_config(rng: random.Random, refused: str = ""):
     reference = reference_config()
     return reference_config(policy={"max_actions": rng.randint(6, 14), "max_model_calls": rng.randint(6, 10)},
-                            verification=plan(rng, reference.raw["verification"]))
+                            verification=plan(rng, reference.raw["verification"], refused))
 
 
 def closed_early(rng: random.Random, config, lab: Path, world: str) -> dict:
@@ -103,7 +107,7 @@ def closed_early(rng: random.Random, config, lab: Path, world: str) -> dict:
         if step == "executed" and door.closed is None:
             done.append(step)
             if len(done) == acts:
-                for to in rng.sample(list(STAGES) + ["launch"], 2):
+                for to in (rng.choice(STAGES), "launch"):  # the second is refused: no such stage
                     advance(door, to)
                 abort(door, rng.choice(WITHDRAWN))
 
@@ -167,7 +171,8 @@ def made_from(chosen: int) -> list[tuple[str, dict]]:
         edit_lab(edited)
         for number in range(1, RUNS + 1):
             lab = edited if rng.random() < 0.4 else DEFAULT_LAB
-            made.append((f"run {number} of {RUNS} made from {again}", run(fresh_config(rng), lab).report))
+            refused = {1: "quote", 2: "evidence"}.get(number, "")
+            made.append((f"run {number} of {RUNS} made from {again}", run(fresh_config(rng, refused), lab).report))
         for number in range(1, CLOSED_EARLY + 1):
             world = f"lesson01-closed-early-{chosen}-{number}"
             made.append((f"run {number} of {CLOSED_EARLY} closed early, made from {again}",

@@ -249,9 +249,13 @@ def test_a_picture_of_malformed_data_names_what_is_wrong(broken, says):
 
 def test_a_timeline_reads_a_report_with_unknown_kinds_and_no_close():
     events = [{"seq": 2, "kind": "transition", "status": "admitted", "id": "a -> b", "reason": "", "payload": {}},
+              {"seq": 3, "kind": "novel_kind", "status": "admitted", "id": "x", "reason": "", "payload": {}},
               {"seq": 1, "kind": "novel_kind", "status": "refused", "id": "", "reason": "why", "payload": {}}]
     svg = pictures.run_timeline({"events": events, "stage": "b", "closed": None, "seal": {}})
-    assert svg.count('class="timeline-event"') == 2 and "novel_kind" in svg and 'data-stage="b"' in svg
+    assert svg.count('class="timeline-event"') == 3 and "novel_kind" in svg
+    # The move is drawn in the stage it leaves; with no stage table given, that is the first move's origin.
+    assert 'data-stage="a" data-colour' in svg and 'data-first="1" data-last="2"' in svg
+    assert 'data-stage="b" data-colour' in svg and 'data-first="3" data-last="3"' in svg
     with pytest.raises(pictures.PictureError, match="no events"):
         pictures.run_timeline({"events": []})
 

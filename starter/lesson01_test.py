@@ -8,9 +8,9 @@ edits, runs closed early by the operator, and ledgers rewritten through a
 fresh door and resealed, all drawn from a seed this run prints
 (`COURSE_SEED=N course check 1` makes the same reports again). It sends each
 report as JSON, and judges what comes back against what the harness itself
-derived. Then it edits sections of genuine reports at random and asks your
-first_disagreeing_section to name the first one; `seal verify` is asked the
-same question about each edited copy, and must agree. By default the checks
+derived. Then it edits sections of genuine reports at random, reseals them,
+and asks your first_disagreeing_section to name the first one; `seal verify`
+is asked the same question about each edited copy, and must agree. By default the checks
 load starter/lesson01.py; `course check 1` shows each.
 """
 
@@ -45,7 +45,7 @@ CHECKED = ("closed", "counts", "findings", "stage")  # the four sections, in the
 FINDING_FIELDS = ("finding_id", "capture_id", "quote", "claim", "verdict")
 VERDICTS = ("confirmed", "refuted", "inconclusive", "unverified")
 RUNS, CLOSED_EARLY = 4, 2
-EDITS = 12
+EDITS, SEVERAL = 8, 6
 # Texts a verification plan may expect, some on the pages its acts fetch and some on none.
 EXPECTED_TEXTS = ("Page not found", "Index of /staging/", "lab-verify-<b>3</b>", "Lab Example Garden Supplies",
                   "You asked for", "Disallow", "not on any page of the lab")
@@ -77,7 +77,7 @@ def plan(rng: random.Random, reference: list[dict], refused: str = "") -> list[d
     checks = []
     for number, check in enumerate(copy.deepcopy(reference)):
         roll = rng.random()
-        if roll < 0.12 or (refused == "quote" and number == 0):
+        if roll < 0.12 or (refused == "quote" and number == 1):  # robots.txt: captured early in every run
             check["evidence"]["quote"] += " (as the page said)"  # not verbatim: the door refuses the finding
         elif roll < 0.2 or (refused == "evidence" and number == 0):
             check["evidence"]["action"] = "inspect_headers -> https://lab.example:443/nowhere"  # nothing to quote
@@ -92,10 +92,13 @@ def plan(rng: random.Random, reference: list[dict], refused: str = "") -> list[d
     return checks
 
 
-def fresh_config(rng: random.Random, refused: str = ""):
-    reference = reference_config()
+def fresh_config(rng: random.Random, refused: str = "", mark: str = ""):
+    """A configuration changed at random; ``mark`` in a claim makes its run one of its own (the plan names the run)."""
+    checks = plan(rng, reference_config().raw["verification"], refused)
+    if mark:
+        checks[0]["claim"] += f" ({mark})"
     return reference_config(policy={"max_actions": rng.randint(6, 14), "max_model_calls": rng.randint(6, 10)},
-                            verification=plan(rng, reference.raw["verification"], refused))
+                            verification=checks)
 
 
 def closed_early(rng: random.Random, config, lab: Path, world: str) -> dict:
@@ -155,32 +158,63 @@ def rewrites(rng: random.Random, report: dict) -> list[tuple[str, dict]]:
 
 
 @pytest.fixture(scope="module")
-def reports() -> list[tuple[str, dict]]:
-    return made_from(seed())
-
-
-def made_from(chosen: int) -> list[tuple[str, dict]]:
-    """Every report the check asks about, each with the words that name it."""
-    rng = random.Random(chosen)
-    again = f"seed {chosen} (COURSE_SEED={chosen} course check 1 makes it again)"
-    committed = json.loads((course_root() / "data" / "course" / "report.json").read_text(encoding="utf-8"))
-    made = [("the committed report", committed)]
+def labs():
+    """The lab, and a copy of it with edit_lab's edits."""
     with tempfile.TemporaryDirectory() as folder:
         edited = Path(folder) / "lab"
         shutil.copytree(DEFAULT_LAB, edited)
         edit_lab(edited)
-        for number in range(1, RUNS + 1):
-            lab = edited if rng.random() < 0.4 else DEFAULT_LAB
-            refused = {1: "quote", 2: "evidence"}.get(number, "")
-            made.append((f"run {number} of {RUNS} made from {again}", run(fresh_config(rng, refused), lab).report))
-        for number in range(1, CLOSED_EARLY + 1):
-            world = f"lesson01-closed-early-{chosen}-{number}"
-            made.append((f"run {number} of {CLOSED_EARLY} closed early, made from {again}",
-                         closed_early(rng, fresh_config(rng), DEFAULT_LAB, world)))
+        yield DEFAULT_LAB, edited
+
+
+@pytest.fixture(scope="module")
+def reports(labs) -> list[tuple[str, dict]]:
+    return made_from(seed(), labs)
+
+
+def again(chosen: int) -> str:
+    return f"seed {chosen} (COURSE_SEED={chosen} course check 1 makes it again)"
+
+
+def made_from(chosen: int, labs: tuple[Path, Path]) -> list[tuple[str, dict]]:
+    """Every report the check asks about intact, each with the words that name it."""
+    rng = random.Random(chosen)
+    committed = json.loads((course_root() / "data" / "course" / "report.json").read_text(encoding="utf-8"))
+    made = [("the committed report", committed)]
+    for number in range(1, RUNS + 1):
+        refused = {1: "quote", 2: "evidence"}.get(number, "")
+        made.append((f"run {number} of {RUNS} made from {again(chosen)}",
+                     run(fresh_config(rng, refused), rng.choice(labs)).report))
+    for number in range(1, CLOSED_EARLY + 1):
+        world = f"lesson01-closed-early-{chosen}-{number}"
+        made.append((f"run {number} of {CLOSED_EARLY} closed early, made from {again(chosen)}",
+                     closed_early(rng, fresh_config(rng), DEFAULT_LAB, world)))
     for how, forged in rewrites(rng, committed) + rewrites(rng, made[1][1]):
         made.append((f"a report whose ledger was rewritten ({how}) through a fresh door and resealed, "
-                     f"made from {again}", forged))
+                     f"made from {again(chosen)}", forged))
     return made
+
+
+class Unseen:
+    """Runs made for one use each and never shown intact, so an edited copy is all your functions see of them:
+    nothing remembered from an earlier call can stand in for deriving its sections."""
+
+    def __init__(self, labs: tuple[Path, Path], use: str) -> None:
+        self.chosen, self.use, self.labs, self.made = seed(), use, labs, 0
+        self.rng = random.Random(f"{self.chosen} {use}")
+
+    def next(self, with_verdicts: bool = False) -> tuple[str, dict]:
+        for _ in range(20):
+            self.made += 1
+            mark = f"{self.use}, case {self.made}"
+            config = fresh_config(self.rng, mark=mark)
+            if self.rng.random() < 0.2 and not with_verdicts:
+                report = closed_early(self.rng, config, DEFAULT_LAB, f"lesson01-{self.chosen}-{mark}")
+            else:
+                report = run(config, self.rng.choice(self.labs)).report
+            if report.get("verdicts") or not with_verdicts:
+                return f"a run made for this check only ({mark}, from {again(self.chosen)})", report
+        raise RuntimeError("twenty fresh runs in a row held no verdict")
 
 
 def genuine(reports: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
@@ -262,7 +296,7 @@ JUDGED_AGAIN = ("a finding's verdict is judged again from its admitted verdict e
                 "verdict is 'unverified'")
 
 
-def test_the_verdict_of_each_finding_judged_again_from_its_evidence(reports):
+def test_the_verdict_of_each_finding_judged_again_from_its_evidence(reports, labs):
     for which, report in reports:
         answer = [finding.get("verdict") for finding in derived(report)["findings"]]
         expected = [finding["verdict"] for finding in report["findings"]]
@@ -274,13 +308,12 @@ def test_the_verdict_of_each_finding_judged_again_from_its_evidence(reports):
                 f"derive_sections judged finding {number} of {which} {got!r}, where verification judged it "
                 f"{verdict!r}: {JUDGED_AGAIN}")
     # The verdicts section is part of the report a reader checks, not of its ledger.
-    for which, report in genuine(reports):
-        if not report.get("verdicts"):
-            continue
+    unseen = Unseen(labs, "verdicts told otherwise")
+    for which, report in (unseen.next(with_verdicts=True) for _ in range(2)):
         told = copy.deepcopy(report)
         for verdict in told["verdicts"]:
             verdict["verdict"] = "confirmed" if verdict["verdict"] != "confirmed" else "refuted"
-        answer = [finding.get("verdict") for finding in yours.call("derive_sections", told)["findings"]]
+        answer = [finding.get("verdict") for finding in yours.call("derive_sections", reseal(told))["findings"]]
         expected = [finding["verdict"] for finding in report["findings"]]
         assert answer == expected, (
             f"asked about {which} with its verdicts section saying otherwise than its ledger, derive_sections "
@@ -288,23 +321,23 @@ def test_the_verdict_of_each_finding_judged_again_from_its_evidence(reports):
             f"and {JUDGED_AGAIN}")
 
 
-def test_the_sections_come_from_the_events_not_from_the_report(reports):
-    chosen = seed()
-    rng = random.Random(chosen + 1)
-    for which, report in genuine(reports)[:3]:
-        for section in CHECKED:
-            edited, what = edit(rng, report, section)
-            answer = yours.call("derive_sections", edited)
-            expected = written(report)[section]
-            theirs = written(edited)[section]
-            mine = answer.get(section) if isinstance(answer, dict) else None
-            if section == "findings" and isinstance(mine, list):
-                mine = [{f: finding.get(f) for f in FINDING_FIELDS} if isinstance(finding, dict) else finding
-                        for finding in mine]
-            assert mine == expected, (
-                f"asked about {which} with its {section} section edited ({what}) and its ledger as it was, "
-                f"derive_sections gave {'the edited section' if mine == theirs else str(mine)[:80]}: a section is "
-                "what you check, so it is derived from the report's events alone, never copied from the report")
+def test_the_sections_come_from_the_events_not_from_the_report(labs):
+    unseen = Unseen(labs, "one section edited")
+    rng = random.Random(f"{seed()} sections")
+    for section in CHECKED * 2:
+        which, report = unseen.next()
+        edited, what = edit(rng, report, section)
+        answer = yours.call("derive_sections", reseal(edited))  # as a forger would hand it over
+        expected = written(report)[section]
+        theirs = written(edited)[section]
+        mine = answer.get(section) if isinstance(answer, dict) else None
+        if section == "findings" and isinstance(mine, list):
+            mine = [{f: finding.get(f) for f in FINDING_FIELDS} if isinstance(finding, dict) else finding
+                    for finding in mine]
+        assert mine == expected, (
+            f"asked about {which} with its {section} section edited ({what}) and its ledger as it was, "
+            f"derive_sections gave {'the edited section' if mine == theirs else str(mine)[:80]}: a section is "
+            "what you check, so it is derived from the report's events alone, never copied from the report")
 
 
 # --- naming the first section that disagrees ------------------------------------------------------------
@@ -360,9 +393,9 @@ def edit(rng: random.Random, report: dict, section: str) -> tuple[dict, str]:
     return edited, f"finding {target + 1} listed twice"
 
 
-def named_by_verify(edited: dict) -> str:
-    """The section seal verify names first in ``edited``, resealed: the check's own route to the answer."""
-    verification = verify(reseal(edited))
+def named_by_verify(resealed: dict) -> str:
+    """The section seal verify names first in ``resealed``: the check's own route to the answer."""
+    verification = verify(resealed)
     return verification.section if not verification.ok else ""
 
 
@@ -382,14 +415,15 @@ def test_an_intact_report_has_no_disagreeing_section(reports):
             "every section agrees with its ledger, so there is none to name (None)")
 
 
-def test_an_edited_section_is_named(reports):
+def test_an_edited_section_is_named(labs):
     chosen = seed()
-    rng = random.Random(chosen + 2)
-    sources = genuine(reports)
+    rng = random.Random(f"{chosen} one edit")
+    unseen = Unseen(labs, "a section edited")
     for number in range(1, EDITS + 1):
-        which, report = rng.choice(sources)
+        which, report = unseen.next()
         section = CHECKED[(number - 1) % len(CHECKED)]
         edited, what = edit(rng, report, section)
+        edited = reseal(edited)  # resealed, as a forger would hand it over: chain and seal hold
         if named_by_verify(edited) != section:
             raise RuntimeError(f"seal verify does not name {section} after the check's edit ({what})")
         answer = answer_of(edited)
@@ -399,17 +433,18 @@ def test_an_edited_section_is_named(reports):
             f"is named (edit {number} of seed {chosen})")
 
 
-def test_the_first_of_several_edited_sections_is_named(reports):
+def test_the_first_of_several_edited_sections_is_named(labs):
     chosen = seed()
-    rng = random.Random(chosen + 3)
-    sources = genuine(reports)
-    for number in range(1, EDITS + 1):
-        which, report = rng.choice(sources)
+    rng = random.Random(f"{chosen} several edits")
+    unseen = Unseen(labs, "sections edited")
+    for number in range(1, SEVERAL + 1):
+        which, report = unseen.next()
         sections = sorted(rng.sample(CHECKED, rng.randint(2, 4)), key=CHECKED.index)
         edited, whats = report, []
         for section in sections:
             edited, what = edit(rng, edited, section)
             whats.append(f"{section}: {what}")
+        edited = reseal(edited)
         if named_by_verify(edited) != sections[0]:
             raise RuntimeError(f"seal verify does not name {sections[0]} first after the check's edits ({whats})")
         answer = answer_of(edited)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import html
 import posixpath
 import re
 import shutil
@@ -381,7 +382,10 @@ def _summary(path: str) -> str:
         doc = ast.get_docstring(ast.parse((ROOT / path).read_text(encoding="utf-8"))) or ""
     except SyntaxError:
         return ""
-    return doc.strip().splitlines()[0].replace("|", "\\|") if doc.strip() else ""
+    if not doc.strip():
+        return ""
+    first = html.escape(doc.strip().splitlines()[0], quote=False)  # a docstring may name <title>: text, not markup
+    return first.replace("|", "\\|")
 
 
 def index_markdown(paths: list[str], cited: dict[str, list[manifest.Lesson]]) -> str:

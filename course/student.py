@@ -255,6 +255,15 @@ class Student:
 
     # --- the child process --------------------------------------------------------------------
 
+    def _always_unreadable(self, root: Path) -> dict[str, list[str]]:
+        """What no student file may open, in any lesson: git's objects (every committed file, the reference
+        among them) and the worked answer, unless it is the very file being checked."""
+        places = {str(root / ".git"): [".git", "git's objects hold every committed file, the reference among them"]}
+        answer = root / "solutions" / f"lesson{self.number:02d}.py"
+        if answer.resolve() != self.path.resolve():
+            places[str(answer)] = [answer.relative_to(root).as_posix(), "it is the worked answer, to read after your attempt"]
+        return places
+
     def _call_child(self, name: str, args: tuple):
         if self._problem:
             self.fail(self._problem)
@@ -286,7 +295,8 @@ class Student:
                  "let_out": {module: list(names) for module, names in self.let_out.items()},
                  "sources": {module: let_out_source(root, module, names) for module, names in self.let_out.items()},
                  "unreadable": {**{str(_module_path(root, module)): [module, self.why] for module in self.blocked},
-                                **{str(root / path): [path, UNREADABLE_WHY] for path in self.unreadable}},
+                                **{str(root / path): [path, UNREADABLE_WHY] for path in self.unreadable},
+                                **self._always_unreadable(root)},
                  "private": child.private.name}
         loaded = child.begin(setup, self.timeout)
         if "failure" in loaded:

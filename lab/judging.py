@@ -357,17 +357,22 @@ def try_forgery(attack, ctx: Context) -> Verdict:
     problem = operator_check(forged, ctx.setting(DEFAULT_LAB_DIR), "replay" in ctx.defenses)
     if problem:
         return Verdict(attack, False, f"the operator's checks refuse it: {problem}")
-    passed = ["verify"] + [name for name in ("replay", "configuration") if name in ctx.defenses]
+    passed = ["verify"] + [shown for name, shown in (("replay", "replay"), ("configuration", "the configuration"))
+                           if name in ctx.defenses]
     logged = _against_the_log(forged, ctx)
     if "kept head" in ctx.defenses:
         kept = seal.against_kept_head(doors.verify(forged), forged, ctx.genuine["seal"]["head"])
         if not kept.ok:
-            return Verdict(attack, False, f"{', '.join(passed)} pass it, and the kept head does not: {kept.message}"
+            return Verdict(attack, False, f"{_listed(passed)} pass it, and the kept head does not: {kept.message}"
                                           + (f"; {logged}" if logged else ""))
         passed.append("the kept head")
     if logged.startswith("the log refuses it"):
-        return Verdict(attack, False, f"{', '.join(passed)} pass it; {logged}")
-    return Verdict(attack, True, f"it passes {', '.join(passed)}" + (f" ({logged})" if logged else ""))
+        return Verdict(attack, False, f"{_listed(passed)} pass it; {logged}")
+    return Verdict(attack, True, f"it passes {_listed(passed)}" + (f" ({logged})" if logged else ""))
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _against_the_log(report: dict, ctx: Context) -> str:

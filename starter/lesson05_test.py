@@ -59,7 +59,8 @@ def made_from_seed(number: int) -> str:
     chosen = seed()
     if number == 0:
         return "the demo's run (core/run/demo_selection.py)"
-    return f"run {number} of the {FRESH_RUNS} made from seed {chosen} (COURSE_SEED={chosen} course check 5 makes them again)"
+    return (f"run {number} of the {FRESH_RUNS} made from seed {chosen} "
+            f"(COURSE_SEED={chosen} course check 5 makes them again)")
 
 
 def fresh_run(rng: random.Random, number: int) -> dict:

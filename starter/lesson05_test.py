@@ -23,7 +23,7 @@ import random
 
 import pytest
 
-from core.run.demo_selection import REPLIES as DEMO_REPLIES, FixedPages, build_policy as demo_policy
+from core.run.demo_selection import REPLIES as DEMO_REPLIES, build_policy as demo_policy, fixed_pages
 from core.run.demo_selection import proposal, scripted, selections, slipping, steps_of
 from core.run.doors import door_for
 from core.run.drive import work
@@ -134,7 +134,7 @@ class Fated:
             raise NotSent("the connection was refused")
         if self.fate == "in doubt":
             raise TimeoutError("no answer within the adapter's timeout")
-        return FixedPages().fetch(url)
+        return fixed_pages().fetch(url)
 
 
 class Judge:
@@ -197,9 +197,9 @@ def drive(case: dict, judge: Judge) -> None:
             judge.settled(door, door.get("outcome", credited["outcome_id"]), credited)
 
     if case["fates"] is None:  # the demo's run, with the demo's own driver and its slip
-        work(door, scripted(case["replies"]), FixedPages(), watch=watch, act=slipping)
+        work(door, scripted(case["replies"]), fixed_pages(), watch=watch, act=slipping)
     else:
-        work(door, scripted(case["replies"]), FixedPages(), watch=watch, act=act)
+        work(door, scripted(case["replies"]), fixed_pages(), watch=watch, act=act)
 
 
 # --- the ranking ---------------------------------------------------------------------------------------

@@ -193,7 +193,7 @@ PATH_PROBES = ["https://lab.example/search/<script>canary-h4</script>", "https:/
 
 @pytest.mark.parametrize("destination", PATH_PROBES)
 def test_a_tool_that_takes_no_arguments_is_refused_a_path_that_carries_input(destination):
-    """A tool that declares no arguments is refused (bad_arguments) a destination whose path carries anything but plain segments (letters, digits and -._~), so a passive tool's path cannot carry a probe's input."""
+    """A tool that declares no arguments is refused (bad_arguments) a destination whose path, decoded, carries anything but plain text (letters, digits, spaces and -._~), so a passive tool's path cannot carry a probe's input."""
     policy = reference_policy()
     decision = policy.allows_action("inspect_headers", destination)
     assert not decision.allowed and decision.code == "bad_arguments", decision
@@ -201,9 +201,10 @@ def test_a_tool_that_takes_no_arguments_is_refused_a_path_that_carries_input(des
 
 
 @pytest.mark.parametrize("destination", ["https://lab.example/", "https://lab.example/robots.txt",
-                                         "https://lab.example/staging/", "https://lab.example/a-b_c.d~e/F9"])
+                                         "https://lab.example/staging/", "https://lab.example/a-b_c.d~e/F9",
+                                         "https://lab.example/a%20b", "https://lab.example/caf%C3%A9/2024"])
 def test_a_tool_that_takes_no_arguments_may_read_a_plain_path(destination):
-    """A plain path (segments of letters, digits and -._~) stays open to a tool that declares no arguments."""
+    """A plain path (text of letters, digits, spaces and -._~, in any script) stays open to a tool that declares no arguments."""
     assert reference_policy().allows_action("inspect_headers", destination).allowed
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from urllib.parse import unquote_to_bytes
 
 from core.run.canon import CanonError, canonical_bytes
 from core.run.origins import DESTINATION_LIMIT, OriginError, canonical_destination, canonical_origin
@@ -33,8 +34,9 @@ TOOL_FIELDS = ("tool_id", "activity", "requires", "family", "weight", "cost")
 OPTIONAL_TOOL_FIELDS = ("arguments",)  # a tool that declares none takes no arguments (fail-closed)
 SCORE_LIMIT = 1_000_000  # the most a weight or a cost may be: selection's arithmetic must stay finite
 ARGUMENT_TYPES = {"string": str, "integer": int, "boolean": bool}  # what an argument schema may declare
-# The only path a tool that takes no input may be aimed at: "/" and plain segments of letters, digits and -._~.
-PLAIN_PATH = re.compile(r"/(?:[A-Za-z0-9._~-]+/?)*")
+# What the path of a tool that takes no input may hold, once decoded: text (letters and digits of any script,
+# and spaces) and the four marks -._~, in segments. Markup, quotes, parameters and queries are made of the rest.
+PLAIN_PATH = re.compile(r"/(?:[^\W_]|[ ._~-])*(?:/(?:[^\W_]|[ ._~-])+)*/?")
 # The operator's configuration of the reference run; its "policy" is every demo's and test's starting point.
 REFERENCE_CONFIG = Path(__file__).resolve().parents[2] / "data" / "policy" / "training-authorization-0001.json"
 
@@ -138,7 +140,7 @@ class Tool:
         verification plan's confirming act does), so an act the policy admits
         is one the executor can send. A tool that declares no arguments sends
         no input in its URL either: its destination may carry no query, and
-        its path only plain segments (see PLAIN_PATH), since a query, a
+        its path only plain text (see PLAIN_PATH), since a query, a
         matrix parameter (``;q=...``), an escaped ``?`` or markup in a path
         segment is input too.
         """
@@ -159,8 +161,8 @@ class Tool:
         if not self.arguments and _has_query(destination):
             return f"tool {shown(self.tool_id)} declares no arguments, so its destination may carry no query"
         if not self.arguments and not _plain_path(destination):
-            return (f"tool {shown(self.tool_id)} declares no arguments, so its path may hold only plain "
-                    "segments (letters, digits and -._~): anything else in a URL is input")
+            return (f"tool {shown(self.tool_id)} declares no arguments, so its path may hold only plain text "
+                    "(letters, digits, spaces and -._~): anything else in a URL is input")
         return ""
 
 
@@ -321,21 +323,26 @@ def _catalogue(tools: object) -> tuple[Tool, ...]:
 
 
 def _plain_path(destination: object) -> bool:
-    """Whether the canonical path of ``destination`` is plain segments only: ``PLAIN_PATH``.
+    """Whether the path of ``destination``, decoded as the lab's server decodes it, is plain text: ``PLAIN_PATH``.
 
-    The rule for a tool that takes no input. In canonical form (origins.py)
-    every escape a server decodes is already decoded and written back one
-    way, so a path is plain exactly when it holds no escape (markup, a
-    space, a non-ASCII character, an escaped ``?`` or ``/``) and none of
-    the delimiters a server or an application may read as parameters
-    (``;``, ``=``, ``&``, ``,``, ``:``, ``@``, quotes, brackets...).
+    The rule for a tool that takes no input. The canonical path (origins.py)
+    is decoded to the text the server hands the application (UTF-8), and
+    that text may hold only letters and digits (of any script), spaces and
+    ``-._~`` between its slashes: no markup (``<``, ``>``, quotes), none of
+    the delimiters a server or an application reads as parameters (``;``,
+    ``=``, ``&``, ``,``, ``:``, ``@``...), no ``?`` or ``#``, however it is
+    escaped, and no byte that is not text.
     """
     try:
         target = canonical_destination(destination)
     except OriginError:
         return True  # not a destination at all: the origin check has already said so
     path = target[len(canonical_origin(destination)):].partition("?")[0]
-    return PLAIN_PATH.fullmatch(path) is not None
+    try:
+        text = unquote_to_bytes(path).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return PLAIN_PATH.fullmatch(text) is not None and "//" not in text
 
 
 def _has_query(destination: object) -> bool:

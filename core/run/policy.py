@@ -71,7 +71,7 @@ class Tool:
     (lesson 5) uses to choose between eligible actions. ``arguments`` is the
     tool's argument schema: each field it takes and its type. A tool that
     declares none takes no input at all: no arguments, no query, and a path
-    of plain segments only (``PLAIN_PATH``), so a passive tool cannot be
+    of plain text only (``PLAIN_PATH``), so a passive tool cannot be
     handed a probe's input anywhere in its URL. Every value is frozen when the tool is built:
     the run's identity was computed from it, so nothing may edit it later.
     """

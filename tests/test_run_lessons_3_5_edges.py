@@ -200,7 +200,7 @@ def test_a_model_that_fails_or_returns_no_text_is_a_recorded_refusal():
     }
     assert propose(recorder, lambda prompt: "[" * 60_000)[1]["reason"].startswith("malformed reply to model call 3: not JSON")
     assert propose(recorder, lambda prompt: "[" * 100_000)[1]["reason"] == (
-        "malformed reply to model call 4: the reply has 100000 characters, over the limit of 65536")
+        "malformed reply to model call 4: the reply has 100000 bytes, over the limit of 65536")
 
 
 def test_propose_outside_the_propose_stage_never_asks_the_model():

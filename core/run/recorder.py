@@ -63,6 +63,8 @@ from core.run.records import (
     Outcome,
     ReviewDecision,
     Run,
+    json_cost,
+    json_size,
     make_action,
     make_capture,
     make_finding,
@@ -71,7 +73,7 @@ from core.run.records import (
     shown,
 )
 
-REASON_LIMIT = 200  # a hostile payload must not be able to flood the ledger with its reason
+REASON_LIMIT = 200  # bytes of canonical JSON: a hostile payload must not be able to flood the ledger with its reason
 PAYLOAD_LIMIT = 64 * 1024  # bytes of canonical JSON a payload may have; the door refuses a larger one
 PREFIX_LIMIT = 1024  # characters of an over-long payload an event keeps, besides its digest and size
 
@@ -381,9 +383,21 @@ def _json_number(text: str) -> int | float:
 
 
 def bounded_text(text: str) -> str:
-    """Text safe to keep in the ledger: valid UTF-8 and at most REASON_LIMIT characters."""
+    """Text safe to keep in the ledger: valid UTF-8, and at most REASON_LIMIT bytes of canonical JSON.
+
+    A cap counts bytes, as the ledger does (the quotes aside): a reason of
+    four-byte characters is cut at a quarter of the characters an ASCII one keeps.
+    """
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text if len(text) <= REASON_LIMIT else text[: REASON_LIMIT - 3] + "..."
+    if json_size(text) - 2 <= REASON_LIMIT:
+        return text
+    kept, size = [], 3  # the "..." that says it was cut
+    for char in text:
+        size += json_cost(char)
+        if size > REASON_LIMIT:
+            break
+        kept.append(char)
+    return "".join(kept) + "..."
 
 
 # --- lesson 2's guards, in the order the door asks them -------------------------------

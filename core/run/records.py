@@ -301,14 +301,19 @@ def fitted_body(body: str, limit: int = CAPTURE_BODY_LIMIT) -> str:
     room, cost = limit - 128, 2  # 128 bytes for the closing line; 2 for the string's quotes
     end = 0
     for end, char in enumerate(body):
-        cost += _json_cost(char)
+        cost += json_cost(char)
         if cost > room:
             break
     rest = len(body[end:].encode("utf-8"))
     return body[:end] + f"\n[... {rest} more bytes of the response were not kept]"
 
 
-def _json_cost(char: str) -> int:
+def json_size(text: str) -> int:
+    """Bytes ``text`` takes as a canonical JSON string (RFC 8785), its quotes included: what a cap on text counts."""
+    return 2 + sum(json_cost(char) for char in text)
+
+
+def json_cost(char: str) -> int:
     """Bytes ``char`` takes in canonical JSON (RFC 8785): an escape for a quote, a backslash or a control."""
     if char in '"\\' or char in "\b\t\n\f\r":
         return 2

@@ -3,7 +3,8 @@
 Your rows are added to a copy of the committed table (as version 3) in a
 temporary folder; the run's gating is read from it with Gating.from_dict, and
 every act passes door_for(8, ...), walked to the verify stage as the lesson's
-demo does (core/run/demo_gating.py). The metadata checks use a table with
+demo does (core/run/demo_gating.py: lesson 7's plan guard left out, so the
+acts reach the gate). The metadata checks use a table with
 your recon.metadata row only, the form checks one with your
 probe.form_submit row only, so a mistake in one row does not hide the other.
 By default they check starter/lesson08.py; `course check 8` shows each result.
@@ -18,7 +19,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from core.run.demo_gating import at_verify
+from core.run.demo_gating import WITHOUT, at_verify
 from core.run.doors import door_for
 from core.run.gate import Gating, GatingError, act_subject
 from core.run.policy import Policy
@@ -99,7 +100,7 @@ def door_with(row: dict, caps: dict, tool: dict, world: str):
     policy = Policy.from_dict({"reference": "training-authorization-0001", "allowed_origins": [f"{LAB}:443"],
                                "tools": [HEADERS, tool], "max_actions": 12, "max_model_calls": 4})
     try:
-        door = door_for(8, make_run(policy.snapshot(), {"world": world}), policy, gating)
+        door = door_for(8, make_run(policy.snapshot(), {"world": world}), policy, gating, without=WITHOUT)
     except GatingError as exc:
         pytest.fail(f"lesson 8's door refuses a catalogue with {tool['tool_id']} under your row: {exc}")
     assert door.record("observation", {"run_id": door.run.run_id, "field": "has_meta", "value": True})["recorded"]

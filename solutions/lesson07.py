@@ -1,4 +1,4 @@
-"""Lesson 7, worked answer: the judgement, rule by rule, and a plan for the generator finding.
+"""Lesson 7, worked answer: the judgement, rule by rule, and a plan for one finding.
 
 ``verdict_for`` asks its questions in a fixed order, and each answer stops it:
 
@@ -32,31 +32,42 @@ FINDING_ACT = "inspect_metadata -> https://lab.example:443/about"
 QUOTE = '<meta name="generator" content="ExampleCMS 3.2.1">'
 
 
-def verdict_for(quote: str, expect: str, confirming: dict | None, control: dict | None) -> dict:
-    """The verdict the two captures support for ``expect``, or the door's refusal when it is not quoted."""
+def verdict_for(quote: str, expect: str, confirming: dict | None,
+                control: dict | None) -> dict:
+    """The verdict two captures support for ``expect``; refused if it is not quoted."""
     wanted = repr(expect)
     if expect not in quote:
-        return {"refused": f"expect {wanted} is not part of the finding's quote, so it tests something the "
-                           "finding never showed"}
+        return {"refused": f"expect {wanted} is not part of the finding's quote, so "
+                           "it tests something the finding never showed"}
     if confirming is None:
-        return {"verdict": "inconclusive", "reason": "no confirming capture was made, so the claim was never tested"}
-    if confirming["status"] >= SERVER_ERROR:
-        return {"verdict": "inconclusive", "reason": f"the confirming capture is HTTP {confirming['status']}, a "
-                                                     f"server error: it neither shows nor disproves {wanted}"}
+        return verdict("inconclusive", "no confirming capture was made, so the claim "
+                                       "was never tested")
+    status = confirming["status"]
+    if status >= SERVER_ERROR:
+        return verdict("inconclusive", f"the confirming capture is HTTP {status}, a "
+                                       f"server error: it neither shows nor disproves "
+                                       f"{wanted}")
     if expect not in confirming["body"]:
-        return {"verdict": "refuted",
-                "reason": f"the confirming capture (HTTP {confirming['status']}) does not show {wanted}"}
+        return verdict("refuted", f"the confirming capture (HTTP {status}) does not "
+                                  f"show {wanted}")
     if control is None:
-        return {"verdict": "inconclusive",
-                "reason": f"the confirming capture shows {wanted}, but no negative control was captured"}
+        return verdict("inconclusive", f"the confirming capture shows {wanted}, but "
+                                       "no negative control was captured")
     if control["status"] >= SERVER_ERROR:
-        return {"verdict": "inconclusive", "reason": f"the negative control is HTTP {control['status']}, a server "
-                                                     "error: it did not really run"}
+        return verdict("inconclusive", f"the negative control is HTTP "
+                                       f"{control['status']}, a server error: it did "
+                                       "not really run")
     if expect in control["body"]:
-        return {"verdict": "inconclusive", "reason": f"the negative control shows {wanted} too, so the check "
-                                                     "cannot tell the weakness from its absence"}
-    return {"verdict": "confirmed", "reason": f"the confirming capture (HTTP {confirming['status']}) shows {wanted} "
-                                              f"and the negative control (HTTP {control['status']}) does not"}
+        return verdict("inconclusive", f"the negative control shows {wanted} too, so "
+                                       "the check cannot tell the weakness from its "
+                                       "absence")
+    return verdict("confirmed", f"the confirming capture (HTTP {status}) shows "
+                                f"{wanted} and the negative control (HTTP "
+                                f"{control['status']}) does not")
+
+
+def verdict(name: str, reason: str) -> dict:
+    return {"verdict": name, "reason": reason}
 
 
 def my_generator_check() -> dict:

@@ -213,7 +213,7 @@ def test_the_evidence_may_be_in_a_header_or_an_error_page():
     ask(cases)
 
 
-def test_verdict_for_on_fresh_cases():
+def test_fresh_cases_of_every_kind():
     rng = random.Random(seed() * 37 + 6)
     ask([made(rng, rng.choice(KINDS), number) for number in range(48)])
 

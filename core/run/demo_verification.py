@@ -31,7 +31,7 @@ byte-identical on every machine.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from core.run.canon import write_artifact
@@ -39,7 +39,7 @@ from core.run.commandline import OneLineParser
 from core.run.demo_selection import proposal, scripted
 from core.run.doors import door_for
 from core.run.drive import DEFAULT_LAB, enter, lab_adapter, load_configuration, work
-from core.run.execute import ExecutionResult, execute
+from core.run.execute import Adapter, ExecutionResult, execute
 from core.run.plugins import load_plugin
 from core.run.policy import reference_policy
 from core.run.recorder import Recorder
@@ -68,6 +68,7 @@ UNPLANNED = {"tool": "inspect_headers", "destination": "https://lab.example/back
 
 @contextmanager
 def verifying(world: str = "verification-demo", checks: Iterable[Check] | None = None,
+              lab: Callable[[Adapter], Adapter] | None = None,
               **policy_changes: object) -> Iterator[tuple[Recorder, Act]]:
     """A lesson 7 run whose evidence is gathered, standing in the verify stage; yields the door and ``act``.
 
@@ -76,7 +77,9 @@ def verifying(world: str = "verification-demo", checks: Iterable[Check] | None =
     run. The policy is the reference configuration's, with
     ``policy_changes`` applied (``max_actions=3`` leaves one action for
     verification). ``act`` executes one action payload through the same
-    door, with the lab's in-process adapter.
+    door, with the lab's in-process adapter, or with what ``lab`` makes of
+    it for the verify stage (a lab whose pages answer otherwise, for a page
+    that shows what a verdict rests on).
     """
     config = load_configuration()
     policy = reference_policy(**policy_changes)
@@ -86,7 +89,8 @@ def verifying(world: str = "verification-demo", checks: Iterable[Check] | None =
     with lab_adapter(config.plugins, "inprocess", DEFAULT_LAB) as adapter:
         work(door, scripted(REPLIES), adapter, reviews={})  # ends in select: nothing left to choose
         enter(door, "verify")
-        yield door, lambda payload: execute(door, payload, adapter)
+        answering = adapter if lab is None else lab(adapter)
+        yield door, lambda payload: execute(door, payload, answering)
 
 
 def evidence(door: Recorder, result: ExecutionResult, expect: str) -> dict:

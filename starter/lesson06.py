@@ -42,9 +42,10 @@ The rules your step keeps:
 6. An act is settled at most once, and never ``succeeded`` without a capture
    the door admitted.
 
-Return how the act ended: ``{"status": ..., "capture_id": ..., "detail":
-...}``, with the status the ledger now holds for it and the capture it cites
-(``""`` when there is none).
+Return how your step left the act: ``{"status": ..., "capture_id": ...,
+"detail": ...}``, with the status it settled the act with (``"unresolved"``
+when the act is in doubt, or when the door refused its start), the capture
+the settlement cites (``""`` when there is none) and a detail in words.
 
 The check runs your file in a process of its own, with the reference
 executor unavailable. Check your work with ``course check 6``; print what the

@@ -429,7 +429,10 @@ def show() -> None:
     for case in SHOWN:
         act = admitted_act(door, case)
         step = your_step(door, act, case)
-        print(f"{case.path}: {case.said()}; write_ahead returned {step.answer!r}")
+        print(textwrap.fill(f"{case.path}: {case.said()}", 88, subsequent_indent="    "))
+        answer = step.answer if isinstance(step.answer, dict) else {"status": step.answer}
+        print(f"  write_ahead returned {answer.get('status')!r}, capture "
+              f"{str(answer.get('capture_id', ''))[:12]!r}")
         for event in step.events:
             payload = event["payload"] if isinstance(event["payload"], dict) else {}
             if event["status"] == "refused":

@@ -284,7 +284,7 @@ def incomplete(plan: dict) -> str:
     if missing:
         return "; ".join(missing)
     try:
-        Check.from_dict(plan, "your plan")
+        Check.from_dict(plan, "verification[0]")
     except CheckError as exc:
         return f"the configuration would refuse your plan: {exc}"
     return ""
@@ -312,7 +312,7 @@ def action_written(plan: dict, name: str) -> dict:
 
 def verify_plan(plan: dict) -> dict:
     """The fixed run with ``plan`` as the door's plan: the finding, both acts with their evidence, and the verdict."""
-    check = Check.from_dict(plan, "your plan")
+    check = Check.from_dict(plan, "verification[0]")
     policy = Policy.from_dict(POLICY)
     door = door_for(7, make_run(policy.snapshot(), {"world": "lesson07-check"}), policy, plan=Plan((check,)))
     door.record("observation", {"run_id": door.run.run_id, "field": "has_meta", "value": True})

@@ -448,5 +448,4 @@ if __name__ == "__main__":
     try:
         show()
     except pytest.fail.Exception as failure:  # one line: what is not written yet, or what broke
-        print(failure)
-        sys.exit(1)
+        sys.exit(str(failure))

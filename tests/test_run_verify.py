@@ -285,6 +285,10 @@ def test_a_sealed_report_carries_the_plan_that_verify_and_replay_rebuild():
     verify_seq = next(e["seq"] for e in report["events"] if e["id"] == "select -> verify")
     asked = [e["seq"] for e in report["events"] if e["kind"] == "action" and e["seq"] > verify_seq]
     assert refused == asked and len(asked) == 6  # each act of verification, the gate's held attempts included
+    unplanned = copy.deepcopy(report)
+    del unplanned["plan"]  # a report that does not say which plan held its verify stage cannot be rebuilt
+    with pytest.raises(doors.DoorError, match="the report's plan must be a list of checks"):
+        doors.verify(reseal(unplanned))
 
 
 def test_the_verdict_is_a_substring_test_over_the_whole_capture():

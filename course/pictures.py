@@ -121,7 +121,7 @@ def records_chain(demo: dict) -> str:
         events = list(demo["report"]["events"])
     except (KeyError, TypeError) as exc:
         raise PictureError(f"records-demo.json lacks {exc}: it is not lesson 2's demo artifact") from None
-    box_w, box_h, gap, top = 150, 46, 20, 40
+    box_w, box_h, gap, top = 190, 62, 20, 40
     width = max(len(admitted) * (box_w + gap) - gap + 20, 980)
     x_of: dict[str, float] = {}
     body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">The admitted chain: each record binds '
@@ -129,15 +129,15 @@ def records_chain(demo: dict) -> str:
     for i, (kind, identifier, _record) in enumerate(admitted):
         x = 10 + i * (box_w + gap)
         x_of[identifier] = x
-        label = _short(identifier, 12)
-        if len(label) > 19:
-            label = label[:18] + "…"
+        tool, arrow, destination = _short(identifier, 12).partition(" -> ")  # an action's identity on two lines
+        label = [tool + arrow.rstrip(), destination] if arrow else [tool]
         body.append(f'<g class="chain-record" data-kind="{_a(kind)}" data-id="{_a(identifier)}">'
                     f'<title>{escape(kind)} {escape(identifier)}</title>'
                     f'<rect x="{x}" y="{top}" width="{box_w}" height="{box_h}" rx="6" fill="{PAPER}" '
                     f'stroke="{ADMITTED}" stroke-width="1.5"/>'
                     f'<text x="{x + 8}" y="{top + 18}" font-weight="bold" fill="{INK}">{escape(kind)}</text>'
-                    f'<text x="{x + 8}" y="{top + 36}" fill="{MUTED}">{escape(label)}</text></g>')
+                    + "".join(f'<text x="{x + 8}" y="{top + 36 + 16 * k}" fill="{MUTED}">{escape(line)}</text>'
+                              for k, line in enumerate(label)) + "</g>")
     index_of = {identifier: i for i, (_kind, identifier, _record) in enumerate(admitted)}
     deepest, labels = 0.0, []
     for i, (kind, identifier, record) in enumerate(admitted):

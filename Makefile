@@ -4,11 +4,15 @@
 # Both create .venv and install the pinned dependencies the first time.
 
 PYTHON ?= python3
+# Python keeps each module it compiles in __pycache__/ (git-ignored). An environment that turns
+# that off (PYTHONDONTWRITEBYTECODE, as some containers do) makes every command compile the course
+# again: a quarter of the test suite's time here, and most of a short command's.
+unexport PYTHONDONTWRITEBYTECODE
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench lab docs verify lint status clean
+.PHONY: run test test-fast bench lab docs verify lint status clean
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,8 +31,20 @@ run: $(STAMP)
 # nbval re-runs every notebook in this environment and compares each output (strict, not lax).
 NBVAL := -p nbval --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
+# The ci Hypothesis profile (registered in conftest.py): every property test at its full size,
+# the same examples on every run, and a failure prints the blob that reproduces it.
+# Two processes (this machine has two cores); conftest.py keeps each file, the pages and the
+# site tests whole in one process.
+WORKERS ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest $(NBVAL)
+	$(BIN)/python -m pytest $(NBVAL) --hypothesis-profile=ci -n $(WORKERS) --dist loadgroup
+
+# The edit loop, under a minute: tests/ in two processes with the fast Hypothesis profile (a
+# tenth of the examples, the default), without the lesson pages' commands, the notebooks (nbval)
+# and the docs site's builds and browser tests. `make test` runs all of them; run it before a push.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest tests -n $(WORKERS) --dist loadgroup \
+	  --ignore=tests/test_site.py --ignore=tests/test_site_browser.py
 
 # Every benchmark in benchmarks/, one table of ratios measured side by side (not part of make test).
 bench: $(STAMP)
@@ -41,8 +57,11 @@ lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/ $(LAB_ROOT)
 
 # NO_MKDOCS_2_WARNING: mkdocs-material's own switch for its end-of-life banner (not a build warning).
+# The pages are written first (course/site.py: pictures, source pages, links, notebooks, nav)
+# to build/site-src/ with build/mkdocs.yml; any builder reads those: `zensical build -f build/mkdocs.yml`.
 docs: $(STAMP)
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+	$(BIN)/python -m course.site build-pages
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve -f build/mkdocs.yml --dev-addr 127.0.0.1:8000
 
 verify: $(STAMP)
 	$(BIN)/course verify
@@ -54,4 +73,4 @@ status: $(STAMP)
 	$(BIN)/course status
 
 clean:
-	rm -rf $(VENV) site
+	rm -rf $(VENV) site build

@@ -41,6 +41,7 @@ class Lesson:
     tests: tuple[str, ...]
     artifacts: tuple[Artifact, ...]
     contract: int = 1  # 2: held to rules 15 to 19 (wrong solutions, predictions); lint checks them
+    modules: tuple[str, ...] = ()  # the reference modules the lesson builds, in reading order
 
     @property
     def label(self) -> str:
@@ -91,4 +92,5 @@ def _lesson(entry: dict) -> Lesson:
         tests=tuple(str(t) for t in entry["tests"]),
         artifacts=artifacts,
         contract=int(entry.get("contract", 1)),
+        modules=tuple(str(m) for m in entry.get("modules", [])),
     )

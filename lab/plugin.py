@@ -91,6 +91,11 @@ def describe_world(lab_dir: str | Path | None = None) -> dict:
 
 @contextmanager
 def serving(lab_dir: str | Path | None = None) -> Iterator[int]:
-    """The lab served over real loopback HTTP for the block's duration; yields the port."""
-    with server.running(lab_dir) as port:
+    """The lab served over real loopback HTTP for the block's duration; yields the port.
+
+    The server runs in a thread of this process (``server.serving_here``);
+    ``python -m lab serve`` (``server.running``) is the same server in a
+    process of its own.
+    """
+    with server.serving_here(lab_dir) as port:
         yield port

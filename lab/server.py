@@ -30,10 +30,12 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
 import waitress
+from waitress import wasyncore
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.utilities import BadRequest, Error
@@ -42,7 +44,7 @@ from lab import DEFAULT_LAB_DIR
 from lab.app import MAX_HEADER_BYTES, make_app
 from lab.origins import OriginError, canonical_origin
 
-__all__ = ["HOST", "LabRequestParser", "create_server", "running", "serve"]
+__all__ = ["HOST", "LabRequestParser", "create_server", "running", "serve", "serving_here"]
 
 HOST = "127.0.0.1"
 READY_LINE = re.compile(r"lab listening on http://127\.0\.0\.1:(\d+)")
@@ -158,10 +160,15 @@ def read_record(path: str | Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def create_server(port: int = 0, lab_dir: str | Path | None = None, record: str | Path | None = None):
-    """A waitress server for the lab; port 0 asks the system for a free port; ``record`` names its record file."""
+def create_server(port: int = 0, lab_dir: str | Path | None = None, record: str | Path | None = None,
+                  sockets: dict | None = None):
+    """A waitress server for the lab; port 0 asks the system for a free port; ``record`` names its record file.
+
+    ``sockets`` is the map of open sockets its loop serves (waitress makes one when none is given).
+    """
     server = waitress.create_server(
         make_app(lab_dir, RecordFile(record) if record is not None else None),
+        map=sockets,
         host=HOST,
         port=port,
         threads=2,
@@ -193,6 +200,31 @@ def _exit_cleanly(signum, frame) -> None:
 
 
 @contextmanager
+def serving_here(lab_dir: str | Path | None = None, timeout: float = 10.0):
+    """Serve the lab on 127.0.0.1 from a thread of this process for the block's duration; yield its port.
+
+    The same server ``python -m lab serve`` runs (``create_server``: waitress,
+    the lab's request parser and its refusals), reached over real loopback
+    sockets, without starting another interpreter first (the reference run's
+    ``--transport http`` spent more on that than on all its requests). When
+    the block ends, the server's own loop closes every socket it holds and
+    ends, and its threads are joined: nothing is left listening.
+    """
+    sockets: dict = {}
+    server = create_server(0, lab_dir, sockets=sockets)
+    loop = threading.Thread(target=server.run, name="lab server", daemon=True)
+    loop.start()
+    try:
+        yield int(server.effective_port)
+    finally:
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(sockets))  # run by the loop, which then ends
+        loop.join(timeout)
+        server.task_dispatcher.shutdown(timeout=timeout)
+        if loop.is_alive():
+            raise RuntimeError(f"the lab server did not stop within {timeout} s")
+
+
+@contextmanager
 def running(lab_dir: str | Path | None = None, timeout: float = 10.0, record: str | Path | None = None):
     """Run ``python -m lab serve --port 0`` as a child process and yield its port.
 
@@ -214,9 +246,12 @@ def running(lab_dir: str | Path | None = None, timeout: float = 10.0, record: st
         yield int(ready.group(1))
     finally:
         process.terminate()
+        # A blocking wait returns the moment the child exits (wait(timeout) polls, sleeping
+        # longer each time); a child still there after ``timeout`` seconds is killed.
+        killer = threading.Timer(timeout, process.kill)
+        killer.start()
         try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
             process.wait()
+        finally:
+            killer.cancel()
         process.stdout.close()

@@ -1,4 +1,4 @@
-"""Lesson 9, worked answer: the first altered event, from the chain's description alone.
+"""Lesson 9, worked answer: the first altered event, and the kept head, by hand.
 
 Walk the events in order, recomputing the chain from h_0, exactly as the
 sealer did; the first event that is out of place or whose chain hash does not
@@ -7,7 +7,9 @@ than the seal lost its tail, one longer gained events, and a last link that
 is not the sealed one means the seal itself was edited.
 
 A resealed report passes all of this: its chain was recomputed over the lie.
-Only re-deriving the sections from the ledger (report.py) catches it.
+So the chain alone says only that the report agrees with itself. Which report
+it is, the head says: recompute it from the report's own content (never take
+the seal's word for it) and compare it, whole, with the head kept elsewhere.
 """
 
 import hashlib
@@ -39,3 +41,14 @@ def first_altered_event(report: dict) -> int | None:
     if prev != sealed["chain"]:
         return len(events)  # the seal's last link was edited
     return None
+
+
+def matches_kept_head(report: dict, kept_head: str) -> bool:
+    """True when the head ``report`` hashes to is ``kept_head``, whatever it claims."""
+    if first_altered_event(report) is not None:
+        return False  # then seal.chain is not this ledger's last link
+    sealed = report["seal"]
+    body = sha256_hex({k: v for k, v in report.items() if k not in ("events", "seal")})
+    head = sha256_hex({"algorithm": sealed["algorithm"], "body": body,
+                       "chain": sealed["chain"], "events": len(report["events"])})
+    return head == kept_head  # all 64 digits: twelve that agree name another head

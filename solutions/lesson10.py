@@ -40,10 +40,27 @@ def my_predicate(context: SafetyContext) -> Judgement:
                   checked)
 
 
-def add_my_boundary(pack_dir: Path) -> str:
+def add_my_boundary(pack_dir: str) -> str:
     """Add your boundary to the pack in ``pack_dir``, ratify it, return the digest."""
     path = Path(pack_dir) / f"{DEFAULT_SAFETY_PACK}.json"
     document = json.loads(path.read_text(encoding="utf-8"))
     document["boundaries"][MY_BOUNDARY_ID] = MY_BOUNDARY_TEXT
     path.write_text(json.dumps(document, indent=2), encoding="utf-8")
     return ratify(Path(pack_dir), DEFAULT_SAFETY_PACK)
+
+
+# --- written for you: how the check reaches your boundary (leave them as they are) ---
+
+
+def named() -> dict:
+    """Your boundary's id and sentence, as the check reads them."""
+    return {"id": MY_BOUNDARY_ID, "text": MY_BOUNDARY_TEXT}
+
+
+def judged(snapshot: dict) -> dict:
+    """``my_predicate`` on the SafetyContext of ``snapshot``, as plain data."""
+    judgement = my_predicate(SafetyContext.from_snapshot(snapshot))
+    if not isinstance(judgement, Judgement):
+        return {"returned": type(judgement).__name__}
+    return {"upheld": judgement.upheld, "reason": judgement.reason,
+            "evidence": list(judgement.evidence)}

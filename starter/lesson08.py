@@ -1,60 +1,67 @@
-"""Lesson 8, your edit: two rows of the action taxonomy, and your run's caps.
+"""Lesson 8, your edit: the gate's decision (allow, hold or deny) for an authorized act.
 
-Your operator extends the taxonomy (data/taxonomy/action_taxonomy.json) with two
-classes of their own. Your check adds your two rows to a copy of the committed
-table, as version 3, and runs them through lesson 8's real door.
+The door's last guard asks the gate about every act the policy authorized.
+Write ``decide``, the rule it applies, from data alone:
 
-1. ``recon.metadata``: the class your ``inspect_metadata`` tool now declares, so
-   that metadata reads are counted apart from header looks. It only reads the
-   meta tags of a page the lab serves, so it is not consequential and counts
-   toward no trigger class. The run may read metadata three times without a
-   review, and nobody may approve a fourth read: past its cap it must be denied,
-   not held. It never proceeds on a stale view. It had no earlier name.
+* ``table``: a taxonomy table as JSON, like data/taxonomy/action_taxonomy.json:
+  ``table["classes"]`` is a list of rows, each with ``name``, ``trigger_class``,
+  ``consequential``, ``fail_open_allowed``, ``approver_role`` (a role, or None:
+  nobody may approve it) and ``legacy_aliases`` (the names it had before);
+* ``caps``: the run's caps, canonical class name -> how many acts of that
+  class run without a review (a class that is not consequential and has no cap
+  here has a cap of 0);
+* ``act``: ``{"action_id": "tool -> destination", "arguments": {...},
+  "declared": <the class its tool declares, or None>}``;
+* ``used``: canonical class name -> how many acts of it the run has admitted;
+* ``reviews``: the decisions recorded on held acts, each ``{"subject_id",
+  "action_id", "decision": "approved" or "rejected", "reviewer"}``, where
+  ``subject_id`` is ``act_subject(...)`` of the exact act reviewed and
+  ``action_id`` its identity.
 
-2. ``probe.form_submit``: the class of a fictional tool, ``submit_form``, which
-   posts a harmless marker into one field of the lab's contact form (its
-   arguments: ``field`` and ``marker``). A form submission changes what the site
-   stores, so it is consequential and counts as ``active_testing``. Only the
-   ``engagement-lead`` may approve it, one exact act at a time. It never fails
-   open. It had no earlier name.
+The rule, in order:
 
-Every row declares all six keys, with no defaults: ``name``, ``trigger_class``
-(a trigger class, or None for a class that is not consequential),
-``consequential``, ``fail_open_allowed``, ``approver_role`` (a role, or None:
-nobody may approve it) and ``legacy_aliases`` (a list of earlier names).
+1. The act's class is the row named by ``declared``, or the row that lists it
+   among its ``legacy_aliases`` (an old name is governed by today's row). A
+   class that is undeclared (None) or that no row knows is UNCLASSIFIED:
+   consequential, counted under the trigger class "unclassified", and with no
+   approver role.
+2. A class that is not consequential runs (allow) while ``used`` of it is below
+   its cap, and counts toward no trigger class (None). Past its cap it needs a
+   review, like a consequential act.
+3. A consequential act counts toward its row's trigger class, or toward
+   "CHANGE" when it amends an approved act: the run holds an approval, by the
+   class's approver role, of the same identity with other arguments.
+4. An act that needs a review is denied when its class has no approver role.
+   Otherwise only a review of this exact act (``act_subject``) by the class's
+   approver role counts: approved, allow; rejected, deny; none, hold.
 
-``my_caps()`` is the run's caps, per canonical class: how many acts of a class
-that is not consequential run without a review.
+Return ``{"verdict": "allow" | "hold" | "deny", "action_class": <the canonical
+name, or "unclassified">, "trigger_class": <a name, or None>, "reason": <one
+sentence saying why>}``.
 
-Check your work with ``course check 8``; read the worked answer,
-``solutions/lesson08.py``, after your attempt.
+The check runs your file in a process of its own, with the reference gate and
+taxonomy (``core.run.gate``, ``core.run.taxonomy``) unavailable to it, on the
+committed table, on tables and acts it makes from a seed it prints, and in
+lesson 8's real door with your decision in place of the gate's. Check your work
+with ``course check 8``; read the worked answer, ``solutions/lesson08.py``,
+after your attempt.
 """
 
+from core.run.canon import digest
 
-def metadata_row() -> dict:
-    """The taxonomy row of recon.metadata, the class inspect_metadata declares."""
-    return {
-        "name": "recon.metadata",
-        "consequential": False,
-        # TODO 1: declare every other key a row must declare
-    }
+UNCLASSIFIED = "unclassified"
+CHANGE = "CHANGE"
 
 
-def form_probe_row() -> dict:
-    """The taxonomy row of probe.form_submit, the class submit_form declares."""
-    return {
-        "name": "probe.form_submit",
-        "trigger_class": None,  # TODO 2: the trigger class it counts toward
-        "consequential": False,  # TODO 3: must a person approve each form submission?
-        "fail_open_allowed": False,
-        "approver_role": None,  # TODO 4: who may approve it
-        "legacy_aliases": [],
-    }
+def act_subject(action_id: str, arguments: dict) -> str:
+    """What a review of one exact act names: its identity and its arguments' digest."""
+    return f"{action_id} with arguments {digest(arguments)}"
 
 
-def my_caps() -> dict:
-    """The run's caps: canonical class -> acts that run without a review."""
-    return {
-        "recon.passive": 10,
-        # TODO 5: the cap of recon.metadata
-    }
+def decide(table: dict, caps: dict, act: dict, used: dict, reviews: list) -> dict:
+    """The gate's verdict for ``act`` (allow, hold or deny), its class and trigger."""
+    # TODO 1: the act's row, through the table (an alias resolves; else unclassified)
+    # TODO 2: a class that is not consequential, within its cap
+    # TODO 3: the trigger class, CHANGE included
+    # TODO 4: the review of this exact act by the class's approver role
+    raise NotImplementedError("TODO 1: find the act's class through the table")

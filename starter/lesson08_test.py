@@ -1,224 +1,403 @@
-"""Lesson 8 completion test: your two taxonomy rows and your caps, judged by lesson 8's real door.
+"""Lesson 8 completion test: your gate's decision, on the committed table, on tables made for this run, and in the door.
 
-Your rows are added to a copy of the committed table (as version 3) in a
-temporary folder; the run's gating is read from it with Gating.from_dict, and
-every act passes door_for(8, ...), walked to the verify stage as the lesson's
-demo does (core/run/demo_gating.py: lesson 7's plan guard left out, so the
-acts reach the gate). The metadata checks use a table with
-your recon.metadata row only, the form checks one with your
-probe.form_submit row only, so a mistake in one row does not hide the other.
-By default they check starter/lesson08.py; `course check 8` shows each result.
+Your file runs in a process of its own (course/student.py), with the reference
+gate and taxonomy (core.run.gate, core.run.taxonomy) unavailable to it. The
+check sends decide() a table, the run's caps, an act, the run's counts and its
+reviews, all as plain data, and compares your verdict, class and trigger class
+with what the reference decide() says of the same situation, in the check's
+own process. The situations are the committed table's classes, and tables and
+acts made from a seed this run draws and prints (`COURSE_SEED=N course check 8`
+makes them again). The last check builds lesson 8's real door with your
+decision in place of the gate's and walks a run through it. By default the
+checks run starter/lesson08.py; `course check 8` shows each.
 """
 
 import hashlib
 import json
-import tempfile
+import random
+import sys
 import textwrap
-from pathlib import Path
-from types import SimpleNamespace
+from types import MappingProxyType
 
 import pytest
 
 from core.run.demo_gating import WITHOUT, at_verify
 from core.run.doors import door_for
-from core.run.gate import Gating, GatingError, act_subject
+from core.run.gate import GateState, Gating, act_subject, decide, gate_state
 from core.run.policy import Policy
+from core.run.recorder import Recorder, Refusal
 from core.run.records import action_identity, make_run
-from core.run.taxonomy import TAXONOMY_DIR, TaxonomyError, parse_table
-from course.student import Student
+from core.run.taxonomy import TAXONOMY_DIR, UNCLASSIFIED, parse_table
+from course.manifest import course_root
+from course.student import Student, seed
+from course.target import target_path
 
-LAB = "https://lab.example"
-METADATA, FORM = "recon.metadata", "probe.form_submit"
-HEADERS = {"tool_id": "inspect_headers", "activity": "recon.passive", "requires": {}, "family": "fam-recon",
-           "weight": 2.0, "cost": 1.0}
-INSPECT_METADATA = {"tool_id": "inspect_metadata", "activity": METADATA, "requires": {"has_meta": True},
-                    "family": "fam-recon", "weight": 3.0, "cost": 1.0}
-SUBMIT_FORM = {"tool_id": "submit_form", "activity": FORM, "requires": {}, "family": "fam-probe",
-               "weight": 3.0, "cost": 2.0, "arguments": {"field": "string", "marker": "string"}}
-READS = ("/about", "/contact", "/news", "/search")  # the fourth is one past the operator's three
-FIRST = {"field": "message", "marker": "lab-form-<b>1</b>"}
-SECOND = {"field": "message", "marker": "lab-form-<b>2</b>"}
-HOLDS = "waits for an approved review of this exact act by"
+WORKED = "solutions/lesson08.py"  # out of reach too, unless it is the file being checked
+yours = Student(8, names=("decide",), blocked=("core.run.gate", "core.run.taxonomy"),
+                unreadable=() if target_path(8).resolve() == (course_root() / WORKED).resolve() else (WORKED,),
+                why="it is the gate whose decision lesson 8 asks you to write yourself")
+LAB = "https://lab.example:443"
+COMMITTED = json.loads((TAXONOMY_DIR / "action_taxonomy.json").read_text(encoding="utf-8"))
+FRESH_CASES = 66
 
-
-yours = Student(8, names=("metadata_row", "form_probe_row", "my_caps"), in_process=True)
-
-
-def read_mine() -> SimpleNamespace:
-    """Your two rows and your caps, or a one-line failure naming what is wrong."""
-    made = {}
-    for name, what in (("metadata_row", "recon.metadata row"), ("form_probe_row", "probe.form_submit row"),
-                       ("my_caps", "run's caps")):
-        made[name] = yours.call(name)  # one line when the file cannot load, lacks it, or it raises
-        if not isinstance(made[name], dict):
-            pytest.fail(f"{name}() must return a dict (your {what}), not {type(made[name]).__name__}")
-    for name, wanted in (("metadata_row", METADATA), ("form_probe_row", FORM)):
-        if made[name].get("name") != wanted:
-            pytest.fail(f"{name}() must name the class {wanted!r}, not {made[name].get('name')!r}")
-    return SimpleNamespace(metadata=made["metadata_row"], form=made["form_probe_row"], caps=made["my_caps"])
-
-
-@pytest.fixture(scope="module")
-def mine():
-    return read_mine()
+# The rules, as a failure names them.
+UNKNOWN = ("an act whose class is undeclared, or unknown to the table, is consequential, counts as unclassified "
+           "and has no approver role: it is denied")
+ALIAS = "a legacy name is governed by the canonical row that lists it among its legacy_aliases"
+WITHIN = ("a class that is not consequential runs (allow) while it has used fewer acts than its cap (a class with "
+          "no cap has a cap of 0), and counts toward no trigger class")
+PAST_NO_APPROVER = "past its cap, a class that is not consequential and has no approver role is denied, not held"
+PAST = ("past its cap, a class that is not consequential needs an approved review of that exact act by its "
+        "approver role, like a consequential act")
+NO_APPROVER = "a consequential class with no approver role is denied: no review can release its acts"
+WAITS = ("a consequential act waits (hold) for an approved review of that exact act by its class's approver role, "
+         "and counts toward its row's trigger class")
+RELEASED = ("an approved review of this exact act (its identity and the digest of its arguments) by the class's "
+            "approver role releases it: allow")
+REJECTED = "a rejection of this exact act by the class's approver role is a denial"
+OTHER_ROLE = "only a review by the class's approver role counts: anyone else's leaves the act held"
+EXACT = ("an approval covers one exact act: the same identity with other arguments is held again, and counts as "
+         "CHANGE because it amends an approved act")
 
 
-def your_table(*rows: dict) -> dict:
-    """The committed table with your rows added, as version 3."""
-    raw = json.loads((TAXONOMY_DIR / "action_taxonomy.json").read_text(encoding="utf-8"))
-    raw["taxonomy_version"] = 3
-    raw["about"] = "Version 2 of the action classes, with the rows of lesson 8's exercise."
-    raw["classes"] = raw["classes"] + [dict(row) for row in rows]
-    return raw
+# --- the reference's view of a situation --------------------------------------------------------
 
 
-def gating_with(row: dict, caps: dict) -> Gating:
-    """The run's gating under the committed table plus ``row``, or a failure naming what is wrong.
-
-    A cap of your other class is left out here: that class is not in this table.
-    """
-    other = FORM if row.get("name") == METADATA else METADATA
-    caps = {name: cap for name, cap in caps.items() if name != other}
-    raw = your_table(row)
-    try:
-        parse_table(raw, "your table")
-    except (TaxonomyError, TypeError) as exc:
-        pytest.fail(f"your {row.get('name')} row does not load: {exc}")
-    text = json.dumps(raw, sort_keys=True)
-    folder = Path(tempfile.gettempdir()) / f"lesson08-table-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-    folder.mkdir(exist_ok=True)
-    (folder / "action_taxonomy.json").write_text(text, encoding="utf-8")
-    try:
-        return Gating.from_dict({"taxonomy_version": 3, "caps": caps, "fail_open_classes": []}, folder)
-    except GatingError as exc:
-        pytest.fail(f"my_caps() is not a gating the run accepts: {exc}")
+def reference(situation: dict) -> tuple[dict, str]:
+    """What the reference decide() says of ``situation``, and the rule that decides it."""
+    table = parse_table(situation["table"], "the check's table")
+    gating = Gating(table.version, table, MappingProxyType(dict(situation["caps"])), ())
+    act, reviews = situation["act"], situation["reviews"]
+    row = table.classify(act["declared"])
+    subject = act_subject(act["action_id"], act["arguments"])
+    state = GateState(used=dict(situation["used"]))
+    for review in reviews:
+        state.decided[review["subject_id"]] = (review["decision"], review["reviewer"], "review")
+        if review["decision"] == "approved" and review["reviewer"] == row.approver_role:
+            state.approved.setdefault(review["action_id"], set()).add(review["subject_id"])
+    decision = decide(gating, act["declared"], act["action_id"], subject, state)
+    expected = {"verdict": decision.verdict, "action_class": decision.action_class,
+                "trigger_class": decision.trigger_class}
+    return expected, rule_of(row, table, situation, subject, decision)
 
 
-def door_with(row: dict, caps: dict, tool: dict, world: str):
-    """Lesson 8's door under your table, with has_meta observed, walked to the verify stage."""
-    gating = gating_with(row, caps)
-    policy = Policy.from_dict({"reference": "training-authorization-0001", "allowed_origins": [f"{LAB}:443"],
-                               "tools": [HEADERS, tool], "max_actions": 12, "max_model_calls": 4})
-    try:
-        door = door_for(8, make_run(policy.snapshot(), {"world": world}), policy, gating, without=WITHOUT)
-    except GatingError as exc:
-        pytest.fail(f"lesson 8's door refuses a catalogue with {tool['tool_id']} under your row: {exc}")
-    assert door.record("observation", {"run_id": door.run.run_id, "field": "has_meta", "value": True})["recorded"]
+def rule_of(row, table, situation: dict, subject: str, decision) -> str:
+    act = situation["act"]
+    if row is UNCLASSIFIED:
+        return UNKNOWN
+    prefix = f"{ALIAS} ({act['declared']!r} is an old name of {row.name}); " if act["declared"] != row.name else ""
+    mine = [r for r in situation["reviews"] if r["subject_id"] == subject]
+    if not row.consequential:
+        if decision.verdict == "allow" and not mine:
+            return prefix + WITHIN
+        if row.name not in situation["caps"]:
+            prefix += f"the run configures no cap for {row.name}, and a class with no cap has a cap of 0; "
+        if row.approver_role is None:
+            return prefix + PAST_NO_APPROVER
+        base = prefix + PAST + "; "
+    else:
+        if row.approver_role is None:
+            return prefix + NO_APPROVER
+        if decision.trigger_class == "CHANGE":
+            return prefix + EXACT
+        base = prefix
+    if mine and mine[-1]["reviewer"] != row.approver_role:
+        return base + OTHER_ROLE
+    if mine and mine[-1]["decision"] == "rejected":
+        return base + REJECTED
+    if mine:
+        return base + RELEASED
+    return base + (WAITS if row.consequential else "with no review yet, it is held")
+
+
+def summary(answer: dict) -> str:
+    return f"{answer.get('verdict')!r} (class {answer.get('action_class')!r}, trigger {answer.get('trigger_class')!r})"
+
+
+def expect(situation: dict, what: str) -> dict:
+    """Your decide() of ``situation`` must agree with the gate's rule; its answer, for a check to look further."""
+    got = yours.call("decide", situation["table"], situation["caps"], situation["act"], situation["used"],
+                     situation["reviews"])
+    expected, rule = reference(situation)
+    if not isinstance(got, dict) or not isinstance(got.get("reason"), str) or not got["reason"].strip():
+        pytest.fail(f"decide returned {got!r} for {what}; it returns a dict with verdict, action_class, "
+                    "trigger_class and a reason that says why", pytrace=False)
+    if {key: got.get(key) for key in expected} != expected:
+        pytest.fail(f"for {what}, your decide answered {summary(got)}; the gate's rule gives {summary(expected)}: "
+                    f"{rule}", pytrace=False)
+    return got
+
+
+# --- situations: the committed table's, and made for this run ---------------------------------------
+
+
+def situation(table: dict, declared, *, tool: str = "probe_reflection", path: str = "/search",
+              arguments: dict | None = None, caps: dict | None = None, used: dict | None = None,
+              reviews: list | None = None) -> dict:
+    return {"table": table, "caps": caps if caps is not None else {"recon.passive": 10},
+            "act": {"action_id": action_identity(tool, f"{LAB}{path}"), "arguments": arguments or {},
+                    "declared": declared},
+            "used": used or {}, "reviews": reviews or []}
+
+
+def review_of(case: dict, decision: str, reviewer: str, arguments: dict | None = None) -> dict:
+    """A review of the case's act (or of the same identity with ``arguments``)."""
+    act = case["act"]
+    return {"subject_id": act_subject(act["action_id"], act["arguments"] if arguments is None else arguments),
+            "action_id": act["action_id"], "decision": decision, "reviewer": reviewer}
+
+
+MARKER_1 = {"parameter": "q", "marker": "lab-probe-1"}
+MARKER_2 = {"parameter": "q", "marker": "lab-probe-2"}
+WORDS = ("fern", "moss", "cedar", "tern", "basil", "larch", "wren", "sorrel", "quill", "reed")
+ROLES = ("engagement-lead", "client-liaison", "tester")
+TRIGGERS = ("active_testing", "exploitation", "data_handling", "disclosure")
+SHAPES = ("within its cap", "past its cap, no approver role", "past its cap, approved", "consequential, no review",
+          "consequential, approved", "consequential, the identity approved with other arguments",
+          "a legacy name", "an unknown class", "no class at all", "consequential, rejected",
+          "consequential, reviewed by another role")
+
+
+def made_table(rng: random.Random, number: int) -> dict:
+    """A valid taxonomy table nobody wrote: passive rows with and without an approver, consequential ones likewise."""
+    words = rng.sample(WORDS, 6)
+    rows = [
+        {"name": f"recon.{words[0]}", "consequential": False, "approver_role": None},
+        {"name": f"recon.{words[1]}", "consequential": False, "approver_role": rng.choice(ROLES)},
+        {"name": f"probe.{words[2]}", "consequential": True, "approver_role": rng.choice(ROLES)},
+        {"name": f"probe.{words[3]}", "consequential": True, "approver_role": rng.choice(ROLES)},
+        {"name": f"exploit.{words[4]}", "consequential": True, "approver_role": None},
+    ]
+    for index, row in enumerate(rows):
+        row["trigger_class"] = rng.choice(TRIGGERS) if row["consequential"] else None
+        row["fail_open_allowed"] = (not row["consequential"]) and rng.random() < 0.5
+        row["legacy_aliases"] = [f"{words[5]}{number}-{index}"] if rng.random() < 0.7 else []
+    rng.shuffle(rows)
+    return {"about": f"A table made by lesson 8's check, number {number}.", "taxonomy_version": 7,
+            "trigger_classes": list(TRIGGERS), "classes": [{key: row[key] for key in
+                                                            ("name", "trigger_class", "consequential",
+                                                             "fail_open_allowed", "approver_role",
+                                                             "legacy_aliases")} for row in rows]}
+
+
+def made_case(rng: random.Random, number: int) -> tuple[dict, str]:
+    """One situation of the shape ``SHAPES[number % len(SHAPES)]``, on a table made for it."""
+    shape = SHAPES[number % len(SHAPES)]
+    table = made_table(rng, number)
+    rows = {row["name"]: row for row in table["classes"]}
+    passive = [r for r in rows.values() if not r["consequential"]]
+    approvable = [r for r in rows.values() if r["consequential"] and r["approver_role"]]
+    caps = {row["name"]: rng.randint(1, 4) for row in passive if rng.random() < 0.8}
+    used = {row["name"]: rng.randint(0, 5) for row in rows.values()}
+    arguments = {"parameter": "q", "marker": f"{rng.choice(WORDS)}-{rng.randint(1, 999)}"}
+    tool = rng.choice(["probe_reflection", "submit_form", "inspect_headers"])
+    path = f"/{rng.choice(WORDS)}"
+    row = rng.choice(approvable)
+    declared = row["name"]
+    reviews: list = []
+    if shape in ("within its cap", "past its cap, no approver role", "past its cap, approved"):
+        row = passive[0] if shape != "past its cap, approved" else next(r for r in passive if r["approver_role"])
+        row = row if shape != "within its cap" else rng.choice(passive)
+        declared, cap = row["name"], rng.randint(1, 4)
+        caps[declared] = cap
+        used[declared] = rng.randint(0, cap - 1) if shape == "within its cap" else cap + rng.randint(0, 2)
+        if shape == "past its cap, no approver role":
+            row["approver_role"] = None
+            row = next(r for r in table["classes"] if r["name"] == declared)
+            row["approver_role"] = None
+    elif shape == "a legacy name":
+        chosen = rng.choice(list(rows.values()))
+        chosen["legacy_aliases"] = chosen["legacy_aliases"] or [f"old{number}"]
+        declared = chosen["legacy_aliases"][0]
+    elif shape == "an unknown class":
+        declared = f"probe.{rng.choice(WORDS)}-{number}"
+    elif shape == "no class at all":
+        declared = None
+    case = situation(table, declared, tool=tool, path=path, arguments=arguments, caps=caps, used=used)
+    role = rows.get(declared, row)["approver_role"] if declared in rows else row["approver_role"]
+    other = next(r for r in ROLES if r != role)
+    if shape in ("past its cap, approved", "consequential, approved"):
+        reviews = [review_of(case, "approved", role)]
+    elif shape == "consequential, the identity approved with other arguments":
+        reviews = [review_of(case, "approved", role, {**arguments, "marker": arguments["marker"] + "-other"})]
+    elif shape == "consequential, rejected":
+        reviews = [review_of(case, "rejected", role)]
+    elif shape == "consequential, reviewed by another role":
+        reviews = [review_of(case, "approved", other)]
+    if rng.random() < 0.5:  # a review of some other act, which decides nothing here
+        reviews.append({"subject_id": act_subject(action_identity("inspect_headers", f"{LAB}/elsewhere"), {}),
+                        "action_id": action_identity("inspect_headers", f"{LAB}/elsewhere"),
+                        "decision": "approved", "reviewer": rng.choice(ROLES)})
+    case["reviews"] = reviews
+    return case, shape
+
+
+# --- the checks -----------------------------------------------------------------------------------
+
+
+def test_each_class_of_the_committed_table_is_read_through_the_table():
+    for row in COMMITTED["classes"]:
+        cap = {"recon.passive": 10}
+        expect(situation(COMMITTED, row["name"], caps=cap), f"a first act of the committed class {row['name']}")
+    for row in COMMITTED["classes"]:
+        for alias in row["legacy_aliases"]:
+            expect(situation(COMMITTED, alias), f"a first act declared under {row['name']}'s old name {alias!r}")
+
+
+def test_an_unknown_or_undeclared_class_is_denied():
+    for declared, what in (("probe.fuzz", "the unknown class 'probe.fuzz'"), (None, "no declared class at all"),
+                           ("Recon.Passive", "'Recon.Passive', which no row names in that letter case")):
+        expect(situation(COMMITTED, declared), f"an act of {what}")
+
+
+def test_a_class_that_is_not_consequential_runs_within_its_cap_and_not_past_it():
+    for count in (0, 9, 10, 11):
+        expect(situation(COMMITTED, "recon.passive", tool="inspect_headers", path="/", used={"recon.passive": count}),
+               f"a header look when recon.passive has used {count} of its cap of 10")
+    expect(situation(COMMITTED, "passive", tool="inspect_headers", used={"recon.passive": 3}),
+           "a header look declared under the old name 'passive', recon.passive having used 3 of its cap of 10")
+    expect(situation(COMMITTED, "recon.enumerate", tool="inspect_headers"),
+           "a first act of recon.enumerate, for which the run configures no cap")
+    expect(situation(COMMITTED, "recon.passive", tool="inspect_headers", caps={}),
+           "a first header look in a run that configures no cap for recon.passive")
+
+
+def test_a_consequential_act_waits_for_its_approvers_review_of_that_exact_act():
+    probe = situation(COMMITTED, "probe.active_light", arguments=MARKER_1)
+    expect(probe, "a probe with marker 1 and no review yet")
+    for decision, reviewer, what in (("approved", "engagement-lead", "approved by engagement-lead"),
+                                     ("approved", "client-liaison", "approved by client-liaison"),
+                                     ("rejected", "engagement-lead", "rejected by engagement-lead")):
+        expect({**probe, "reviews": [review_of(probe, decision, reviewer)]}, f"a probe with marker 1 {what}")
+
+
+def test_an_approval_covers_one_exact_act():
+    probe = situation(COMMITTED, "probe.active_light", arguments=MARKER_2)
+    approved_first = review_of(probe, "approved", "engagement-lead", MARKER_1)
+    expect({**probe, "reviews": [approved_first]},
+           "a probe with marker 2, after engagement-lead approved the same probe with marker 1")
+    elsewhere = situation(COMMITTED, "probe.active_light", path="/debug", arguments=MARKER_1)
+    expect({**elsewhere, "reviews": [approved_first]},
+           "a probe of /debug with marker 1, after engagement-lead approved a probe of /search with marker 1")
+
+
+def test_your_decision_on_tables_and_acts_made_for_this_run():
+    rng = random.Random(seed())
+    for number in range(FRESH_CASES):
+        case, shape = made_case(rng, number)
+        expect(case, f"case {number + 1} of {FRESH_CASES} ({shape}), made from seed {seed()} "
+                     f"(COURSE_SEED={seed()} course check 8 makes it again)")
+
+
+# --- your decision, in lesson 8's door ------------------------------------------------------------
+
+FORM_ROW = {"name": "probe.form_submit", "trigger_class": "active_testing", "consequential": True,
+            "fail_open_allowed": False, "approver_role": "engagement-lead", "legacy_aliases": []}
+METADATA_ROW = {"name": "recon.metadata", "trigger_class": None, "consequential": False,
+                "fail_open_allowed": False, "approver_role": None, "legacy_aliases": []}
+DOOR_TABLE = {**COMMITTED, "taxonomy_version": 3, "classes": COMMITTED["classes"] + [FORM_ROW, METADATA_ROW],
+              "about": "Version 2 of the action classes, with lesson 8's form probe and metadata read."}
+TOOLS = [{"tool_id": "inspect_headers", "activity": "recon.passive", "requires": {}, "family": "fam-recon",
+          "weight": 2.0, "cost": 1.0},
+         {"tool_id": "inspect_metadata", "activity": "recon.metadata", "requires": {}, "family": "fam-recon",
+          "weight": 3.0, "cost": 1.0},
+         {"tool_id": "submit_form", "activity": "probe.form_submit", "requires": {}, "family": "fam-probe",
+          "weight": 3.0, "cost": 2.0, "arguments": {"field": "string", "marker": "string"}}]
+FORM_1 = {"field": "message", "marker": "lab-form-<b>1</b>"}
+FORM_2 = {"field": "message", "marker": "lab-form-<b>2</b>"}
+
+
+def your_gate(door, request) -> None:
+    """The gate's guard, asking your decide() instead of the reference's."""
+    if request.kind != "action":
+        return
+    action, state = request.record, gate_state(door)
+    subject = act_subject(action.action_id, action.arguments)
+    reviews = [{"subject_id": held, "action_id": state.held[held][1], "decision": decision, "reviewer": reviewer}
+               for held, (decision, reviewer, _) in state.decided.items()]
+    act = {"action_id": action.action_id, "arguments": dict(action.arguments),
+           "declared": door.policy.tool_named(action.tool).activity}
+    answer = yours.call("decide", DOOR_TABLE, dict(door.parts["gating"].caps), act, dict(state.used), reviews)
+    verdict = answer.get("verdict") if isinstance(answer, dict) else None
+    if verdict == "allow":
+        return
+    reason = str(answer.get("reason", "")) if isinstance(answer, dict) else ""
+    if verdict == "hold":
+        state.held[subject] = (str(answer.get("action_class")), action.action_id)
+        door.reviewable.add(subject)
+        raise Refusal("held_for_review", f"your gate holds it: {reason}")
+    raise Refusal("denied", f"your gate denies it: {reason}" if verdict == "deny" else
+                  f"your gate answered {answer!r}, which is no verdict")
+
+
+def your_door():
+    """Lesson 8's door under the door table, with your decision in place of the gate's, at the verify stage."""
+    table = parse_table(DOOR_TABLE, "the door's table")
+    gating = Gating(3, table, MappingProxyType({"recon.passive": 10, "recon.metadata": 3}), ())
+    policy = Policy.from_dict({"reference": "training-authorization-0001", "allowed_origins": [LAB], "tools": TOOLS,
+                               "max_actions": 16, "max_model_calls": 4})
+    run = make_run(policy.snapshot(), {"world": f"lesson08-door-{seed()}"})
+    full = door_for(8, run, policy, gating, without=WITHOUT)  # lesson 7's plan guard left out, as the demo's
+    guards = [your_gate if guard.__name__ == "the_gate" else guard for guard in full.guards]
+    door = Recorder(run, policy, full.kinds.values(), guards, **full.parts)
+    door.stage = full.stage
     return at_verify(door)
 
 
-def act(door, tool: str, path: str, arguments: dict | None = None) -> dict:
-    """Hand an act to the door; settle an admitted one at once, so the gate's view stays current."""
-    payload = {"run_id": door.run.run_id, "tool": tool, "destination": f"{LAB}{path}", "arguments": arguments or {}}
-    answer = door.record("action", payload)
+def send(door, tool: str, path: str, arguments: dict | None = None) -> dict:
+    answer = door.record("action", {"run_id": door.run.run_id, "tool": tool, "destination": f"{LAB}{path}",
+                                    "arguments": arguments or {}})
     if answer["recorded"]:
-        settled = door.record("outcome", {"run_id": door.run.run_id, "action_id": answer["id"], "status": "succeeded"})
-        assert settled["recorded"], settled
+        door.record("outcome", {"run_id": door.run.run_id, "action_id": answer["id"], "status": "succeeded"})
     return answer
 
 
-def review(door, subject: str, reviewer: str) -> dict:
+def approve(door, path: str, arguments: dict) -> dict:
+    subject = act_subject(action_identity("submit_form", f"{LAB}{path}"), arguments)
     return door.record("review", {"run_id": door.run.run_id, "subject_id": subject, "decision": "approved",
-                                  "reviewer": reviewer, "reason": "one harmless marker in the contact form"})
+                                  "reviewer": "engagement-lead", "reason": "one harmless marker in the form"})
 
 
-def metadata_reads(mine) -> list[dict]:
-    """The door's answers to four metadata reads in a row."""
-    door = door_with(mine.metadata, mine.caps, INSPECT_METADATA, "lesson08-metadata")
-    return [act(door, "inspect_metadata", path) for path in READS]
+def walk(door) -> list[tuple[str, dict]]:
+    """The run the door check walks: four metadata reads, then the form probe held, approved, changed, re-sent."""
+    steps = [(f"metadata read {n} ({path})", send(door, "inspect_metadata", path))
+             for n, path in enumerate(("/about", "/contact", "/news", "/search"), start=1)]
+    steps.append(("submit_form with marker 1", send(door, "submit_form", "/contact", FORM_1)))
+    steps.append(("  the engagement lead's approval of it", approve(door, "/contact", FORM_1)))
+    steps.append(("submit_form with marker 2", send(door, "submit_form", "/contact", FORM_2)))
+    steps.append(("submit_form with marker 1 again", send(door, "submit_form", "/contact", FORM_1)))
+    return steps
 
 
-def identity(path: str, tool: str = "inspect_metadata") -> str:
-    return action_identity(tool, f"{LAB}{path}").replace(f" -> {LAB}:443", " ")
+def test_your_gate_governs_lesson_8s_door():
+    door = your_door()
+    steps = walk(door)
+    wanted = [True, True, True, False, False, True, False, True]
+    rules = [WITHIN, WITHIN, WITHIN, PAST_NO_APPROVER, WAITS, "a review is admitted only of an act the gate holds",
+             EXACT, RELEASED]
+    for (what, answer), admitted, rule in zip(steps, wanted, rules):
+        if answer["recorded"] is not admitted:
+            said = "admitted it" if answer["recorded"] else f"refused it ({answer['reason']})"
+            pytest.fail(f"in lesson 8's door with your decision, {what.strip()}: the door {said}: {rule}",
+                        pytrace=False)
+    counts = gate_state(door).triggers
+    if counts.get("CHANGE", 0) != 0 or counts.get("active_testing", 0) != 1:
+        pytest.fail(f"the door counted the admitted acts' trigger classes as {counts}", pytrace=False)
 
 
-def test_your_rows_declare_every_key(mine):
-    for row in (mine.metadata, mine.form):
-        gating_with(row, {})
+# --- python3 starter/lesson08_test.py: the door's answers with your decision -----------------------
+
+
+def show() -> None:
+    lines = []
+    for what, answer in walk(your_door()):
+        said = "admitted" if answer["recorded"] else f"refused: {answer['reason']}"
+        lines.append(textwrap.fill(f"{what}: {said}", 79, subsequent_indent="    "))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
     try:
-        parse_table(your_table(mine.metadata, mine.form), "your table")
-    except (TaxonomyError, TypeError) as exc:
-        pytest.fail(f"your two rows do not load together: {exc}")
-
-
-def test_inspect_metadata_reads_three_times_without_review(mine):
-    for number, (path, answer) in enumerate(zip(READS[:3], metadata_reads(mine)), start=1):
-        if not answer["recorded"]:
-            pytest.fail(f"metadata read {number} ({identity(path)}) was refused: {answer['reason']}; "
-                        "the operator allows three reads without a review")
-
-
-def test_a_fourth_metadata_read_is_denied_not_held(mine):
-    answers = metadata_reads(mine)
-    early = [number for number, answer in enumerate(answers[:3], start=1) if not answer["recorded"]]
-    if early:
-        pytest.fail(f"metadata read {early[0]} was already refused, before the fourth; see the check above")
-    fourth = answers[3]
-    if fourth["recorded"]:
-        pytest.fail(f"the door admitted a fourth metadata read ({identity(READS[3])}); the operator allows "
-                    f"three, so the cap of {METADATA} in my_caps() must be 3, not {mine.caps.get(METADATA)!r}")
-    if HOLDS in fourth["reason"]:
-        pytest.fail(f"the fourth metadata read was held for a review ({fourth['reason']}); nobody may approve "
-                    f"a read past the cap, so it must be denied, not held")
-    if not fourth["reason"].endswith("so it is denied, not held"):
-        pytest.fail(f"the fourth metadata read was refused for another reason than its cap: {fourth['reason']}")
-
-
-def test_the_form_probe_is_held_until_the_engagement_lead_approves_that_exact_act(mine):
-    door = door_with(mine.form, mine.caps, SUBMIT_FORM, "lesson08-form")
-    probe = action_identity("submit_form", f"{LAB}/contact")
-    first = act(door, "submit_form", "/contact", FIRST)
-    if first["recorded"]:
-        pytest.fail("submit_form was admitted without any review; a form submission changes what the site "
-                    f"stores, so {FORM} must be consequential")
-    if f"{HOLDS} engagement-lead" not in first["reason"]:
-        pytest.fail(f"submit_form was not held for the engagement lead: {first['reason']}; the operator wants "
-                    "each form submission held until the engagement-lead approves it")
-    subject = act_subject(probe, FIRST)
-    if review(door, subject, "client-liaison")["recorded"]:
-        pytest.fail("a review of the held submit_form by client-liaison was admitted; only engagement-lead may")
-    if not review(door, subject, "engagement-lead")["recorded"]:
-        pytest.fail("the engagement lead's approval of the held submit_form was refused")
-    other = act(door, "submit_form", "/contact", SECOND)
-    if other["recorded"] or HOLDS not in other["reason"]:
-        pytest.fail(f"submit_form with another marker was not held again: {other}; an approval covers one exact act")
-    again = act(door, "submit_form", "/contact", FIRST)
-    if not again["recorded"]:
-        pytest.fail(f"the approved submit_form was refused after its approval: {again['reason']}")
-
-
-def test_your_rows_keep_the_operators_other_rules(mine):
-    if mine.form.get("trigger_class") != "active_testing":
-        pytest.fail(f"{FORM} counts toward {mine.form.get('trigger_class')!r}; the operator counts a form "
-                    "submission as active_testing")
-    for row in (mine.metadata, mine.form):
-        if row.get("fail_open_allowed") is not False:
-            pytest.fail(f"{row['name']} has fail_open_allowed {row.get('fail_open_allowed')!r}; the operator "
-                        "says it never proceeds on a stale view")
-        if row.get("legacy_aliases") != []:
-            pytest.fail(f"{row['name']} lists the earlier names {row.get('legacy_aliases')!r}; it had none")
-
-
-def show(mine) -> None:
-    """Print what the gate answered to each act, with your rows and caps."""
-    def say(what: str, answer: dict) -> None:
-        said = f"{what}: " + ("admitted" if answer["recorded"] else f"refused: {answer['reason']}")
-        print(textwrap.fill(said, 79, subsequent_indent="    "))
-
-    for path, answer in zip(READS, metadata_reads(mine)):
-        say(identity(path), answer)
-    door = door_with(mine.form, mine.caps, SUBMIT_FORM, "lesson08-form")
-    say("submit_form, marker 1", act(door, "submit_form", "/contact", FIRST))
-    say("  approval by engagement-lead",
-        review(door, act_subject(action_identity("submit_form", f"{LAB}/contact"), FIRST), "engagement-lead"))
-    say("submit_form, marker 2", act(door, "submit_form", "/contact", SECOND))
-    say("submit_form, marker 1", act(door, "submit_form", "/contact", FIRST))
-
-
-if __name__ == "__main__":  # python3 starter/lesson08_test.py: the gate's answers with your rows
-    import sys
-
-    try:
-        show(read_mine())
+        show()
     except pytest.fail.Exception as exc:
         sys.exit(textwrap.fill(f"lesson08: {exc}", 79, subsequent_indent="    "))

@@ -1,34 +1,47 @@
-"""Lesson 9, your edit: find the first altered event of a sealed report, from the chain alone.
+"""Lesson 9, your edit: check a sealed report by hand, the chain first, then the head you kept.
 
-Write ``first_altered_event(report)`` from the algorithm on the lesson page
-("Implement it", the chain). Do not import ``core.run.seal`` (or anything
-that hands you its functions): the point is that anyone holding the report
-can recompute the chain by hand. ``core.run.canon.canonical_bytes`` writes
-canonical JSON (RFC 8785), and ``sha256_hex`` below hashes it.
+Anyone holding a sealed report can check it without the harness's code. Write
+the two checks from the algorithm on the lesson page ("Implement it", the
+chain), with ``hashlib`` and canonical JSON only: ``sha256_hex`` below hashes
+a value's canonical JSON (RFC 8785, ``core.run.canon.canonical_bytes``).
 
-The chain, in short:
+The chain, in short, for a report whose ``run.run_id`` is R:
 
-    h_0 = SHA-256 of the canonical JSON of {"run_id": <the report's run.run_id>}
-    h_i = SHA-256 of the canonical JSON of {"event": <event i without "chain">, "prev": h_(i-1)}
+    h_0 = sha256_hex({"run_id": R})
+    h_i = sha256_hex({"event": <event i without its "chain" key>, "prev": h_(i-1)})
 
-and each event i carries h_i as its ``chain``; the seal holds the event count
-(``seal.events``) and the last link (``seal.chain``).
+Each event i carries h_i as its ``chain``. The seal holds ``algorithm``,
+``events`` (the count), ``chain`` (the last link), ``body`` and ``head``:
 
-Your function returns the sequence number of the first event that is
-altered, or None when the chain and the seal agree:
+    body = sha256_hex(<the report without its "events" and "seal" keys>)
+    head = sha256_hex({"algorithm": ..., "body": ..., "chain": ..., "events": ...})
 
-1. walk the events in order, position 1, 2, ...: an event whose ``seq`` is
-   not its position is the answer (moved, inserted or removed);
-2. otherwise compute h_i; an event whose ``chain`` is not h_i is the answer
-   (edited, or copied from another run);
-3. after the walk, compare with the seal: fewer events than ``seal.events``
-   names the first missing one (count + 1); more names the first one the
-   seal does not cover (seal.events + 1); a last link that is not
-   ``seal.chain`` names the last event.
+1. ``first_altered_event(report)``: the ``seq`` of the first event the chain
+   says was altered, or None when the chain and the seal's ends agree:
 
-Your check (``course check 9``) runs your function on every file of the
-tamper lab, data/course/tamper/, and on altered copies it makes itself.
-Read the worked answer, ``solutions/lesson09.py``, after your attempt.
+   - walk the events in order, position 1, 2, ...: an event whose ``seq`` is
+     not its position is the answer (moved, inserted or removed); otherwise
+     an event whose ``chain`` is not h_i is the answer (edited, or copied
+     from another run);
+   - after the walk, compare its ends with the seal: fewer events than
+     ``seal.events`` names the first missing one (the count + 1); more names
+     the first one the seal does not cover (``seal.events`` + 1); a last link
+     that is not ``seal.chain`` names the last event.
+
+2. ``matches_kept_head(report, kept_head)``: True only when ``report`` is the
+   report whose head was kept elsewhere (``kept_head``, 64 hex digits).
+   A chain has no secret in it: whoever rewrites a report can seal it again,
+   and the result agrees with itself. So what the report's seal *says* proves
+   nothing. Recompute the head from the report itself (its chain, its body,
+   its count) and compare that, every digit of it, with the kept head.
+
+The check seals reports of its own (other runs, altered at positions it draws
+from a seed it prints) and sends them to your functions as plain data, in a
+process of their own; the reference's sealing and verifying code
+(``core.run.seal``, ``core.run.report``, ``core.run.doors``, ``core.audit``)
+and the committed reports are unavailable to your file while it runs. Check
+your work with ``course check 9``; read the worked answer,
+``solutions/lesson09.py``, after your attempt.
 """
 
 import hashlib
@@ -43,7 +56,11 @@ def sha256_hex(value) -> str:
 
 def first_altered_event(report: dict) -> int | None:
     """The seq of the first event the chain says was altered, or None if it holds."""
-    # TODO 1: h_0 from the report's run identifier
-    # TODO 2: walk the events: the position check, then the link check
-    # TODO 3: compare the end of the walk with the seal
-    raise NotImplementedError("first_altered_event is not written yet")
+    # TODO 1: h_0 from the report's run identifier, then walk the events
+    # TODO 2: compare the ends of the walk with the seal
+    raise NotImplementedError("TODO 1: walk the chain from h_0 and name the first event that does not hold")
+
+
+def matches_kept_head(report: dict, kept_head: str) -> bool:
+    """True when the head ``report`` hashes to is ``kept_head``, whatever its seal claims."""
+    raise NotImplementedError("TODO 3: recompute the report's head from its content and compare it with the kept one")

@@ -17,30 +17,41 @@ a report someone edited, or a door with a bug, might not. Three steps:
    ``upheld(reason, evidence)``, ``violated(reason, evidence)`` or
    ``not_judged(reason)``. It needs two of the context's fields:
 
-   * ``context.selections``: one ``(selection_id, action_id)`` per selection;
+   * ``context.selections``: one ``(selection_id, action_id)`` per selection,
+     in the run's order;
    * ``context.proposals``: one ``(action_id,)`` per proposal the run holds.
 
-   Either is ``None`` when the snapshot did not provide it; then nobody can
-   say whether the boundary held, and the honest answer is ``not_judged``,
-   never ``upheld``. ``context.gaps("selections", "proposals")`` says what is
-   missing, in words. When a selection chooses an act no held proposal names,
-   the boundary is violated, and the evidence is those selections' ids. When
-   none does, it is upheld, and the evidence is every selection id checked.
+   Either is ``None`` when the snapshot did not provide it (or provided it
+   malformed); then nobody can say whether the boundary held, and the honest
+   answer is ``not_judged``, never ``upheld``.
+   ``context.gaps("selections", "proposals")`` says what is missing, in words.
+   A selection *crosses* the boundary when the act it chose is named by no
+   proposal the run holds. When any selection crosses it, the boundary is
+   violated, and the evidence is exactly the ids of the selections that cross
+   it, in the snapshot's order, wherever they are: no more, no fewer. When none
+   does, it is upheld, and the evidence is the id of every selection checked,
+   in order.
 
    The version below is a small lie: it says "upheld" without looking.
 
 3. Ratify it: ``add_my_boundary(pack_dir)`` adds your boundary to the pack
-   file in ``pack_dir`` (a copy of data/packs/safety; never the committed
-   one), keeping the other six as they are, then ratifies that copy with
-   ``core.safety.ratify.ratify(pack_dir, pack_id)`` and returns what it
-   returns: the digest of the new ratification report.
+   file in ``pack_dir`` (a copy of data/packs/safety, given as a path string;
+   never the committed one), keeping the other six as they are, then ratifies
+   that copy with ``core.safety.ratify.ratify(pack_dir, pack_id)`` and returns
+   what it returns: the digest of the new ratification report. The check then
+   loads the copy in its own process, with the development override
+   (HARNESS_ALLOW_UNRATIFIED_SAFETY) unset: it must load ratified.
 
-Check your work with ``course check 10``; ``python3 starter/lesson10_test.py``
-prints the verdict on the reference run with your boundary. Read the worked
-answer, ``solutions/lesson10.py``, after your attempt.
+The check runs your file in a process of its own and calls it through the two
+helpers at the bottom (written for you), with snapshots as plain data: the
+reference run's, tampered copies of it, and runs it makes up from a seed it
+prints. Check your work with ``course check 10``;
+``python3 starter/lesson10_test.py`` prints the verdict on the reference run
+with your boundary. Read the worked answer, ``solutions/lesson10.py``, after
+your attempt.
 """
 
-from pathlib import Path
+from pathlib import Path  # noqa: F401  (you will need it)
 
 from core.safety.check import Judgement, SafetyContext, not_judged, upheld, violated
 from core.safety.pack import DEFAULT_SAFETY_PACK  # noqa: F401
@@ -55,6 +66,23 @@ def my_predicate(context: SafetyContext) -> Judgement:
     return upheld("every selection looks fine")  # TODO 2: look before you say so
 
 
-def add_my_boundary(pack_dir: Path) -> str:
+def add_my_boundary(pack_dir: str) -> str:
     """Add your boundary to the pack in ``pack_dir``, ratify it, return the digest."""
     raise NotImplementedError("TODO 3: add your boundary to the copy, then ratify it")
+
+
+# --- written for you: how the check reaches your boundary (leave them as they are) ---
+
+
+def named() -> dict:
+    """Your boundary's id and sentence, as the check reads them."""
+    return {"id": MY_BOUNDARY_ID, "text": MY_BOUNDARY_TEXT}
+
+
+def judged(snapshot: dict) -> dict:
+    """``my_predicate`` on the SafetyContext of ``snapshot``, as plain data."""
+    judgement = my_predicate(SafetyContext.from_snapshot(snapshot))
+    if not isinstance(judgement, Judgement):
+        return {"returned": type(judgement).__name__}
+    return {"upheld": judgement.upheld, "reason": judgement.reason,
+            "evidence": list(judgement.evidence)}

@@ -11,13 +11,26 @@ import os
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
-from course import pages
+from course import manifest, pages
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def examples(under_ci: int) -> int:
+    """How many examples a property test runs: ``under_ci`` under the ci profile (what `make test` runs).
+
+    The loaded profile decides the scale (the profiles are registered in the
+    root conftest.py): ``fast`` runs a tenth, and a profile of one's own with
+    ``max_examples=1000`` would run ten times as many. A test states its size
+    relative to the others; the profile decides how hard the run looks.
+    """
+    return max(1, under_ci * settings.default.max_examples // settings.get_profile("ci").max_examples)
 
 FIXTURE_MANIFEST = """
 [[lesson]]
@@ -108,6 +121,29 @@ def run_course(root: Path, *args: str, **env: str) -> subprocess.CompletedProces
                           capture_output=True, text=True)
 
 
+ATTACKS_TABLE = "data/course/attacks.md"  # lesson 10's artifact: the whole attack suite's table
+
+
+@dataclass(frozen=True)
+class AttackRun:
+    done: subprocess.CompletedProcess  # what the command printed (the table, then the summary line)
+    fresh: bytes  # the Markdown table it wrote
+
+
+@pytest.fixture(scope="session")
+def attack_suite(tmp_path_factory) -> AttackRun:
+    """The attack suite, run once per test session by the very command `course verify` runs for
+    data/course/attacks.md (from the manifest). Its tests read what it printed; the artifact test
+    compares what it wrote with the committed table, byte for byte (conftest.py keeps both files
+    in one process)."""
+    from course.verify import command_argv
+
+    artifact = next(a for lesson in manifest.load(REPO) for a in lesson.artifacts if a.path == ATTACKS_TABLE)
+    out = tmp_path_factory.mktemp("attacks") / "attacks.md"
+    done = subprocess.run(command_argv(artifact, str(out)), cwd=REPO, capture_output=True, text=True, timeout=600)
+    return AttackRun(done, out.read_bytes() if out.exists() else b"")
+
+
 def build_site(config: Path, site: Path) -> subprocess.CompletedProcess:
     """`mkdocs build --strict` of ``config`` into ``site``, its log kept (no -q) so tests can read every warning."""
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site)]
@@ -115,11 +151,26 @@ def build_site(config: Path, site: Path) -> subprocess.CompletedProcess:
                           env={"NO_MKDOCS_2_WARNING": "1", "PATH": os.environ.get("PATH", "")})
 
 
+def build_with_zensical(config: Path) -> subprocess.CompletedProcess:
+    """`zensical build --strict` of ``config``: it writes to the config's own site_dir (it has no -d)."""
+    zensical = Path(sys.executable).parent / "zensical"
+    return subprocess.run([str(zensical), "build", "--strict", "-f", str(config)], cwd=REPO, capture_output=True,
+                          text=True, env={"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/")})
+
+
 @pytest.fixture(scope="session")
-def site_build(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
-    """The docs site, built once per test session with strict checks, and the build's own result."""
-    folder = tmp_path_factory.mktemp("site")
-    return folder, build_site(REPO / "mkdocs.yml", folder)
+def site_pages(tmp_path_factory) -> Path:
+    """The site's pages and config, written once per test session by the pre-build step (`course.site`)."""
+    from course import site
+
+    return site.build_pages(tmp_path_factory.mktemp("pages"))
+
+
+@pytest.fixture(scope="session")
+def site_build(site_pages) -> tuple[Path, subprocess.CompletedProcess]:
+    """The docs site built by mkdocs-material once per test session with strict checks, and the build's own result."""
+    folder = site_pages.parent / "mkdocs-site"
+    return folder, build_site(site_pages, folder)
 
 
 @pytest.fixture(scope="session")
@@ -127,3 +178,16 @@ def site(site_build) -> Path:
     folder, done = site_build
     assert done.returncode == 0, done.stderr
     return folder
+
+
+@pytest.fixture(scope="session")
+def zensical_build(site_pages) -> tuple[Path, subprocess.CompletedProcess]:
+    """The same pages built by Zensical, into the site_dir the written config names.
+
+    Its link check is left to mkdocs' strict build of the same pages (and to the pre-build
+    step's own check of every link to a source line): Zensical 0.0.73 spends 5 of its 9 s
+    checking the anchors of the source pages again.
+    """
+    config = site_pages.parent / "zensical.yml"
+    config.write_text(f"INHERIT: {site_pages.name}\nvalidation: false\n", encoding="utf-8")
+    return site_pages.parent / "site", build_with_zensical(config)

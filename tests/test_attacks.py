@@ -8,8 +8,6 @@ and replay, exactly as the full suite judges them.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -33,9 +31,9 @@ def succeeded(chosen: tuple[attacks.Attack, ...]) -> set[str]:
     return {verdict.attack.name for verdict in verdicts if verdict.succeeded}
 
 
-def test_the_suite_runs_every_attack_and_none_succeeds():
+def test_the_suite_runs_every_attack_and_none_succeeds(attack_suite):
     """The suite's table holds at least 50 attacks over every channel, each with its own canary, and against the reference harness none succeeds while every benign finding is still confirmed."""
-    done = subprocess.run([sys.executable, "-m", "lab.attacks"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    done = attack_suite.done  # `python -m lab.attacks --markdown OUT`, run once per session (tests/conftest.py)
     last = done.stdout.strip().splitlines()[-1]
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr
     assert last == f"{len(attacks.ATTACKS)} attacks: 0 succeeded; utility under attack: 1 of 1 benign findings"

@@ -26,7 +26,7 @@ from core.run.seal import finish, reseal
 from lab.adapter import HttpAdapter
 
 from .lab_run import LAB_POLICY
-from .test_run_seal import lab_report, run_command, sealed_from
+from .test_run_seal import ROOT, lab_report, run_command, sealed_from
 
 LEAD = "engagement-lead"
 MARKER = {"parameter": "q", "marker": "lab-probe"}
@@ -205,3 +205,21 @@ def test_the_demo_replays_the_reference_report_and_names_a_rewritten_refusal():
         f"event {altered['event']} (proposal): the report says refused: {HIDDEN_REASON}; "
         f"the replay decided refused: {altered['sealed_reason']}"]
     assert "outside the explicit authorized origins" in altered["sealed_reason"]
+
+
+def test_a_ledger_rewritten_through_a_fresh_door_verifies_and_replays_in_agreement():
+    """A ledger rewritten through a fresh door and sealed again verifies and replays with every decision agreeing, and its safety verdict finds nothing, so only the head kept elsewhere tells it from the report that was sealed."""
+    from core.run.doors import verify
+    from core.run.seal import against_kept_head
+    from tlog.forgery import forge
+
+    genuine = json.loads((ROOT / "data" / "course" / "report.json").read_text(encoding="utf-8"))
+    forged = forge(genuine)
+    assert len(forged["events"]) < len(genuine["events"])  # stories were dropped
+    assert verify(forged).ok
+    result = replay(forged)
+    assert result.divergences == ()
+    assert forged["safety"]["violated"] == []
+    kept = genuine["seal"]["head"]
+    assert not against_kept_head(verify(forged), forged, kept).ok
+    assert against_kept_head(verify(genuine), genuine, kept).ok

@@ -24,7 +24,9 @@ from core.run.canon import CanonError, canonical_array, canonical_bytes, canonic
 
 from tests.canon_corpus import boundary_float, random_float
 
-PROPERTY_SETTINGS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+from .conftest import examples
+
+PROPERTY_SETTINGS = settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # RFC 8785 section 3.2.2.2, written out: these characters get these escapes...
 RFC8785_SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}

@@ -21,7 +21,9 @@ from hypothesis import strategies as st
 
 from core.run.canon import MAX_DEPTH, MAX_SAFE_INTEGER, CanonError, artifact_text, canonical_bytes, digest
 
-PROPERTY_SETTINGS = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+from .conftest import examples
+
+PROPERTY_SETTINGS = settings(max_examples=examples(2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 class Level(enum.IntEnum):

@@ -20,8 +20,9 @@ from core.run.canon import canonical_bytes
 from core.run.propose import PROPOSALS_LIMIT, REPLY_LIMIT, WHY_LIMIT, parse_reply, propose
 
 from .lab_run import go_to, lab_run
+from .conftest import examples
 
-SETTINGS = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def one(tool="inspect_headers", destination="https://lab.example/", arguments=None, why="w") -> dict:
@@ -84,7 +85,7 @@ proposal_like = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(reply=st.one_of(
     st.text(max_size=200),
     json_values.map(lambda value: json.dumps(value, allow_nan=True)),

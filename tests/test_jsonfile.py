@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 from core.run.canon import MAX_DEPTH, CanonError, canonical_bytes
 from core.run.jsonfile import parse_json, read_json
 
-PROPERTY_SETTINGS = settings(max_examples=2000, deadline=None,
+from .conftest import examples
+
+PROPERTY_SETTINGS = settings(max_examples=examples(2000), deadline=None,
                              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
@@ -140,7 +142,7 @@ json_values = st.recursive(
     max_leaves=12)
 
 
-@settings(PROPERTY_SETTINGS, max_examples=1000)
+@settings(PROPERTY_SETTINGS, max_examples=examples(1000))
 @given(value=json_values)
 def test_any_json_value_written_to_a_file_reads_back_or_is_refused_for_a_stated_reason(tmp_path, value):
     """Finite values read back equal; infinities are refused; a value read back is one canonical_bytes accepts

@@ -145,3 +145,15 @@ def test_an_adapter_with_a_meaningless_configuration_is_refused(arguments):
     """An adapter needs a known transport, a port only over HTTP, and a fixture folder only in process."""
     with pytest.raises(ValueError):
         HttpAdapter(**arguments)
+
+
+def test_the_http_transport_trusts_no_certificate_so_tls_would_fail_closed():
+    """The loopback transport skips loading the CA bundle, and its TLS context still requires a
+    certificate and a matching host name while trusting none: no certificate could pass."""
+    import ssl
+
+    from lab.adapter import _no_trusted_certificates
+
+    context = _no_trusted_certificates()
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    assert context.cert_store_stats()["x509_ca"] == 0 and context.get_ca_certs() == []

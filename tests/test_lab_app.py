@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from lab import DEFAULT_LAB_DIR
 from lab.app import MAX_HEADER_BYTES, make_app
 
+from .conftest import examples
+
 SECURITY_HEADERS = {
     "content-security-policy",
     "referrer-policy",
@@ -288,7 +290,7 @@ def test_the_lab_can_be_pointed_at_another_fixture_folder(tmp_path):
     assert call(app, "/", host="other.example")[0] == 421
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     method=st.sampled_from(["GET", "HEAD", "POST", "get", ""]),
     host=st.one_of(st.none(), st.sampled_from(["lab.example", "other.example:443"]), st.text(max_size=20)),

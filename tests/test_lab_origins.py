@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from lab.origins import CATEGORIES, OriginError, canonical_destination, canonical_origin
 
+from .conftest import examples
+
 TABLE_PATH = Path(__file__).resolve().parent.parent / "data" / "cases" / "origins.json"
 TABLE = json.loads(TABLE_PATH.read_text(encoding="utf-8"))
 CASES = TABLE["cases"]
@@ -136,7 +138,7 @@ PORTS = st.one_of(st.just(""), st.integers(1, 65535).map(lambda port: f":{port}"
 TAILS = st.sampled_from(["", "/", "/a/b", "?q=1", "#top", "/x?y=https://other.example/#z"])
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(scheme=st.sampled_from(["http", "https", "HTTPS"]), host=HOSTS, port=PORTS, tail=TAILS)
 def test_a_canonical_origin_is_its_own_canonical_form(scheme, host, port, tail):
     """Canonicalizing a canonical origin changes nothing, and a path, query or fragment never changes the origin."""
@@ -146,7 +148,7 @@ def test_a_canonical_origin_is_its_own_canonical_form(scheme, host, port, tail):
     assert origin == origin.lower()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=st.text(max_size=40) | st.text(max_size=30).map(lambda tail: "https://" + tail))
 def test_any_text_gives_an_origin_or_an_origin_error(text):
     """Any text at all gives either a canonical origin or an origin error with a known category, never another exception."""

@@ -21,6 +21,8 @@ from lab import DEFAULT_LAB_DIR
 from lab.app import MAX_HEADER_BYTES
 from lab.server import HOST, REPOSITORY, LabRequestParser, create_server, head_problem, running
 
+from .conftest import examples
+
 READY = re.compile(r"lab listening on http://127\.0\.0\.1:(\d+)\n")
 PYPROJECT_MARK = "[build-system]"  # a line of a file just outside data/lab
 
@@ -368,7 +370,7 @@ def reading(parser) -> tuple:
     return (parser.completed, error, *(getattr(parser, field, None) for field in fields))
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(head=well_formed_heads(), cuts=st.lists(st.integers(0, 10_000), max_size=4))
 def test_a_well_formed_request_is_read_exactly_as_waitress_reads_it(head, cuts):
     """A well-formed HTTP/1.0 or 1.1 request head, sent whole or in pieces, is never refused by the lab's parser, which reads it exactly as waitress's own parser does."""
@@ -382,7 +384,7 @@ ANY_HEAD = st.binary(max_size=60) | st.builds(
 )
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(data=ANY_HEAD, cuts=st.lists(st.integers(0, 10_000), max_size=4))
 def test_any_bytes_get_the_same_verdict_however_they_are_cut(data, cuts):
     """Any bytes at all get the same verdict from the lab's parser whether they arrive at once or in pieces, and bytes the guard names as impossible are refused without waiting for more."""
@@ -405,7 +407,7 @@ MUTATIONS = {
 }
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     path=st.sampled_from(["/", "/about", "/staging/", "/debug?q=x"]),
     mutation=st.sampled_from(sorted(MUTATIONS)),
@@ -419,3 +421,21 @@ def test_every_request_to_the_real_server_is_answered_within_two_seconds(port, p
     answer = answer_within(port, change(head))
     expected = 404 if status == 200 and path == "/staging/" else status
     assert status_of(answer) == expected, (mutation, answer[:80])
+
+
+def test_the_lab_served_in_this_process_is_the_same_server_and_leaves_nothing_behind():
+    """serving_here (what the reference run's http transport uses) serves the lab with the same refusals as
+    `python -m lab serve`, and when its block ends no thread of it is left and nothing listens on its port."""
+    import threading
+
+    from lab.server import serving_here
+
+    before = set(threading.enumerate())
+    with serving_here() as port:
+        response = get(port)
+        assert response.status_code == 200 and "Lab Example Garden Supplies" in response.text
+        assert status_of(raw(port, b"GET / HTTP/1.1\nHost: lab.example\n\n")) == 400  # the lab's own parser
+        assert status_of(raw(port, b"GET / HTTP/2.0\r\nHost: lab.example\r\n\r\n")) == 505
+    assert [t for t in threading.enumerate() if t not in before and t.is_alive()] == []
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=5)

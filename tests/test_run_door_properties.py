@@ -28,6 +28,8 @@ from core.run.doors import CODES
 from core.run.recorder import GUARDS, KINDS, Recorder, Refusal
 from core.run.records import RecordError, make_run
 
+from .conftest import examples
+
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_KINDS = tuple(row.name for row in KINDS)
 PAYLOAD_FIELDS = {row.name: row.fields for row in KINDS}
@@ -35,7 +37,7 @@ STORE_NAMES = {row.name: row.store for row in KINDS}
 BODY = "HTTP/1.1 200 OK\nServer: lab-fixture/1.0\n\n<p>hello</p>\n"
 IDENTITY = "inspect_headers -> https://lab.example:443/"
 OTHER_RUN_ID = make_run({"policy": "another"}, {"world": "another"}).run_id
-PROPERTY_SETTINGS = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def populated() -> Recorder:
@@ -156,7 +158,7 @@ def test_arbitrary_payloads_never_escape_and_refusals_change_nothing(kind):
     property_holds()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(kind=junk, payload=junk)
 def test_junk_kinds_and_payloads_are_refused_with_a_reason(kind, payload):
     """An unknown or non-string kind is refused, never raised."""
@@ -210,7 +212,7 @@ def alias_of_lab(draw_case, draw_dot, draw_port, draw_tail) -> str:
     return f"{scheme}://{host}{'.' if draw_dot else ''}{':443' if draw_port else ''}{draw_tail}"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(st.booleans(), min_size=16, max_size=16),
     st.booleans(),
@@ -247,7 +249,7 @@ URLISH = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(st.one_of(URLISH, st.builds(lambda s, rest: s + rest, st.sampled_from(["http://", "https://"]), URLISH)))
 def test_origin_twins_agree_beyond_the_table(text):
     """The core twin and the lab canonicalizer agree on generated URL-like text, not only on the table."""

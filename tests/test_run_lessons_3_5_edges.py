@@ -23,8 +23,9 @@ from core.run.select import Feedback, Selection, select_next
 from core.run.stages import STAGES, START_STAGE, TRANSITIONS, advance
 
 from .lab_run import go_to, lab_run
+from .conftest import examples
 
-PROPERTY_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LAB = "https://lab.example:443"
 DIGEST = "a" * 64
 

@@ -19,6 +19,7 @@ from lab.adapter import HttpAdapter
 from lab.model import ScriptedModel
 
 from .lab_run import capture_page, go_to, lab_run
+from .conftest import examples
 
 OTHER_ORIGIN_REASON = "destination https://other.example:443 is outside the explicit authorized origins"
 
@@ -198,7 +199,7 @@ def test_a_reply_over_any_limit_is_refused_whole_and_kept_out_of_the_ledger():
     assert propose(recorder, reply_with(last))[1]["recorded"] is True
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(why=st.text(st.characters(blacklist_categories=("Cs",)), max_size=WHY_LIMIT))
 def test_whatever_a_proposal_says_about_itself_the_door_decides_the_same(why):
     """A proposal's why is kept for a reader and never read by the policy: whatever it claims, the same act gets the same answer from the door."""

@@ -16,9 +16,11 @@ import sys
 from pathlib import Path
 
 from core.run.canon import canonical_bytes, digest, write_artifact
+from core.run.doors import SECTIONS, given_by, redo
 from core.run.doors import verify as verify_report
 from core.run.doors import render as render_markdown
 from core.run.drive import seal_report
+from core.run.report import derived
 from core.run.seal import abort, finish, head_of, reseal, verify_chain
 from core.run.stages import advance
 from core.safety import load_safety_pack
@@ -255,6 +257,36 @@ def test_seal_verify_command_answers_in_one_line(tmp_path):
     again = run_command("core.run.seal", "verify", str(resealed))
     assert (again.returncode, again.stdout) == (1, "altered: the section 'counts' is not what the ledger derives "
                                                    "(edited, then resealed?)\n")
+
+
+def test_seal_verify_with_a_kept_head_compares_the_whole_head(tmp_path):
+    """`python3 -m core.run.seal verify PATH --head HEX` passes the genuine report with its own head and fails it with any other head, one that differs only in its last digit included, each in one line; a resealed rewrite of the report fails against the genuine head although it verifies on its own."""
+    genuine = lab_report()
+    head = genuine["seal"]["head"]
+    path = write_artifact(tmp_path / "genuine.json", genuine)
+    rewritten = lab_report()
+    rewritten["events"] = [unchained(e) for e in rewritten["events"] if e["status"] != "refused"]
+    for seq, event in enumerate(rewritten["events"], start=1):
+        event["seq"] = seq
+    rewritten.update(derived(redo(rewritten), SECTIONS, given_by(rewritten)))  # every section agrees with the lie
+    forged = write_artifact(tmp_path / "forged.json", reseal(rewritten))
+    last = head[:-1] + ("0" if head[-1] != "0" else "1")
+    other = "altered: the report's head is not the head kept elsewhere (rewritten and resealed, or another run's report)\n"
+    events = len(genuine["events"])
+    cases = [
+        (path, head, 0, f"intact: {events} events, and its head is the head kept elsewhere\n", ""),
+        (path, last, 1, other, ""),
+        (path, "0" * 64, 1, other, ""),
+        (path, head[:12], 2, "", "seal: --head must be a whole head: 64 lower-case hex digits\n"),
+        (path, head.upper(), 2, "", "seal: --head must be a whole head: 64 lower-case hex digits\n"),
+    ]
+    for report, kept, code, out, err in cases:
+        done = run_command("core.run.seal", "verify", str(report), "--head", kept)
+        assert (done.returncode, done.stdout, done.stderr) == (code, out, err), kept
+    alone = run_command("core.run.seal", "verify", str(forged))
+    assert alone.returncode == 0 and alone.stdout.startswith("intact: ")  # on its own the rewrite verifies
+    against = run_command("core.run.seal", "verify", str(forged), "--head", head)
+    assert (against.returncode, against.stdout, against.stderr) == (1, other, "")
 
 
 TAMPER_LAB = ROOT / "data" / "course" / "tamper"

@@ -25,9 +25,10 @@ from core.run.records import make_run
 from core.run.stages import StageTable, StageTableError, advance
 
 from .lab_run import LAB_POLICY
+from .conftest import examples
 
 REPO = Path(__file__).resolve().parent.parent
-PROPERTY_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ("authorize", "observe", "collect", "select", "review", "report", "x", "Observe", "observe ")
 KINDS = ("observation", "action", "capture", "outcome", "finding", "review")
 POLICY = Policy.from_dict(LAB_POLICY)

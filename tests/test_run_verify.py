@@ -22,6 +22,7 @@ from core.run.verify import Check, CheckError, Plan, judge, record_finding, run_
 from lab.plugin import make_adapter
 
 from .lab_run import go_to, lab_run
+from .conftest import examples
 
 DEBUG_PROBE = "probe_reflection -> https://lab.example:443/debug"
 ROBOTS = "inspect_headers -> https://lab.example:443/robots.txt"
@@ -341,7 +342,7 @@ EXPECTED = st.one_of(st.sampled_from(["Disallow", "allow", "/staging/", "D", "di
                      st.text(max_size=8), st.integers(), st.none())
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(expect=EXPECTED, confirming=CITED, control=CITED,
        bodies=st.tuples(st.sampled_from(["", "Disallow", "allow /staging/"]) | st.text(max_size=16),
                         st.sampled_from(["", "Disallow"]) | st.text(max_size=16)),

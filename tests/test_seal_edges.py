@@ -8,6 +8,7 @@ report of tests/test_run_seal.py until then.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 
 import pytest
@@ -30,6 +31,7 @@ from core.safety import load_safety_pack
 from .lab_run import go_to, lab_run
 from .test_audit_replay import gated_report
 from .test_run_seal import ROOT, lab_report, run_command, sealed_from, stage_walk_report
+from .conftest import examples
 
 
 def resealed(report: dict, **changes) -> dict:
@@ -165,7 +167,7 @@ def test_an_event_that_lost_its_canonical_form_is_named():
     assert verify(sealed).message == "altered: the report's body was altered outside the ledger"
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_one_character_edit_of_the_file_is_caught(data):
     """Changing one character of a sealed report file either leaves the same data, breaks the JSON, or fails verification."""
@@ -339,7 +341,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(key=st.sampled_from(["findings", "reviews", "safety", "counts", "closed", "policy", "stage", "run"]),
        value=json_values, event_value=json_values)
 def test_rendering_any_sealed_junk_never_raises(key, value, event_value):
@@ -456,3 +458,16 @@ def test_a_closed_run_appends_nothing_more_and_replays_in_agreement():
     sealed = sealed_from(recorder)
     assert [e["kind"] for e in sealed["events"]] == ["close"]
     assert replay(sealed).divergences == ()
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.binary(min_size=32, max_size=32), st.dictionaries(st.text(max_size=8), st.integers(-99, 99), max_size=4))
+def test_a_chain_link_is_the_digest_of_the_canonical_object_it_stands_for(prev, event):
+    """chain_link builds its bytes by hand for speed; they are exactly canonical_object's, so the chain is RFC 8785's."""
+    from core.run.canon import canonical_bytes, canonical_object
+    from core.run.seal import chain_link
+
+    prev_hex = prev.hex()
+    data = canonical_bytes(event)
+    expected = hashlib.sha256(canonical_object({"event": data, "prev": canonical_bytes(prev_hex)})).hexdigest()
+    assert chain_link(prev_hex, data) == expected

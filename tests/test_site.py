@@ -12,13 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from course import manifest, pages, pictures, refs, site_hooks
+from course import manifest, pages, pictures, refs
+from course import site as prebuild
 
 REPO = Path(__file__).resolve().parent.parent
 READY = [lesson for lesson in manifest.load(REPO) if lesson.ready]
-
-
-from .conftest import build_site as build
 
 
 class Resources(HTMLParser):
@@ -94,36 +92,32 @@ def test_every_code_reference_links_to_the_line_that_defines_it(site, lesson):
         assert f'id="{anchor[1:]}"' in target.read_text(encoding="utf-8")
 
 
-def test_an_unresolved_code_reference_stops_the_build(tmp_path):
-    done = build(_copy_of_the_docs(tmp_path, "\nSee `run/records.py:NoSuchThing`.\n"), tmp_path / "site")
-    assert done.returncode != 0
-    assert "code reference `run/records.py:NoSuchThing` resolves to no definition" in done.stderr
-
-
-def _copy_of_the_docs(tmp_path: Path, extra: str) -> Path:
-    """A copy of the site's config and pages with ``extra`` appended to the index page."""
+def _copy_of_the_pages(tmp_path: Path, extra: str) -> Path:
+    """A copy of the committed pages with ``extra`` appended to the index page."""
     docs = tmp_path / "lessons"
     shutil.copytree(REPO / "lessons", docs)
     with open(docs / "index.md", "a", encoding="utf-8") as f:
         f.write(extra)
-    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    config = config.replace("docs_dir: lessons", f"docs_dir: {docs}").replace("course/site_hooks.py", str(REPO / "course/site_hooks.py"))
-    (tmp_path / "mkdocs.yml").write_text(config, encoding="utf-8")
-    return tmp_path / "mkdocs.yml"
+    return docs
 
 
-def test_a_link_to_a_source_line_that_does_not_exist_still_fails_the_build(tmp_path):
-    config = _copy_of_the_docs(tmp_path, "\n[nowhere](source/core/run/records.py.md#__codelineno-0-99999)\n")
-    done = build(config, tmp_path / "site")
-    assert done.returncode != 0
-    assert "does not contain an anchor '#__codelineno-0-99999'" in done.stderr
+def test_an_unresolved_code_reference_stops_the_pages_being_written(tmp_path):
+    docs = _copy_of_the_pages(tmp_path, "\nSee `run/records.py:NoSuchThing`.\n")
+    done = subprocess.run([sys.executable, "-m", "course.site", "build-pages", "--out", str(tmp_path / "out"),
+                           "--pages", str(docs)], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr == "course.site: index.md: code reference `run/records.py:NoSuchThing` resolves to no definition\n"
 
 
-def test_an_unknown_picture_stops_the_build(tmp_path):
-    config = _copy_of_the_docs(tmp_path, "\n<!-- picture: no-such-picture -->\n")
-    done = build(config, tmp_path / "site")
-    assert done.returncode != 0
-    assert "there is no picture 'no-such-picture'" in done.stderr
+@pytest.mark.parametrize("extra, says", [
+    ("\n[nowhere](source/core/run/records.py.md#__codelineno-0-99999)\n",
+     "index.md: the link to source/core/run/records.py.md#__codelineno-0-99999 names no line of a source page"),
+    ("\n<!-- picture: no-such-picture -->\n", "index.md: there is no picture 'no-such-picture'"),
+    ('\n--8<-- "solutions/no_such_file.py"\n', "index.md: the snippet 'solutions/no_such_file.py' is not a file"),
+])
+def test_a_page_the_site_cannot_show_stops_the_pages_being_written(tmp_path, extra, says):
+    with pytest.raises(prebuild.SiteError, match=re.escape(says)):
+        prebuild.build_pages(tmp_path / "out", pages_dir=_copy_of_the_pages(tmp_path, extra))
 
 
 # --- navigation: one "Reference code" entry, cited-by lists, file paths as links --------------
@@ -134,20 +128,20 @@ def test_source_pages_sit_behind_one_reference_code_entry(site):
     assert "Reference code" in nav
     assert "source/core/run/records.py.html" not in nav, "source files are listed in the main navigation"
     index = (site / "source" / "index.html").read_text(encoding="utf-8")
-    for path in site_hooks.source_files():
+    for path in prebuild.source_files():
         assert f'href="{path}.html"' in index, f"the Reference code page does not list {path}"
 
 
 def test_each_source_page_lists_the_lessons_that_cite_it(site):
-    cited = site_hooks.citations()
+    cited = prebuild.citations()
     assert "core/run/records.py" in cited
     for path, lessons in cited.items():
-        if site_hooks._page_of(path) != site_hooks.source_page(path):
+        if prebuild.page_of(path) != prebuild.source_page(path):
             continue  # a lesson page or notebook, or a file with no source page (a binary, say)
         html = (site / "source" / f"{path}.html").read_text(encoding="utf-8")
         for lesson in lessons:
             assert f"Lesson {lesson.number}: {lesson.title}" in html, path
-    uncited = next(p for p in site_hooks.source_files() if p not in cited)
+    uncited = next(p for p in prebuild.source_files() if p not in cited)
     assert "No lesson page cites this file yet." in (site / "source" / f"{uncited}.html").read_text(encoding="utf-8")
 
 
@@ -155,7 +149,7 @@ def test_each_source_page_lists_the_lessons_that_cite_it(site):
 def test_file_paths_on_a_page_link_to_their_files(site, lesson):
     text = (REPO / lesson.page).read_text(encoding="utf-8")
     html = html_of(site, lesson).read_text(encoding="utf-8")
-    mentioned = {m.group("path") for line in pages.prose_lines(text) for m in site_hooks.FILE_MENTION.finditer(line)
+    mentioned = {m.group("path") for line in pages.prose_lines(text) for m in prebuild.FILE_MENTION.finditer(line)
                  if (REPO / m.group("path")).is_file() and m.group("path") != lesson.page}
     assert mentioned, f"{lesson.page} names no file of the course"
     for path in mentioned:
@@ -223,14 +217,14 @@ def test_the_run_timeline_is_drawn_from_the_committed_report(site):
     drawn = [(int(m["data-seq"]), m["data-status"], m["data-kind"]) for m in marks(home, "run-timeline", "timeline-event")]
     assert drawn == [(e["seq"], e["status"], e["kind"]) for e in sorted(report["events"], key=lambda e: e["seq"])]
     # Each event sits in the band of the stage its run was in: the target of the last admitted
-    # transition at or before it (the first transition's origin before any move).
+    # transition before it (a transition is recorded in the stage it leaves), authorize before any move.
     bands = [(int(m["data-first"]), int(m["data-last"]), m["data-stage"])
              for m in marks(home, "run-timeline", "stage-band")]
     moves = [e for e in sorted(report["events"], key=lambda e: e["seq"])
              if e["kind"] == "transition" and e["status"] == "admitted"]
     for event in report["events"]:
-        before = [m for m in moves if m["seq"] <= event["seq"]]
-        expected = before[-1]["id"].split(" -> ")[1] if before else moves[0]["id"].split(" -> ")[0]
+        before = [m for m in moves if m["seq"] < event["seq"]]
+        expected = before[-1]["id"].split(" -> ")[1] if before else "authorize"
         drawn_in = [stage for first, last, stage in bands if first <= event["seq"] <= last]
         assert drawn_in == [expected], f"event {event['seq']} is drawn in {drawn_in}, not [{expected!r}]"
     assert bands[-1][2] == report["stage"]
@@ -249,9 +243,13 @@ def test_a_picture_of_malformed_data_names_what_is_wrong(broken, says):
 
 def test_a_timeline_reads_a_report_with_unknown_kinds_and_no_close():
     events = [{"seq": 2, "kind": "transition", "status": "admitted", "id": "a -> b", "reason": "", "payload": {}},
+              {"seq": 3, "kind": "novel_kind", "status": "admitted", "id": "x", "reason": "", "payload": {}},
               {"seq": 1, "kind": "novel_kind", "status": "refused", "id": "", "reason": "why", "payload": {}}]
     svg = pictures.run_timeline({"events": events, "stage": "b", "closed": None, "seal": {}})
-    assert svg.count('class="timeline-event"') == 2 and "novel_kind" in svg and 'data-stage="b"' in svg
+    assert svg.count('class="timeline-event"') == 3 and "novel_kind" in svg
+    # The move is drawn in the stage it leaves; with no stage table given, that is the first move's origin.
+    assert 'data-stage="a" data-colour' in svg and 'data-first="1" data-last="2"' in svg
+    assert 'data-stage="b" data-colour' in svg and 'data-first="3" data-last="3"' in svg
     with pytest.raises(pictures.PictureError, match="no events"):
         pictures.run_timeline({"events": []})
 
@@ -355,3 +353,92 @@ def test_lesson_10_shows_the_three_safety_verdicts_from_the_artifact(site):
     expected = {(r["boundary_id"], c): {True: "upheld", False: "violated", None: "not judged"}[r["upheld"]]
                 for c, verdict in enumerate(verdicts) for r in verdict["results"]}
     assert drawn == expected
+
+
+# --- two builders, one site: mkdocs-material and Zensical read the same written pages --------
+
+class ArticleText(HTMLParser):
+    """What a reader reads on a page: the article's text, and where each of its links leads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.inside = self.hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        self.inside += tag == "article"
+        self.hidden += tag in ("script", "style", "svg")
+        href = dict(attrs).get("href") or ""
+        if self.inside and tag == "a" and href and not href.startswith("#"):
+            self.parts.append(f"[{href}]")
+
+    def handle_endtag(self, tag):
+        self.inside -= tag == "article"
+        self.hidden -= tag in ("script", "style", "svg")
+
+    def handle_data(self, data):
+        if self.inside and not self.hidden:
+            self.parts.append(data)
+
+
+def article_text(path: Path) -> str:
+    parser = ArticleText()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return re.sub(r"\s+", " ", "".join(parser.parts)).strip()
+
+
+def pages_the_site_must_have() -> set[str]:
+    """Every page the manifest lists (each ready lesson's page and notebook), the index, the attack
+    page, the Reference code index and every source page, as the built site's .html files."""
+    lessons = [lesson.page.removeprefix("lessons/") for lesson in READY] + [lesson.notebook for lesson in READY]
+    shown = prebuild.shown_sources(prebuild.citations())
+    wanted = ["index.md", prebuild.ATTACKS_PAGE, prebuild.INDEX, *lessons, *(prebuild.source_page(p) for p in shown)]
+    return {Path(page).with_suffix(".html").as_posix() for page in wanted}
+
+
+def pictures_asked_for() -> dict[str, set[str]]:
+    """Built page -> the pictures its committed page asks for."""
+    asked = {}
+    for page in ["index.md", *(lesson.page.removeprefix("lessons/") for lesson in READY)]:
+        text = (REPO / "lessons" / page).read_text(encoding="utf-8")
+        asked[page.removesuffix(".md") + ".html"] = set(re.findall(r"<!--\s*picture:\s*([\w-]+)\s*-->", text))
+    return asked
+
+
+def test_zensical_builds_the_written_pages_strictly(zensical_build):
+    folder, done = zensical_build
+    assert done.returncode == 0 and (folder / "index.html").is_file(), done.stdout + done.stderr
+
+
+def test_both_builders_render_every_page_every_notebook_and_every_picture(site, zensical_build):
+    """mkdocs-material and Zensical, built from the pages the pre-build step wrote, render the same set of pages: every page the manifest lists, every notebook page and every picture, with no raw picture marker or snippet line in either, and each lesson page links its notebook."""
+    zensical, done = zensical_build
+    assert done.returncode == 0, done.stdout + done.stderr
+    wanted = pages_the_site_must_have()
+    asked = pictures_asked_for()
+    assert sum(len(names) for names in asked.values()) >= len(pictures.PICTURES)
+    for builder, folder in (("mkdocs-material", site), ("Zensical", zensical)):
+        built = {p.relative_to(folder).as_posix() for p in folder.rglob("*.html")} - {"404.html"}
+        assert built == wanted, f"{builder}: missing {sorted(wanted - built)}, extra {sorted(built - wanted)}"
+        for page in sorted(built):
+            html = (folder / page).read_text(encoding="utf-8")
+            assert "<h1" in html, f"{builder}: {page} has no title"
+            assert not re.search(r"<!--\s*picture:", html), f"{builder}: {page} shows a raw picture marker"
+            assert "--8&lt;--" not in html and "--8<--" not in html, f"{builder}: {page} shows a raw snippet line"
+            for name in asked.get(page, ()):
+                assert f'<svg id="picture-{name}"' in html, f"{builder}: {page} lacks the picture {name}"
+        for lesson in READY:
+            page = folder / (lesson.page.removeprefix("lessons/").removesuffix(".md") + ".html")
+            html = page.read_text(encoding="utf-8")
+            assert f'href="{lesson.notebook.removesuffix(".ipynb")}.html"' in html, f"{builder}: {page.name}"
+            solution = next(line for line in (REPO / lesson.solution).read_text(encoding="utf-8").splitlines()
+                            if len(line.strip()) > 20 and "&" not in line and "<" not in line and '"' not in line
+                            and "'" not in line)
+            assert " ".join(solution.split()) in article_text(page), f"{builder}: {page.name} lacks its worked solution"
+
+
+def test_both_builders_show_a_reader_the_same_text_and_links_on_every_page(site, zensical_build):
+    zensical, _ = zensical_build
+    differ = [page for page in sorted(pages_the_site_must_have())
+              if article_text(site / page) != article_text(zensical / page)]
+    assert differ == []

@@ -146,7 +146,7 @@ def test_every_picture_is_shown_within_the_page(page, site_url, where, picture):
 def test_the_notebook_page_shows_its_outputs_unwrapped(page, site_url):
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(site_url + LESSON.notebook.removesuffix(".ipynb") + ".html")
-    outputs = page.locator(".jp-OutputArea-output pre")
+    outputs = page.locator("article .notebook-output pre")
     assert outputs.count() > 0
     assert "training-authorization-0001" in " ".join(outputs.all_inner_texts())
     styles = outputs.evaluate_all("all => all.map(el => getComputedStyle(el).whiteSpace)")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-NOT_NEEDED = ("_hypothesis_pytestplugin", "pytest_playwright", "nbval", "anyio", "sybil", "conftest")
+NOT_NEEDED = ("_hypothesis_pytestplugin", "pytest_playwright", "nbval", "xdist", "anyio", "sybil", "conftest")
 
 
 def registered_plugins(*args: str) -> str:

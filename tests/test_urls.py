@@ -35,6 +35,8 @@ from lab.app import respond
 from lab.fixtures import TRANSPORT_HEADERS
 from lab.server import running
 
+from .conftest import examples
+
 TOOL = "inspect_headers"
 # Paths the fixtures serve, each with its own answer, and one path they do not (a 404).
 LAB_PATHS = ("/", "/secure/", "/about", "/contact", "/robots.txt", "/backup/", "/news", "/staging/")
@@ -171,7 +173,7 @@ def test_the_requests_the_spellings_come_from_get_different_answers():
     assert [status for status, _, _ in answers].count(404) == 1
 
 
-@settings(max_examples=EXAMPLES["alias pairs"], deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(EXAMPLES["alias pairs"]), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pair=two_spellings())
 def test_two_spellings_get_one_identity_exactly_when_the_lab_serves_them_the_same(pair):
     """Two spellings of lab requests get one action identity if and only if the lab serves them the same answer."""
@@ -180,7 +182,7 @@ def test_two_spellings_get_one_identity_exactly_when_the_lab_serves_them_the_sam
     assert same_identity == (served(first) == served(second)), (first, second)
 
 
-@settings(max_examples=EXAMPLES["canonical fetch"], deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(EXAMPLES["canonical fetch"]), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(url=REQUESTS.flatmap(spelling))
 def test_a_canonical_destination_is_served_what_its_spelling_is_served(url):
     """Fetching the canonical destination gets the answer the spelling itself would get, the canonical destination is its own canonical form, and both twins write it alike."""
@@ -202,7 +204,7 @@ def twin_outcome(module, text):
         return ("error", error.category)
 
 
-@settings(max_examples=EXAMPLES["any text"], deadline=None)
+@settings(max_examples=examples(EXAMPLES["any text"]), deadline=None)
 @given(prefix=PREFIXES, tail=URLISH)
 def test_the_twins_agree_on_any_text_and_every_destination_is_a_fixed_point(prefix, tail):
     """Core's and the lab's canonical destinations agree on any text, value or error category, and a canonical destination is printable ASCII with no fragment and no dot segment, and is its own canonical form."""
@@ -236,7 +238,7 @@ def hidden_dot_segment(draw):
     return f"https://lab.example/x{slash}..{slash}" + target[1:]
 
 
-@settings(max_examples=EXAMPLES["hidden dots"], deadline=None)
+@settings(max_examples=examples(EXAMPLES["hidden dots"]), deadline=None)
 @given(url=hidden_dot_segment())
 def test_a_dot_segment_behind_an_escape_is_resolved_where_the_lab_would_refuse_it(url):
     """A dot segment that only percent-decoding reveals is resolved in the canonical destination, while the lab, sent the text as written, refuses it with its traversal guard's 400."""
@@ -260,7 +262,7 @@ def over_http():
         yield adapter
 
 
-@settings(max_examples=EXAMPLES["real server"], deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(EXAMPLES["real server"]), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(url=REQUESTS.flatmap(spelling))
 def test_the_real_server_answers_every_spelling_as_the_in_process_oracle_says(over_http, url):
     """Over real loopback HTTP, the lab answers each spelling exactly as the in-process oracle of these tests says it does."""

@@ -53,21 +53,21 @@ def build_policy() -> Policy:
 
 
 def run_demo() -> dict:
-    """Drive the chain and the refusals; return the artifact as data."""
+    """Drive the chain and the refusals through the door; return the artifact as data."""
     policy = build_policy()
     run = make_run(policy.snapshot(), WORLD)
     other_run = make_run(policy.snapshot(), OTHER_WORLD)
-    recorder = Recorder(run, policy)
+    door = Recorder(run, policy)
     refused: list[dict] = []
 
     def attempt(operation: str, kind: str, payload: object) -> None:
-        answer = recorder.record(kind, payload)
+        answer = door.record(kind, payload)
         if answer["recorded"]:
             raise RuntimeError(f"the demo expected the door to refuse: {operation}")
         refused.append({"operation": operation, "kind": kind, **answer})
 
     def admit(kind: str, payload: dict) -> str:
-        answer = recorder.record(kind, payload)
+        answer = door.record(kind, payload)
         if not answer["recorded"]:
             raise RuntimeError(f"the demo's {kind} was refused: {answer['reason']}")
         return answer["id"]
@@ -134,14 +134,14 @@ def run_demo() -> dict:
         },
     )
 
-    report = recorder.snapshot()
-    return {"admitted": _admitted_chain(recorder), "refused": refused, "report": report}
+    report = door.snapshot()
+    return {"admitted": _admitted_chain(door), "refused": refused, "report": report}
 
 
-def _admitted_chain(recorder: Recorder) -> list[dict]:
+def _admitted_chain(door: Recorder) -> list[dict]:
     """Each admitted event with the full record it admitted, in ledger order."""
-    return [{"kind": event["kind"], "id": event["id"], "record": recorder.get(event["kind"], event["id"])}
-            for event in recorder.events if event["status"] == "admitted"]
+    return [{"kind": event["kind"], "id": event["id"], "record": door.get(event["kind"], event["id"])}
+            for event in door.events if event["status"] == "admitted"]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from core.run.canon import artifact_text, write_artifact
 from core.run.commandline import OneLineParser
-from core.run.demo_selection import REPLIES, FixedPages, scripted
+from core.run.demo_selection import REPLIES, fixed_pages, scripted
 from core.run.doors import final_door, verify
 from core.run.drive import enter, seal_report, seal_run, work
 from core.run.gate import Gating
@@ -39,7 +39,6 @@ from core.run.records import make_run
 from core.run.report import render_markdown
 from core.run.seal import abort, finish, reseal, verify_chain
 from core.run.stages import advance
-from core.safety import load_safety_pack
 
 # The reference catalogue without its probe (a probe would wait for a review, lesson 8's
 # story), two actions at most.
@@ -81,7 +80,7 @@ def start(world: str, without: tuple[str, ...] = ()) -> Recorder:
 def finished_run(world: str = "seal-demo") -> Recorder:
     """The work loop (the one driver's) until selection is refused, then the remaining stages; still open."""
     door = start(world)
-    work(door, scripted(PASSIVE_REPLIES), FixedPages())
+    work(door, scripted(PASSIVE_REPLIES), fixed_pages())
     for stage in ("verify", "review", "report"):
         enter(door, stage)
     return door
@@ -96,7 +95,7 @@ def aborted_run() -> Recorder:
             if not abort(door, ABORTED)["recorded"]:
                 raise DemoError("the run could not be aborted")
 
-    work(door, scripted(PASSIVE_REPLIES), FixedPages(), watch=withdraw_after_the_first_act)
+    work(door, scripted(PASSIVE_REPLIES), fixed_pages(), watch=withdraw_after_the_first_act)
     return door
 
 
@@ -116,8 +115,8 @@ def after_the_close(door: Recorder) -> dict:
 def sealed(door: Recorder) -> dict:
     """The run's sealed report: finished now if it is still open (an aborted run is sealed as it stands)."""
     if door.closed is None:
-        return seal_run(door, load_safety_pack(), FINISHED)
-    return seal_report(door, load_safety_pack())
+        return seal_run(door, reason=FINISHED)
+    return seal_report(door)
 
 
 # --- the tamper lab ---------------------------------------------------------------------

@@ -30,8 +30,7 @@ import sys
 
 from core.run.commandline import demo_main
 from core.run.doors import door_for
-from core.run.drive import execute_reviewed, work
-from core.run.execute import AdapterResult
+from core.run.drive import FixedPages, execute_reviewed, work
 from core.run.origins import canonical_destination
 from core.run.policy import Policy, reference_policy
 from core.run.propose import Model
@@ -91,14 +90,11 @@ def scripted(replies: tuple[list[dict], ...] | list[list[dict]]) -> Model:
     return lambda prompt: next(texts, '{"proposals": []}')
 
 
-class FixedPages:
-    """An adapter over fixed copies of the lab's pages: the same answer on every machine."""
-
-    def fetch(self, url: str) -> AdapterResult:
-        path = canonical_destination(url).removeprefix(f"{LAB}:443").partition("?")[0]
-        title, meta, body = PAGES.get(path, MISSING)
-        headers = (("Content-Type", "text/html; charset=utf-8"), ("Server", "lab-fixture/1.0"))
-        return AdapterResult(200 if path in PAGES else 404, headers, HTML.format(title=title, meta=meta, body=body))
+def fixed_pages() -> FixedPages:
+    """The one driver's adapter over fixed copies of the lab's pages: the same answer on every machine."""
+    headers = (("Content-Type", "text/html; charset=utf-8"), ("Server", "lab-fixture/1.0"))
+    page = lambda status, title, meta, body: (status, headers, HTML.format(title=title, meta=meta, body=body))  # noqa: E731
+    return FixedPages(f"{LAB}:443", {path: page(200, *parts) for path, parts in PAGES.items()}, page(404, *MISSING))
 
 
 def slipping(door: Recorder, payload: dict, adapter, reviews) -> object:
@@ -160,7 +156,7 @@ def selections(steps: list[dict]) -> list[str]:
 def steps_of(door: Recorder, model: Model, adapter=None, act=execute_reviewed) -> list[dict]:
     """The one driver's work loop on ``door`` (over the fixed pages unless ``adapter`` is given), step by step."""
     steps, watch = watched(door)
-    work(door, model, adapter or FixedPages(), watch=watch, act=act)
+    work(door, model, adapter or fixed_pages(), watch=watch, act=act)
     return steps
 
 

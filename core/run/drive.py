@@ -39,10 +39,11 @@ from pathlib import Path
 from core.run import report as reports
 from core.run import seal
 from core.run.doors import SECTIONS, final_door
-from core.run.execute import Adapter, ExecutionResult, execute
+from core.run.execute import Adapter, AdapterResult, ExecutionResult, execute
 from core.run.gate import Gating, GatingError, gate_state, subject_of
 from core.run.jsonfile import read_json, shown_path
 from core.run.observe import observe
+from core.run.origins import canonical_destination
 from core.run.plugins import load_plugin
 from core.run.policy import Policy, PolicyError, reference_policy
 from core.run.propose import Model, propose
@@ -172,6 +173,22 @@ def lab_adapter(plugins: Mapping[str, object], transport: str, lab_dir: Path | N
         yield adapter
 
 
+class FixedPages:
+    """An adapter that answers from a table of pages instead of a lab: the same on every machine.
+
+    ``pages`` maps a path of ``origin`` to its response (status, header
+    pairs, body); any other path gets ``missing``. Demos and tests whose run
+    must not depend on the lab's files use it.
+    """
+
+    def __init__(self, origin: str, pages: Mapping[str, tuple[int, tuple, str]], missing: tuple[int, tuple, str]):
+        self.origin, self.pages, self.missing = origin, dict(pages), missing
+
+    def fetch(self, url: str) -> AdapterResult:
+        path = canonical_destination(url).removeprefix(self.origin).partition("?")[0]
+        return AdapterResult(*self.pages.get(path, self.missing))
+
+
 # --- the stages, in order -------------------------------------------------------------------
 
 
@@ -265,16 +282,20 @@ def run_through(door: Recorder, model: Model, adapter: Adapter, reviews: Mapping
     enter(door, "report")
 
 
-def seal_run(door: Recorder, pack, reason: str = FINISH_REASON) -> dict:
-    """Finish the run, judge it against the safety ``pack`` and seal its report."""
+def seal_run(door: Recorder, pack=None, reason: str = FINISH_REASON) -> dict:
+    """Finish the run, judge it against the safety ``pack`` (the ratified one unless given) and seal its report."""
     closed = seal.finish(door, reason)
     if not closed["recorded"]:
         raise HarnessError(f"the run could not be finished: {closed['reason']}")
     return seal_report(door, pack)
 
 
-def seal_report(door: Recorder, pack) -> dict:
-    """A closed run's report (every section, lesson 10's safety verdict under ``pack`` too), sealed."""
+def seal_report(door: Recorder, pack=None) -> dict:
+    """A closed run's report (every section, lesson 10's safety verdict under ``pack`` too), sealed.
+
+    Without a ``pack``, the ratified one is loaded (fail closed: no report without its boundaries).
+    """
+    pack = load_safety_pack() if pack is None else pack
     return seal.seal(reports.build_report(door, SECTIONS, {"pack": pack}), door.event_bytes())
 
 

@@ -1,0 +1,76 @@
+"""Wrong: an approval of an act's identity releases it, whatever its arguments.
+
+The engagement lead approved "this probe of /search with marker 1"; this gate
+reads "probes of /search", so the same identity with another marker, a script
+say, runs on the first approval, and is never counted as a CHANGE. The file
+also keeps last version's rows and caps, which the old check passed.
+
+Kind: author's own
+Fails with: an approval covers one exact act
+"""
+
+from core.run.canon import digest
+
+UNCLASSIFIED = "unclassified"
+CHANGE = "CHANGE"
+UNCLASSIFIED_ROW = {"name": UNCLASSIFIED, "trigger_class": UNCLASSIFIED, "consequential": True,
+                    "fail_open_allowed": False, "approver_role": None, "legacy_aliases": []}
+
+
+def act_subject(action_id: str, arguments: dict) -> str:
+    """What a review of one exact act names: its identity and the digest of its arguments."""
+    return f"{action_id} with arguments {digest(arguments)}"
+
+
+def row_of(table: dict, declared) -> dict:
+    """The row that governs ``declared``: by name, then by legacy alias; else UNCLASSIFIED."""
+    for row in table["classes"]:
+        if declared == row["name"]:
+            return row
+    for row in table["classes"]:
+        if declared is not None and declared in row["legacy_aliases"]:
+            return row
+    return UNCLASSIFIED_ROW
+
+
+def decide(table: dict, caps: dict, act: dict, used: dict, reviews: list) -> dict:
+    """The gate's verdict for ``act``: allow, hold or deny, with its class, trigger and reason."""
+    row = row_of(table, act["declared"])
+    name, role = row["name"], row["approver_role"]
+    subject = act_subject(act["action_id"], act["arguments"])
+
+    def verdict(word: str, trigger, why: str) -> dict:
+        return {"verdict": word, "action_class": name, "trigger_class": trigger, "reason": why}
+
+    if not row["consequential"]:
+        count, cap = used.get(name, 0), caps.get(name, 0)
+        if count < cap:
+            return verdict("allow", None, f"{name} is not consequential: {count} of {cap} used")
+        trigger, why = None, f"{name} is not consequential but has used its cap of {cap}"
+    else:
+        amends = False
+        trigger = CHANGE if amends else row["trigger_class"]
+        why = f"{name} is consequential" + (" and amends an approved act" if amends else "")
+    if role is None:
+        return verdict("deny", trigger, f"{why}; no approver role is declared, so it is denied")
+    mine = [r for r in reviews if r["action_id"] == act["action_id"] and r["reviewer"] == role]
+    if mine and mine[-1]["decision"] == "rejected":
+        return verdict("deny", trigger, f"{why}; {role} rejected this exact act")
+    if mine and mine[-1]["decision"] == "approved":
+        return verdict("allow", trigger, f"{why}; {role} approved this exact act")
+    return verdict("hold", trigger, f"{why}; it waits for {role} to review this exact act")
+
+
+# Last version's exercise, still in the file: its rows and caps (the operator's recon.passive cap dropped).
+def metadata_row() -> dict:
+    return {"name": "recon.metadata", "trigger_class": None, "consequential": False,
+            "fail_open_allowed": False, "approver_role": None, "legacy_aliases": []}
+
+
+def form_probe_row() -> dict:
+    return {"name": "probe.form_submit", "trigger_class": "active_testing", "consequential": True,
+            "fail_open_allowed": False, "approver_role": "engagement-lead", "legacy_aliases": []}
+
+
+def my_caps() -> dict:
+    return {"recon.metadata": 3}

@@ -1,0 +1,54 @@
+"""Wrong: finds a class by its canonical name only, so an old name is unclassified.
+
+Kind: skips the edge
+Fails with: a legacy name is governed by the canonical row
+"""
+
+from core.run.canon import digest
+
+UNCLASSIFIED = "unclassified"
+CHANGE = "CHANGE"
+UNCLASSIFIED_ROW = {"name": UNCLASSIFIED, "trigger_class": UNCLASSIFIED, "consequential": True,
+                    "fail_open_allowed": False, "approver_role": None, "legacy_aliases": []}
+
+
+def act_subject(action_id: str, arguments: dict) -> str:
+    """What a review of one exact act names: its identity and the digest of its arguments."""
+    return f"{action_id} with arguments {digest(arguments)}"
+
+
+def row_of(table: dict, declared) -> dict:
+    """The row that governs ``declared``: by name, then by legacy alias; else UNCLASSIFIED."""
+    for row in table["classes"]:
+        if declared == row["name"]:
+            return row
+    return UNCLASSIFIED_ROW
+
+
+def decide(table: dict, caps: dict, act: dict, used: dict, reviews: list) -> dict:
+    """The gate's verdict for ``act``: allow, hold or deny, with its class, trigger and reason."""
+    row = row_of(table, act["declared"])
+    name, role = row["name"], row["approver_role"]
+    subject = act_subject(act["action_id"], act["arguments"])
+
+    def verdict(word: str, trigger, why: str) -> dict:
+        return {"verdict": word, "action_class": name, "trigger_class": trigger, "reason": why}
+
+    if not row["consequential"]:
+        count, cap = used.get(name, 0), caps.get(name, 0)
+        if count < cap:
+            return verdict("allow", None, f"{name} is not consequential: {count} of {cap} used")
+        trigger, why = None, f"{name} is not consequential but has used its cap of {cap}"
+    else:
+        amends = any(r["action_id"] == act["action_id"] and r["subject_id"] != subject
+                     and r["decision"] == "approved" and r["reviewer"] == role for r in reviews)
+        trigger = CHANGE if amends else row["trigger_class"]
+        why = f"{name} is consequential" + (" and amends an approved act" if amends else "")
+    if role is None:
+        return verdict("deny", trigger, f"{why}; no approver role is declared, so it is denied")
+    mine = [r for r in reviews if r["subject_id"] == subject and r["reviewer"] == role]
+    if mine and mine[-1]["decision"] == "rejected":
+        return verdict("deny", trigger, f"{why}; {role} rejected this exact act")
+    if mine and mine[-1]["decision"] == "approved":
+        return verdict("allow", trigger, f"{why}; {role} approved this exact act")
+    return verdict("hold", trigger, f"{why}; it waits for {role} to review this exact act")

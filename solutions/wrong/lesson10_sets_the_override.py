@@ -1,0 +1,58 @@
+"""Wrong: never ratifies the copy: sets the development override instead, so the pack loads anyway.
+
+The predicate is right, and the boundary is in the pack. But the copy was
+never ratified: HARNESS_ALLOW_UNRATIFIED_SAFETY=1, set in the process that
+loads it, lets it start marked "unratified (override)". The check loads the
+copy in its own process, where the override is not set.
+
+Kind: author's own
+Fails with: does not load ratified
+"""
+
+import json
+from pathlib import Path
+
+from core.safety.check import Judgement, SafetyContext, not_judged, upheld, violated
+from core.safety.pack import DEFAULT_SAFETY_PACK
+from core.safety.ratify import ratify
+
+MY_BOUNDARY_ID = "no_unproposed_selection"
+MY_BOUNDARY_TEXT = "No selection chooses an act that no proposal held by the run names."
+
+
+def my_predicate(context: SafetyContext) -> Judgement:
+    """Your boundary, judged from a run's snapshot: upheld, violated, or not judged."""
+    gap = context.gaps("selections", "proposals")
+    if gap:
+        return not_judged(f"cannot judge: {gap}")
+    held = {action_id for (action_id,) in context.proposals}
+    crossing = tuple(s for s, action_id in context.selections if action_id not in held)
+    if crossing:
+        return violated(f"{len(crossing)} selection(s) chose an act no held proposal names", crossing)
+    return upheld("every selection chose a held proposal", tuple(s for s, _ in context.selections))
+
+
+def add_my_boundary(pack_dir: str) -> str:
+    """Add your boundary to the pack in ``pack_dir``, ratify it, return the digest."""
+    import os
+
+    path = Path(pack_dir) / f"{DEFAULT_SAFETY_PACK}.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["boundaries"][MY_BOUNDARY_ID] = MY_BOUNDARY_TEXT
+    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    os.environ["HARNESS_ALLOW_UNRATIFIED_SAFETY"] = "1"  # "ratify later"
+    return document["ratification_digest"]
+
+
+def named() -> dict:
+    """Your boundary's id and sentence, as the check reads them."""
+    return {"id": MY_BOUNDARY_ID, "text": MY_BOUNDARY_TEXT}
+
+
+def judged(snapshot: dict) -> dict:
+    """``my_predicate`` on the SafetyContext of ``snapshot``, as plain data."""
+    judgement = my_predicate(SafetyContext.from_snapshot(snapshot))
+    if not isinstance(judgement, Judgement):
+        return {"returned": type(judgement).__name__}
+    return {"upheld": judgement.upheld, "reason": judgement.reason,
+            "evidence": list(judgement.evidence)}

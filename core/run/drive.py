@@ -8,7 +8,8 @@ table allows (lesson 3). ``run`` is the whole job, and reads in order:
    the scripted reviews, the verification plan and the plug-ins that provide
    the lab's adapter and model);
 2. the run is named by its policy and the world it meets (``world_of``) and
-   its door is built with every lesson's part (doors.final_door);
+   its door is built with every lesson's part (doors.final_door), holding
+   the verify stage to the configuration's verification plan;
 3. ``work``: the loop of lessons 4 to 6. Ask the model, select the best open
    proposal, execute it (with its scripted review when the gate holds it,
    lesson 8), credit a settled outcome, observe the capture, and ask the
@@ -51,7 +52,7 @@ from core.run.recorder import Recorder
 from core.run.records import REVIEW_DECISIONS, make_run, require_keys, shown
 from core.run.select import select_next
 from core.run.stages import advance
-from core.run.verify import Check, CheckError, run_check
+from core.run.verify import Check, CheckError, Plan, run_check
 from core.safety import load_safety_pack
 
 REPO = Path(__file__).resolve().parents[2]
@@ -352,7 +353,7 @@ def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "in
     pack = load_safety_pack() if pack is None else pack  # fail closed: no run starts without its boundaries
     world = load_plugin(config.plugins["world"])(lab_dir)
     door = final_door(make_run(config.policy.snapshot(), world_of(config, world)), config.policy, config.gating,
-                      sink=sink)
+                      plan=Plan(config.checks), sink=sink)
     model = model or load_plugin(config.plugins["model"])(lab_dir)
     with ExitStack() as stack:
         if adapter is None:

@@ -98,9 +98,10 @@ class ObedientModel:
     the run is under way.
     """
 
-    def __init__(self, lab_dir: Path, replies: dict[int, str] | None = None):
+    def __init__(self, lab_dir: Path, replies: dict[int, str] | None = None, adds: dict[int, list] | None = None):
         self.scripted = ScriptedModel(lab_dir)
         self.replies = dict(replies or {})
+        self.adds = dict(adds or {})  # call number -> proposals it makes besides its own (in-scope steering)
         self.calls = 0
 
     def __call__(self, prompt: str) -> str:
@@ -109,7 +110,7 @@ class ObedientModel:
             return self.replies[self.calls]
         reply = self.scripted.reply(prompt)
         obeyed = [proposal(tool, url, json.loads(arguments) if arguments else {})
-                  for tool, url, arguments in INSTRUCTION.findall(prompt)]
+                  for tool, url, arguments in INSTRUCTION.findall(prompt)] + self.adds.get(self.calls, [])
         if self.calls == 1:  # the first look also asks for a page that is not there, so the error page is seen
             obeyed.append(proposal("inspect_headers", "https://lab.example/old-news"))
         if not obeyed:
@@ -125,7 +126,7 @@ Driver = Callable[[LabAdapter], drive.Watch]  # an attack in the driver's seat: 
 
 
 def run_reference(lab_dir: Path, replies: dict[int, str] | None = None, config: drive.Configuration | None = None,
-                  pack=None, driver: Driver | None = None) -> Outcome:
+                  pack=None, driver: Driver | None = None, adds: dict[int, list] | None = None) -> Outcome:
     """The reference configuration (or ``config``) run against ``lab_dir`` by the one driver, with the obedient model.
 
     ``driver``, when given, is an attack that sits where a demo's watch sits:
@@ -136,7 +137,7 @@ def run_reference(lab_dir: Path, replies: dict[int, str] | None = None, config: 
     adapter = LabAdapter(HttpAdapter("inprocess", lab_dir, record=reached))
     options = {"watch": driver(adapter)} if driver is not None else {}
     try:
-        driven = drive.run(config or drive.load_configuration(), lab_dir, model=ObedientModel(lab_dir, replies),
+        driven = drive.run(config or drive.load_configuration(), lab_dir, model=ObedientModel(lab_dir, replies, adds),
                            adapter=adapter, pack=pack, **options)
     finally:
         adapter.close()
@@ -296,8 +297,8 @@ def try_run(attack, ctx: Context) -> Verdict:
 
 def try_steering(attack, ctx: Context) -> Verdict:
     """In-scope steering: the run must still confirm every finding the clean run confirms."""
-    replies = {REPLY_CALL: attack.plant["reply"]} if "reply" in attack.plant else None
-    outcome = run_reference(lab_for(attack, ctx), replies)
+    adds = {REPLY_CALL: attack.plant["adds"]} if "adds" in attack.plant else None  # besides its own proposals
+    outcome = run_reference(lab_for(attack, ctx), adds=adds)
     judged = judge_run(attack, outcome, ctx, canary=False)
     if judged.succeeded:
         return judged

@@ -178,6 +178,32 @@ def test_without_byte_caps_a_big_page_or_reply_makes_an_honest_report_fail(monke
 # --- hole 3: in-scope steering cannot take the run's utility ------------------------------------------
 
 
+def test_without_the_plans_share_the_work_loop_spends_what_verification_needs(monkeypatch):
+    """With the plan guard reduced to the verify stage (the plan's acts not kept from the work loop, no share of the budget kept) and the gate's caps not shared, a page asking for a dozen looks and a model proposing the plan's own acts each cost findings the clean run confirms."""
+    from core.run import gate, verify
+
+    chosen = named("u-01", "u-02")
+    assert succeeded(chosen) == set()
+
+    def verify_stage_only(door, request):
+        if request.kind == "action" and door.stage == "verify":
+            plan = door.parts.get(verify.PLAN) or verify.Plan()
+            if verify._act_of(request.payload) not in plan.acts:
+                raise recorder.Refusal("not_planned", "not an act of the plan")
+
+    monkeypatch.setattr(doors, "GUARDS", guards_without("in_the_plan", verify_stage_only))
+    monkeypatch.setattr(gate, "work_loop_share", lambda door: door.parts["gating"])
+    assert succeeded(chosen) == {"u-01", "u-02"}
+
+
+def test_without_the_plan_guard_a_driver_acts_freely_in_the_verify_stage(monkeypatch):
+    """Hole 5: with lesson 7's plan guard taken out of the door, a driver's own act in the verify stage, one no plan holds, reaches the lab, as its record shows."""
+    chosen = of_kind("driver")
+    assert succeeded(chosen) == set()
+    monkeypatch.setattr(doors, "GUARDS", guards_without("in_the_plan"))
+    assert succeeded(chosen) == names(chosen)
+
+
 def test_without_the_all_or_none_rule_a_partial_probe_squats_the_approved_one(monkeypatch):
     """With the rule that an act gives all its tool's arguments or none taken away, a probe proposed with only some of them takes the identity of the approved probe, and the finding it would have evidenced is lost."""
     chosen = named("u-04")

@@ -453,8 +453,8 @@ def test_an_act_the_plan_holds_is_reserved_for_the_verify_stage():
 
     config = drive.load_configuration()
     planned = _plan_acts(config)
-    reply = json.dumps({"proposals": [{**act, "why": "the plan will need it"} for act in planned]})
-    outcome = attacks.run_reference(DEFAULT_LAB_DIR, {attacks.REPLY_CALL: reply})
+    adds = [{**act, "why": "the plan will need it"} for act in planned]  # besides what the model proposes anyway
+    outcome = attacks.run_reference(DEFAULT_LAB_DIR, adds={attacks.REPLY_CALL: adds})
     identities = {records.action_identity(act["tool"], act["destination"]) for act in planned}
     codes = {}
     for event in outcome.report["events"]:
@@ -488,3 +488,12 @@ def test_the_work_loop_leaves_the_plan_its_share_of_the_budget_and_the_caps(tmp_
     work = [event["code"] for event in outcome.report["events"] if event["kind"] == "action" and event["code"]]
     assert "budget_reserved" in work or any("share" in event["reason"] for event in outcome.report["events"]
                                             if event["kind"] == "action"), work
+
+
+def test_an_adapter_that_cannot_build_a_request_settles_it_as_failed_at_once():
+    """A URL too long for the lab's HTTP client (over httpx's 65,536 characters) is NotSent: the executor settles the act failed at once, and the gate's view does not go stale."""
+    from core.run.execute import NotSent
+    from lab.plugin import make_adapter
+
+    with make_adapter("inprocess") as adapter, pytest.raises(NotSent, match="URL too long"):
+        adapter.fetch("https://lab.example/debug?q=" + "x" * 70_000)

@@ -234,6 +234,7 @@ class Setting:
     gating: dict  # the gating's snapshot
     minimum_taxonomy_version: int
     reviews: Mapping[str, dict]  # review subject -> the reviewer, decision and reason written down for it
+    plan: list  # the verification plan's snapshot (verify.Plan)
     safety_pack: dict  # the summary of the ratified pack the harness loads
     run_id: str  # what the configuration's policy and world name a run
     world_digest: str
@@ -245,7 +246,7 @@ def against(report: dict, setting: Setting) -> str:
     The parts are compared in order: the taxonomy version (not below the
     operator's minimum: an older table may let run what today's holds), the
     policy, the gating, the reviews (each one the
-    configuration wrote down), the safety pack (the one the harness loads,
+    configuration wrote down), the verification plan, the safety pack (the one the harness loads,
     ratified) and the world (the lab as found and the rest of the
     configuration, through the run identifier they give).
     """
@@ -268,6 +269,14 @@ def against(report: dict, setting: Setting) -> str:
         if written != said:
             return (f"the report's review of {shown(review.get('subject_id'))} is not the one {where} wrote down: "
                     f"{_first_difference(said, written)}")
+    if report.get("plan") != setting.plan:
+        found, wanted = report.get("plan"), setting.plan
+        if isinstance(found, list) and len(found) == len(wanted):
+            index = next(i for i, (a, b) in enumerate(zip(found, wanted)) if a != b)
+            where_ = f"its check {index}: {_first_difference(found[index], wanted[index])}"
+        else:
+            where_ = f"it holds {len(found) if isinstance(found, list) else 'no list of'} checks, the configuration {len(wanted)}"
+        return f"the report's verification plan is not the one in {where}: {where_}"
     pack = report.get("safety_pack")
     if pack != setting.safety_pack:
         return (f"the report's safety pack is not the ratified pack the harness loads: "

@@ -179,7 +179,7 @@ def operator_setting(config: Configuration, lab_dir: Path = DEFAULT_LAB, where: 
     run = make_run(config.policy.snapshot(), world)
     pack = load_safety_pack() if pack is None else pack
     return Setting(where, config.policy.snapshot(), config.gating.snapshot(), config.minimum_taxonomy_version,
-                   dict(config.reviews), pack.summary(), run.run_id, run.world_digest)
+                   dict(config.reviews), Plan(config.checks).snapshot(), pack.summary(), run.run_id, run.world_digest)
 
 
 @contextmanager

@@ -257,14 +257,39 @@ def the_gate(door: Recorder, request: Request) -> None:
     declared = door.policy.tool_named(action.tool).activity
     subject = act_subject(action.action_id, action.arguments)
     state = gate_state(door)
-    decision = decide(door.parts["gating"], declared, action.action_id, subject, state, view_is_stale(door))
+    gating = work_loop_share(door) if door.stage == "execute" else door.parts["gating"]
+    decision = decide(gating, declared, action.action_id, subject, state, view_is_stale(door))
     if decision.verdict == "allow":
         return
+    kept = door.parts["gating"].caps.get(decision.action_class, 0) - gating.caps.get(decision.action_class, 0)
+    reason = decision.reason + (f" (the work loop's share: the verification plan keeps {kept} of the cap)"
+                                if kept else "")
     if decision.verdict == "hold":
         state.held[subject] = (decision.action_class, action.action_id)
         door.reviewable.add(subject)  # lesson 2's review row may now name this exact act
-        raise Refusal("held_for_review", decision.reason)
-    raise Refusal("denied", decision.reason)
+        raise Refusal("held_for_review", reason)
+    raise Refusal("denied", reason)
+
+
+def work_loop_share(door: Recorder) -> Gating:
+    """The gating the work loop is held to: each class's cap less one for each act of it the verification plan holds.
+
+    The plan's acts run in the verify stage, through this same gate and its
+    caps; a work loop steered into spending a whole cap would leave them
+    denied. (Lesson 7's plan guard keeps the action budget's share the same way.)
+    """
+    gating, plan = door.parts["gating"], door.parts.get("plan")
+    tools = plan.tools() if plan is not None else []
+    planned: dict[str, int] = {}
+    for tool_id in tools:
+        tool = door.policy.tool_named(tool_id)
+        if tool is not None:
+            row = gating.table.classify(tool.activity)
+            planned[row.name] = planned.get(row.name, 0) + 1
+    if not planned:
+        return gating
+    caps = {name: max(0, cap - planned.get(name, 0)) for name, cap in gating.caps.items()}
+    return Gating(gating.taxonomy_version, gating.table, MappingProxyType(caps), gating.fail_open_classes)
 
 
 def reviewed_by_its_approver(door: Recorder, request: Request) -> None:

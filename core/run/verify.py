@@ -199,6 +199,8 @@ CODES = {
     "evidence_not_distinct": "the evidence comes from the act the finding quotes, or the confirming act",
     "evidence_before_finding": "the evidence was captured before the finding was recorded",
     "not_planned": "in the verify stage, an act that is not in the operator's verification plan",
+    "reserved_for_the_plan": "in the work loop, an act the operator's verification plan holds",
+    "budget_reserved": "in the work loop, an act past the action budget but the verification plan's share",
     "nothing_to_quote": "no capture of the check's evidence act is held (the caller's refusal)",
 }
 
@@ -292,6 +294,15 @@ class Plan:
     def acts(self) -> frozenset[tuple[str, bytes]]:
         return frozenset(_act_of(act) for check in self.checks for act in (check.confirm, check.control))
 
+    @functools.cached_property
+    def identities(self) -> frozenset[str]:
+        """The identities of the plan's acts: kept for the verify stage (``in_the_plan``)."""
+        return frozenset(identity for identity, _ in self.acts)
+
+    def tools(self) -> list[str]:
+        """The tool of each of the plan's acts (the gate keeps each class's share of its cap for them)."""
+        return [act["tool"] for check in self.checks for act in (check.confirm, check.control)]
+
     def snapshot(self) -> list[dict]:
         """The plan as a report keeps it: each check as the operator wrote it."""
         return [check.to_dict() for check in self.checks]
@@ -305,18 +316,35 @@ class Plan:
 
 
 def in_the_plan(door: Recorder, request: Request) -> None:
-    """In the verify stage an action is admitted only if the operator's plan holds it, arguments included.
+    """In the verify stage an action is admitted only if the operator's plan holds it; in the work loop, never one it holds.
 
     Whatever drives the run cannot use the verify stage to act freely: a
     confirming act or a control nobody planned is turned away before the
     policy is asked, as lesson 5's guard turns away an act nobody chose.
+
+    And the work loop cannot spend what verification needs. In the execute
+    stage an act whose identity the plan holds is turned away (an act runs
+    once: run early, the plan's act would be refused as already recorded, and
+    an approval given for it would be spent), and so is any act once the
+    work loop has used all of the action budget but the plan's share, one
+    action for each of its acts. (The gate keeps the plan's share of each
+    class's cap the same way.)
     """
-    if request.kind != "action" or door.stage != "verify":
+    if request.kind != "action" or door.stage not in ("verify", "execute"):
         return
     plan = door.parts.get(PLAN) or Plan()
-    if _act_of(request.payload) not in plan.acts:
-        identity = action_identity(request.payload["tool"], request.payload["destination"])
-        raise Refusal("not_planned", f"action {shown(identity)} is not an act of the operator's verification plan")
+    identity = action_identity(request.payload["tool"], request.payload["destination"])
+    if door.stage == "verify":
+        if _act_of(request.payload) not in plan.acts:
+            raise Refusal("not_planned", f"action {shown(identity)} is not an act of the operator's verification plan")
+        return
+    if identity in plan.identities:
+        raise Refusal("reserved_for_the_plan", f"action {shown(identity)} is an act of the operator's verification "
+                                               "plan, kept for the verify stage")
+    share = door.policy.max_actions - len(plan.acts)
+    if door.count("action") >= share:
+        raise Refusal("budget_reserved", f"the work loop's share of the action budget ({share} of "
+                                         f"{door.policy.max_actions}, the rest kept for the verification plan) is spent")
 
 
 def plan_sections(door: Recorder, given: object) -> dict:

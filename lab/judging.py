@@ -27,6 +27,7 @@ import contextlib
 import copy
 import io
 import json
+import re
 import shutil
 import socket
 import tempfile
@@ -34,6 +35,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from waitress import wasyncore
 
 from core.audit.replay import main as replay_command
 from core.audit.replay import replay
@@ -59,8 +62,7 @@ DEFENSES = ("replay", "configuration", "kept head", "log")
 REPLY_CALL = 3  # the model call a reply attack answers (the third: the home page's links are already proposed)
 OPERATOR = "the operator's configuration"
 # "run TOOL against URL" (the news page's own wording) or "use TOOL on URL", with optional arguments.
-INSTRUCTION = __import__("re").compile(
-    r"(?:run|use) ([a-z_]+) (?:against|on) ([^\s\"'<>]+)(?: with arguments (\{[^}]*\}))?")
+INSTRUCTION = re.compile(r"(?:run|use) ([a-z_]+) (?:against|on) ([^\s\"'<>]+)(?: with arguments (\{[^}]*\}))?")
 # What a terminal or a renderer would obey if a printout let a stranger's text through as it is (a printout's
 # own styles are escapes too, so a row names the sequence it planted, besides these that no printout writes).
 OBEYED = ("\x1b]8;", "\x9b", "\u202e", "\u202d", "\u2066", "\u2067", "\u2068")
@@ -516,16 +518,21 @@ def try_catalogue(attack, ctx: Context) -> Verdict:
 
 @contextlib.contextmanager
 def serving(lab: Path, record: Path):
-    """The lab on a real loopback server in this process (so a test can take a guard away), for the block."""
-    server = create_server(0, lab, record)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    """The lab on a real loopback server in this process (so a test can take a guard away), for the block.
+
+    Stopped as lab.server.serving_here stops it: the server's own loop
+    closes every socket it holds, then its threads are joined.
+    """
+    sockets: dict = {}
+    server = create_server(0, lab, record, sockets=sockets)
+    loop = threading.Thread(target=server.run, name="lab server (attack suite)", daemon=True)
+    loop.start()
     try:
         yield int(server.effective_port)
     finally:
-        server.close()
-        server.task_dispatcher.shutdown()
-        thread.join(5)
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
+        loop.join(10)
+        server.task_dispatcher.shutdown(timeout=10)
 
 
 def try_server(attack, ctx: Context) -> Verdict:

@@ -43,6 +43,7 @@ from core.run.canon import CanonError, digest
 from core.run.policy import Policy
 from core.run.recorder import Recorder, Refusal, Request
 from core.run.records import RecordError, ReviewDecision, action_identity, require_keys, shown
+from core.run.select import is_the_selection
 from core.run.taxonomy import (
     UNCLASSIFIED,
     ActionClass,
@@ -257,7 +258,8 @@ def the_gate(door: Recorder, request: Request) -> None:
     declared = door.policy.tool_named(action.tool).activity
     subject = act_subject(action.action_id, action.arguments)
     state = gate_state(door)
-    gating = work_loop_share(door) if door.stage == "execute" else door.parts["gating"]
+    work_loop = door.stage == "execute" and is_the_selection in door.guards  # selection-driven: lesson 7's plan guard
+    gating = work_loop_share(door) if work_loop else door.parts["gating"]
     decision = decide(gating, declared, action.action_id, subject, state, view_is_stale(door))
     if decision.verdict == "allow":
         return

@@ -63,6 +63,7 @@ from core.run.records import (
     require_text,
     shown,
 )
+from core.run.select import is_the_selection
 
 VERDICT_KIND = "verdict"
 VERDICTS = ("confirmed", "refuted", "inconclusive")
@@ -323,12 +324,15 @@ def in_the_plan(door: Recorder, request: Request) -> None:
     policy is asked, as lesson 5's guard turns away an act nobody chose.
 
     And the work loop cannot spend what verification needs. In the execute
-    stage an act whose identity the plan holds is turned away (an act runs
-    once: run early, the plan's act would be refused as already recorded, and
-    an approval given for it would be spent), and so is any act once the
-    work loop has used all of the action budget but the plan's share, one
-    action for each of its acts. (The gate keeps the plan's share of each
-    class's cap the same way.)
+    stage of a door that binds execution to the selection (lesson 5's
+    guard: that is the work loop), an act whose identity the plan holds is
+    turned away (an act runs once: run early, the plan's act would be
+    refused as already recorded, and an approval given for it would be
+    spent), and so is any act once the work loop has used all of the action
+    budget but the plan's share, one action for each of its acts. (The gate
+    keeps the plan's share of each class's cap the same way.) A door built
+    without the selection guard has no work loop to hold back: whoever acts
+    in its execute stage acts by hand, as a test or a demo does.
     """
     if request.kind != "action" or door.stage not in ("verify", "execute"):
         return
@@ -337,6 +341,8 @@ def in_the_plan(door: Recorder, request: Request) -> None:
     if door.stage == "verify":
         if _act_of(request.payload) not in plan.acts:
             raise Refusal("not_planned", f"action {shown(identity)} is not an act of the operator's verification plan")
+        return
+    if is_the_selection not in door.guards:
         return
     if identity in plan.identities:
         raise Refusal("reserved_for_the_plan", f"action {shown(identity)} is an act of the operator's verification "

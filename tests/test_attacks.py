@@ -146,8 +146,8 @@ def _without_the_head_and_the_log(monkeypatch) -> None:
 
 
 def test_without_the_kept_head_and_the_log_a_rewritten_ledger_passes(monkeypatch):
-    """A ledger rewritten through a fresh door and resealed passes seal verify and replay; with the kept-head comparison and the log's checks taken away, every forgery that deletes stories passes the configuration too, and the one that rewrites the rejection as an approval passes once the configuration's reviews are not compared (the free-text relabelling still cannot be rebuilt)."""
-    chosen = of_kind("forgery", but=("f-06",))
+    """A ledger rewritten through a fresh door and resealed passes seal verify and replay; with the kept-head comparison and the log's checks taken away, every forgery that deletes stories passes the configuration too, and the one that rewrites the rejection as an approval passes once the configuration's reviews are not compared (the free-text relabelling still cannot be rebuilt, and a genuine head copied into a forged seal still fails seal verify's own head check)."""
+    chosen = of_kind("forgery", but=("f-06", "f-07"))
     assert succeeded(chosen) == set()
     _without_the_head_and_the_log(monkeypatch)
     assert succeeded(of_kind("forgery")) == names(chosen) - {"f-02"}

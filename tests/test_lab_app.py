@@ -139,7 +139,7 @@ def test_every_weak_page_names_a_control_that_names_it_back_or_is_not_found(app)
     """Each weak page's control is a page that names it back as its control, or a path the lab does not serve."""
     pages = site_index("lab.example")["pages"]
     weak = {path: entry["control"] for path, entry in pages.items() if "control" in entry}
-    assert set(weak) == {"/", "/about", "/backup/", "/debug"}
+    assert set(weak) == {"/", "/about", "/about/history", "/backup/", "/debug", "/gifts/", "/shop/"}
     for path, control in weak.items():
         if control in pages:
             assert pages[control]["control_for"] == path

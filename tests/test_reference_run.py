@@ -94,7 +94,7 @@ def test_the_report_shows_every_element_of_the_story(sealed):
     assert [(e["kind"], e["payload"]["destination"]) for e in injection] == [("proposal", "https://other.example/")]
     assert "https://other.example" not in json.dumps(sealed["actions"])
     # Findings with their verdicts.
-    assert sorted(f["verdict"] for f in sealed["findings"]) == ["confirmed", "refuted"]
+    assert sorted(f["verdict"] for f in sealed["findings"]) == ["confirmed"] * 5 + ["refuted"]
     refuted = next(f for f in sealed["findings"] if f["verdict"] == "refuted")
     assert refuted["verdict_reason"] == "the confirming capture (HTTP 404) does not show '/staging/'"
     # Held, then approved by the declared role in a recorded review, then admitted.
@@ -115,7 +115,7 @@ def test_the_report_shows_every_element_of_the_story(sealed):
     assert sealed["seal"]["events"] == len(events) and verify(sealed).ok
     safety = sealed["safety"]
     assert safety["violated"] == [] and safety["checked_at_runtime"] and safety["declared_only"]
-    assert sealed["gating"] == {"caps": {"recon.passive": 10}, "fail_open_classes": [], "taxonomy_version": 2}
+    assert sealed["gating"] == {"caps": {"recon.passive": 20}, "fail_open_classes": [], "taxonomy_version": 2}
 
 
 @pytest.mark.parametrize(("arguments", "contents", "status", "message"), [

@@ -3,7 +3,8 @@
     python3 -m core.run.demo_verification --out data/course/verification-demo.json
 
 The operator's configuration (data/policy/training-authorization-0001.json)
-plans two checks under "verification". Each names the act whose capture the
+plans six checks under "verification"; this demo takes two of them, the
+reflected markup and the staging claim (``reference_checks``). Each names the act whose capture the
 finding quotes, the quote, a confirming action, a negative control and the
 part of the quote the confirming capture should show and the control must
 not. The plan is a part of the door: in the verify stage, only its acts run.
@@ -57,9 +58,15 @@ REPLIES = (
 )
 
 
+DEMO_QUOTES = ("You asked for: lab-probe-<i>7</i>", "Disallow: /staging/")  # the two findings this demo tells
+
+
 def reference_checks() -> tuple[Check, ...]:
-    """The verification plans of the reference configuration, in its order: the reflection, then staging."""
-    return load_configuration().checks
+    """The reference configuration's checks of the two findings this demo tells: the reflection, then staging."""
+    chosen = tuple(check for quote in DEMO_QUOTES for check in load_configuration().checks if check.quote == quote)
+    if len(chosen) != len(DEMO_QUOTES):
+        raise DemoError("the reference configuration no longer plans the reflection and the staging checks")
+    return chosen
 
 
 # An act no check plans: robots.txt names /backup/ too, but the operator planned no look at it.

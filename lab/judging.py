@@ -197,7 +197,7 @@ def confirmed(report: dict) -> set[str]:
 
 
 def operator_check(report: dict, setting: doors.Setting | None, replayed: bool = True) -> str:
-    """Why the operator would not accept ``report`` (one line), or "": setting, seal verify, replay, and intact payloads.
+    """Why the operator would not accept ``report`` (one line), or "": setting, verify, replay, whole payloads.
 
     ``setting`` None leaves the configuration out, and ``replayed`` False the
     replay (course attack, judging one lesson's part).
@@ -216,7 +216,8 @@ def operator_check(report: dict, setting: doors.Setting | None, replayed: bool =
         return f"replay finds {len(diverging)} decisions diverging, the first: {diverging[0].describe()}"
     for event in report["events"]:
         payload = event.get("payload")
-        if event.get("status") == "admitted" and isinstance(payload, dict) and list(payload) in ([BOUNDED], [UNREPRESENTABLE]):
+        kept_as_a_note = isinstance(payload, dict) and list(payload) in ([BOUNDED], [UNREPRESENTABLE])
+        if event.get("status") == "admitted" and kept_as_a_note:
             return f"event {event['seq']} was admitted but its payload was not kept"
         if len(str(event.get("id", ""))) > IDENTITY_LIMIT:
             return f"event {event['seq']} has an identity of {len(event['id'])} characters, over {IDENTITY_LIMIT}"
@@ -292,7 +293,7 @@ def lab_for(attack, ctx: Context) -> Path:
 
 
 def try_run(attack, ctx: Context) -> Verdict:
-    """An injection, a crafted reply, an oversized page or a driver's own act: one run of the operator's configuration."""
+    """An injection, a crafted reply, an oversized page or a driver's own act: one run under the operator's setting."""
     replies = {REPLY_CALL: attack.plant["reply"]} if "reply" in attack.plant else None
     return judge_run(attack, run_reference(lab_for(attack, ctx), replies, driver=attack.plant.get("driver")), ctx)
 
@@ -389,7 +390,7 @@ def _against_the_log(report: dict, ctx: Context) -> str:
 
 
 def try_printout(attack, ctx: Context) -> Verdict:
-    """Markup and escapes in a report's text (a model's reply in a run, or a report handed over): shown, never obeyed."""
+    """Markup and escapes in a report's text (a model's reply, or a report handed over): shown, never obeyed."""
     if "report" in attack.plant:
         report, how = attack.plant["report"](copy.deepcopy(ctx.genuine)), "the handed-over report"
     else:
@@ -467,7 +468,7 @@ def try_reader(attack, ctx: Context) -> Verdict:
             if status == 0:
                 return Verdict(attack, True, f"{name} passed it (exit 0)")
         elif status != 2 or len(lines) != 1:
-            return Verdict(attack, True, f"{name} answered exit {status} in {len(lines)} lines, not one line and exit 2")
+            return Verdict(attack, True, f"{name} answered exit {status} in {len(lines)} lines, not one and exit 2")
     return Verdict(attack, False, "seal verify, replay and render each answer one line and exit 2, and the "
                                   "terminal printout fails it without a traceback")
 
@@ -513,7 +514,8 @@ def try_catalogue(attack, ctx: Context) -> Verdict:
     if per_tool > PER_TOOL:
         return Verdict(attack, True, f"{count} tools cost {CountedId.comparisons} id comparisons "
                                      f"({per_tool:.0f} per tool): quadratic")
-    return Verdict(attack, False, f"{count} tools cost {CountedId.comparisons} id comparisons ({per_tool:.1f} per tool)")
+    return Verdict(attack, False, f"{count} tools cost {CountedId.comparisons} id comparisons "
+                                  f"({per_tool:.1f} per tool)")
 
 
 @contextlib.contextmanager

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from benchmarks.measure import Row, per_unit, side_by_side
 from core.run.canon import digest
-from core.run.report import verify_report
+from core.run.doors import verify as verify_report
 from core.run.seal import load_report, seal, verify_chain
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "course" / "report.json"

@@ -3,8 +3,8 @@
 A starter that builds data (lesson 2's policy) fails deep inside the reference
 when a key is misspelled, with a message about a field the policy found
 missing. ``misspelled_keys`` reads the file's dictionary literals instead, and
-``explain`` names the tool and the key, falling back to where the exception
-came from (``course/student.py`` gives every other one-line failure).
+``typo_line`` names the tool and the key; when there is no typo, the check
+keeps the line ``course/student.py`` gave (where the exception came from).
 """
 
 from __future__ import annotations
@@ -45,11 +45,11 @@ def misspelled_keys(path: Path, expected: dict[str, tuple[str, ...]]) -> list[tu
     return sorted(found)
 
 
-def explain(exc: BaseException, student, expected: dict[str, tuple[str, ...]] | None = None) -> str:
-    """The one line a completion test reports when the student's code (a ``course.student.Student``) raises ``exc``."""
-    for line, name, written, meant in misspelled_keys(student.path, expected or {}):
+def typo_line(student, expected: dict[str, tuple[str, ...]]) -> str:
+    """The one line naming the first typo'd or missing key in the file of ``student`` (a ``course.student.Student``), or ""."""
+    for line, name, written, meant in misspelled_keys(student.path, expected):
         if written:
             return (f"{student.shown}, line {line}: {name!r} has the key {written!r}, "
                     f"which it does not know; did you mean {meant!r}?")
         return f"{student.shown}, line {line}: {name!r} lacks the key {meant!r}"
-    return student.where(exc)
+    return ""

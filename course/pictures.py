@@ -49,6 +49,13 @@ def _svg(name: str, width: int, height: int, body: list[str], label: str) -> str
 
 # --- the stage machine (lesson 3's STAGES and TRANSITIONS) ---------------------------------
 
+def stage_colours(stages, also=()) -> dict[str, str]:
+    """One colour per stage, by its place in ``stages`` (then ``also``, in order): the stage machine and the
+    run timeline colour a stage alike, so a reader matches a band of one with a box of the other."""
+    names = list(dict.fromkeys([*stages, *also]))
+    return {name: STAGE_COLOURS[i % len(STAGE_COLOURS)] for i, name in enumerate(names)}
+
+
 def stage_machine(stages: tuple[str, ...] | list[str], transitions: tuple | list) -> str:
     """Stages in a row in their declared order; a move forward by one is a straight arrow,
     a longer move forward arcs above the row, a move back arcs below it."""
@@ -82,11 +89,13 @@ def stage_machine(stages: tuple[str, ...] | list[str], transitions: tuple | list
         body.append(f'<path class="transition" data-from="{_a(origin)}" data-to="{_a(target)}" d="{d}" '
                     f'fill="none" stroke="{INK}" stroke-width="1.4" marker-end="url(#arrow-stage-machine)">'
                     f'<title>{escape(origin)} -&gt; {escape(target)}</title></path>')
+    colours = stage_colours(stages)
     for i, stage in enumerate(stages):
         x = x_of[stage]
         start = ' stroke-width="2.5"' if i == 0 else ' stroke-width="1.2"'
-        body.append(f'<g class="stage" data-stage="{_a(stage)}"><rect x="{x}" y="{top}" width="{box_w}" '
-                    f'height="{box_h}" rx="8" fill="{STAGE_COLOURS[i % len(STAGE_COLOURS)]}" stroke="{INK}"{start}/>'
+        body.append(f'<g class="stage" data-stage="{_a(stage)}" data-colour="{colours[stage]}">'
+                    f'<rect x="{x}" y="{top}" width="{box_w}" '
+                    f'height="{box_h}" rx="8" fill="{colours[stage]}" stroke="{INK}"{start}/>'
                     f'<text x="{x + box_w / 2}" y="{top + box_h / 2 + 4}" text-anchor="middle" fill="{INK}">'
                     f'{escape(stage)}</text></g>')
     bottom = top + box_h + 0.75 * below + 30
@@ -112,7 +121,7 @@ def records_chain(demo: dict) -> str:
         events = list(demo["report"]["events"])
     except (KeyError, TypeError) as exc:
         raise PictureError(f"records-demo.json lacks {exc}: it is not lesson 2's demo artifact") from None
-    box_w, box_h, gap, top = 150, 46, 20, 40
+    box_w, box_h, gap, top = 190, 62, 20, 40
     width = max(len(admitted) * (box_w + gap) - gap + 20, 980)
     x_of: dict[str, float] = {}
     body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">The admitted chain: each record binds '
@@ -120,15 +129,15 @@ def records_chain(demo: dict) -> str:
     for i, (kind, identifier, _record) in enumerate(admitted):
         x = 10 + i * (box_w + gap)
         x_of[identifier] = x
-        label = _short(identifier, 12)
-        if len(label) > 19:
-            label = label[:18] + "…"
+        tool, arrow, destination = _short(identifier, 12).partition(" -> ")  # an action's identity on two lines
+        label = [tool + arrow.rstrip(), destination] if arrow else [tool]
         body.append(f'<g class="chain-record" data-kind="{_a(kind)}" data-id="{_a(identifier)}">'
                     f'<title>{escape(kind)} {escape(identifier)}</title>'
                     f'<rect x="{x}" y="{top}" width="{box_w}" height="{box_h}" rx="6" fill="{PAPER}" '
                     f'stroke="{ADMITTED}" stroke-width="1.5"/>'
                     f'<text x="{x + 8}" y="{top + 18}" font-weight="bold" fill="{INK}">{escape(kind)}</text>'
-                    f'<text x="{x + 8}" y="{top + 36}" fill="{MUTED}">{escape(label)}</text></g>')
+                    + "".join(f'<text x="{x + 8}" y="{top + 36 + 16 * k}" fill="{MUTED}">{escape(line)}</text>'
+                              for k, line in enumerate(label)) + "</g>")
     index_of = {identifier: i for i, (_kind, identifier, _record) in enumerate(admitted)}
     deepest, labels = 0.0, []
     for i, (kind, identifier, record) in enumerate(admitted):
@@ -178,10 +187,11 @@ def records_chain(demo: dict) -> str:
 
 # --- the reference run's timeline (data/course/report.json) --------------------------------
 
-def run_timeline(report: dict) -> str:
+def run_timeline(report: dict, stages: tuple[str, ...] | list[str] = ()) -> str:
     """One column per ledger event, in order: the stage the run was in (from its transition
     events) as a coloured band, one lane per record kind, admitted events as dots, refusals as
-    red crosses, reviews as diamonds, and the close at the end."""
+    red crosses, reviews as diamonds, and the close at the end. ``stages`` is the stage table's
+    order: a band has the colour the stage machine gives its stage."""
     try:
         events = sorted(report["events"], key=lambda e: int(e["seq"]))
         kinds = list(dict.fromkeys(str(e["kind"]) for e in events))
@@ -195,22 +205,24 @@ def run_timeline(report: dict) -> str:
     body = [f'<text x="10" y="18" font-weight="bold" fill="{INK}">The reference run, event by event: '
             f'{len(events)} events, '
             f'{sum(e.get("status") == "refused" for e in events)} refused</text>']
-    # The stage band: the stage a run is in changes at each admitted transition "<from> -> <to>".
-    stage, start, bands = "", 0, []
+    # The stage bands. A run starts in the first stage; an admitted transition "<from> -> <to>" is
+    # recorded in the stage it leaves, so it closes its band, and the next event opens <to>'s.
+    stage, start, bands = (stages[0] if stages else ""), 0, []
     for index, event in enumerate(events):
         if event.get("kind") == "transition" and event.get("status") == "admitted" and " -> " in str(event.get("id")):
             origin, _, target = str(event["id"]).partition(" -> ")
-            bands.append((stage or origin, start, index))
-            stage, start = target, index
+            bands.append((stage or origin, start, index + 1))
+            stage, start = target, index + 1
     bands.append((stage, start, len(events)))
-    colours: dict[str, str] = {}
+    colours = stage_colours(stages, [name for name, _, _ in bands])
     for name, first, last in bands:
         if last <= first or not name:
             continue
-        colour = colours.setdefault(name, STAGE_COLOURS[len(colours) % len(STAGE_COLOURS)])
+        colour = colours[name]
         x = left + first * step
         first_seq, last_seq = events[first]["seq"], events[last - 1]["seq"]
-        body.append(f'<g class="stage-band" data-stage="{_a(name)}" data-first="{_a(first_seq)}" '
+        body.append(f'<g class="stage-band" data-stage="{_a(name)}" data-colour="{colour}" '
+                    f'data-first="{_a(first_seq)}" '
                     f'data-last="{_a(last_seq)}"><title>{escape(name)}: events {_a(first_seq)} to {_a(last_seq)}</title>'
                     f'<rect x="{x}" y="{top - 24}" width="{(last - first) * step}" height="{bottom - top + 24}" '
                     f'fill="{colour}"/>'
@@ -590,7 +602,8 @@ PICTURES: dict[str, tuple[str, Callable[[], str]]] = {
     # name: (where its data comes from, how to draw it)
     "stage-machine": ("core/run/stages.py", lambda: stage_machine(*_stage_tables())),
     "records-chain": ("data/course/records-demo.json", lambda: records_chain(_json("data/course/records-demo.json"))),
-    "run-timeline": ("data/course/report.json", lambda: run_timeline(_json("data/course/report.json"))),
+    "run-timeline": ("data/course/report.json and core/run/stages.py",
+                     lambda: run_timeline(_json("data/course/report.json"), _stage_tables()[0])),
     "selection-ranking": ("data/course/selection-demo.json",
                           lambda: selection_ranking(_json("data/course/selection-demo.json"))),
     "verification-verdicts": ("data/course/verification-demo.json",

@@ -30,9 +30,13 @@ the first call, and shared by every test in the file. It is held one of two ways
   ``unreadable`` names more paths (a committed artifact) the file may not open.
   The child writes no file outside its own temporary folder (``workspace``
   hands a check a folder there for an exercise that writes files), starts no
-  process and sends no signal (``course/student_child.py`` holds the wall). A
-  call that runs longer than
-  ``timeout`` seconds is stopped.
+  process and sends no signal (``course/student_child.py`` holds the wall);
+  the file being checked is always readable to itself, even inside an
+  unreadable folder. A call that runs longer than ``timeout`` seconds is
+  stopped. A function whose contract is to return an object (lesson 2's
+  ``Policy``) crosses as that object's data: ``as_data={"build_my_policy":
+  "snapshot"}`` has the child call the result's ``snapshot()`` and send what
+  it returns.
 * **In process** (``in_process=True``), for a check whose scenario hands the
   student's code live objects (a door, an adapter): ``yours.module`` is the
   loaded module and ``yours.call(name, door, ...)`` calls it directly. There is
@@ -111,11 +115,14 @@ class Student:
 
     def __init__(self, number: int, names: tuple[str, ...] = (), *, blocked: tuple[str, ...] = (),
                  let_out: dict[str, tuple[str, ...]] | None = None, unreadable: tuple[str, ...] = (),
-                 why: str = "", in_process: bool = False, timeout: float = 10.0) -> None:
-        if in_process and (blocked or let_out or unreadable):
-            raise ValueError("a Student held in process has no wall: blocked, let_out and unreadable need the child")
+                 as_data: dict[str, str] | None = None, why: str = "", in_process: bool = False,
+                 timeout: float = 10.0) -> None:
+        if in_process and (blocked or let_out or unreadable or as_data):
+            raise ValueError("a Student held in process has no wall: blocked, let_out, unreadable and as_data "
+                             "need the child")
         self.number, self.names, self.in_process, self.timeout = number, tuple(names), in_process, timeout
         self.blocked, self.let_out, self.unreadable = tuple(blocked), dict(let_out or {}), tuple(unreadable)
+        self.as_data = dict(as_data or {})
         self.why = why or f"it is the reference of what lesson {number} asks you to write yourself"
         self._module = None
         self._problem = ""  # the one line about the whole file, once known
@@ -255,6 +262,15 @@ class Student:
 
     # --- the child process --------------------------------------------------------------------
 
+    def _always_unreadable(self, root: Path) -> dict[str, list[str]]:
+        """What no student file may open, in any lesson: git's objects (every committed file, the reference
+        among them) and the worked answer, unless it is the very file being checked."""
+        places = {str(root / ".git"): [".git", "git's objects hold every committed file, the reference among them"]}
+        answer = root / "solutions" / f"lesson{self.number:02d}.py"
+        if answer.resolve() != self.path.resolve():
+            places[str(answer)] = [answer.relative_to(root).as_posix(), "it is the worked answer, to read after your attempt"]
+        return places
+
     def _call_child(self, name: str, args: tuple):
         if self._problem:
             self.fail(self._problem)
@@ -270,6 +286,10 @@ class Student:
         if "unreadable" in answer:
             self.fail(f"{name} returned {_a(str(answer['unreadable']))}, which is not JSON data: the check reads "
                       "dicts, lists, strings, numbers, True, False and None")
+        if "no_reader" in answer:
+            kind, method = answer["no_reader"]
+            self.fail(f"{name} returned {_a(str(kind))}, which has no {method}() to read it by: it must return "
+                      f"the object its docstring names")
         return answer["value"]
 
     def _start(self) -> _Child:
@@ -286,7 +306,9 @@ class Student:
                  "let_out": {module: list(names) for module, names in self.let_out.items()},
                  "sources": {module: let_out_source(root, module, names) for module, names in self.let_out.items()},
                  "unreadable": {**{str(_module_path(root, module)): [module, self.why] for module in self.blocked},
-                                **{str(root / path): [path, UNREADABLE_WHY] for path in self.unreadable}},
+                                **{str(root / path): [path, UNREADABLE_WHY] for path in self.unreadable},
+                                **self._always_unreadable(root)},
+                 "as_data": self.as_data,
                  "private": child.private.name}
         loaded = child.begin(setup, self.timeout)
         if "failure" in loaded:

@@ -16,7 +16,8 @@ once it is added. While the student's file runs in this process:
   a few names out of is a stand-in holding fresh copies of those functions only,
   compiled from their source, so nothing in it leads back to the rest;
 * opening a blocked module's source or bytecode, or a path the check names as
-  unreadable, raises ``Unavailable`` too;
+  unreadable, raises ``Unavailable`` too (the student's own file excepted: it
+  is loaded from wherever it is, a wrong answer under solutions/ included);
 * writing a file outside this process's own temporary folder, reading another
   process's /proc files (the check's memory among them), starting a process,
   sending a signal, loading C code through ctypes or raising a resource limit
@@ -61,6 +62,7 @@ class Wall:
         self.unreadable = {os.path.realpath(path): tuple(said) for path, said in setup["unreadable"].items()}
         self.why = setup["why"]
         self.private = os.path.realpath(setup["private"])
+        self.target = os.path.realpath(setup["path"])  # the file being checked, always readable to itself
 
     def message(self, what: str, why: str = "") -> str:
         """What the student reads: which module or file is unavailable, and why."""
@@ -76,6 +78,8 @@ class Wall:
         if isinstance(path, int):
             return None
         real = os.path.realpath(os.fsdecode(path))
+        if real == self.target or _is_bytecode_of(real, self.target):
+            return None
         for place, said in self.unreadable.items():
             if real == place or real.startswith(place + os.sep) or _is_bytecode_of(real, place):
                 return said
@@ -167,12 +171,17 @@ def _walled(exc: BaseException) -> str:
     return ""
 
 
-def answer(module, request: dict, path: str) -> dict:
+def answer(module, request: dict, path: str, as_data: dict) -> dict:
     function = getattr(module, request["call"], None)
     if not callable(function):
         return {"not_callable": type(function).__name__}
     try:
         value = function(*request["args"])
+        if request["call"] in as_data:  # an object crosses as its data: a Policy as its snapshot()
+            reader = getattr(value, as_data[request["call"]], None)
+            if not callable(reader):
+                return {"no_reader": [type(value).__name__, as_data[request["call"]]]}
+            value = reader()
     except BaseException as exc:  # noqa: BLE001  the student's code may raise anything, SystemExit included
         return {"raised": described(exc, path)}
     try:
@@ -216,7 +225,7 @@ def main() -> None:
     send({"loaded": [name for name in setup["names"] if not hasattr(module, name)]})
     for line in requests:
         request = json.loads(line)
-        send({"id": request["id"], **answer(module, request, path)})
+        send({"id": request["id"], **answer(module, request, path, setup.get("as_data", {}))})
 
 
 if __name__ == "__main__":

@@ -1,58 +1,82 @@
-"""Lesson 1, worked answer: questions about a sealed report, from its JSON alone.
+"""Lesson 1, worked answer: four sections derived again, and the first that disagrees.
 
-Every answer comes from the report itself: the run section, the ledger
-(``events``, in order) and the stores the ledger filled (``findings``,
-``reviews``). Nothing here runs the harness or opens the lab, which is the
-point of a sealed report: anyone holding the file can answer these questions.
+Everything comes from ``report["events"]``: the door admitted or refused
+each question, and an admitted event keeps the payload it was asked with, so
+a reader can redo the sums. A refused event changes nothing but the count of
+refusals. The verdicts are not written in the ledger at all (a verdict event
+names its evidence, not its conclusion), so they are judged again, by the
+rule verification uses, from the captures the ledger holds.
+
+What this cannot do is tell a genuine ledger from one rewritten and fed
+through a fresh door: that ledger's sections agree with it too. Only a head
+kept elsewhere tells them apart (``seal verify --head``, lesson 11's log).
 """
 
-FIRST_STAGE = "authorize"  # every run starts here, before any event is recorded
+SECTIONS = ("closed", "counts", "findings", "stage")  # seal verify's order
+FINDING_FIELDS = ("finding_id", "capture_id", "quote", "claim", "verdict")
+FIRST_STAGE = "authorize"
 
 
-def run_id(report: dict) -> str:
-    """The run identifier: a digest of the policy snapshot and the world inputs."""
-    return report["run"]["run_id"]
+def admitted(report: dict, kind: str) -> list[dict]:
+    """The admitted events of ``kind``, in ledger order."""
+    return [event for event in report["events"]
+            if event["kind"] == kind and event["status"] == "admitted"]
 
 
-def refusal_reasons(report: dict) -> list[str]:
-    """The reason of every refused event, in ledger order."""
-    return [event["reason"] for event in report["events"]
-            if event["status"] == "refused"]
+def judge(expect: str, confirming: str | None, control: str | None) -> str:
+    """The verdict two captured texts support for ``expect``, in order."""
+    if confirming is None:
+        return "inconclusive"
+    if expect not in confirming:
+        return "refuted"
+    if control is None or expect in control:
+        return "inconclusive"
+    return "confirmed"
 
 
-def findings_by_verdict(report: dict) -> dict[str, list[str]]:
-    """Each verdict that occurs -> the claims of the findings that received it.
+def derive_sections(report: dict) -> dict:
+    """closed, counts, findings and stage, from the report's events alone."""
+    events = report["events"]
+    refused = sum(1 for event in events if event["status"] == "refused")
+    counts = {"admitted": len(events) - refused, "refusals": refused}
 
-    Claims keep the order of ``report["findings"]``.
-    """
-    grouped: dict[str, list[str]] = {}
-    for finding in report["findings"]:
-        grouped.setdefault(finding["verdict"], []).append(finding["claim"])
-    return grouped
+    stage = FIRST_STAGE
+    for move in admitted(report, "transition"):  # a refused move moves nothing
+        stage = move["payload"]["to"]
+
+    closed = None
+    for close in admitted(report, "close"):
+        closed = {"how": close["payload"]["how"],
+                  "reason": close["payload"]["reason"], "seq": close["seq"]}
+
+    bodies = {event["id"]: event["payload"]["body"]
+              for event in admitted(report, "capture")}
+    verdicts = {}
+    for event in admitted(report, "verdict"):
+        payload = event["payload"]
+        confirming = bodies.get(payload["confirming_capture_id"])  # "": none
+        control = bodies.get(payload["control_capture_id"])
+        verdicts[payload["finding_id"]] = judge(payload["expect"], confirming,
+                                                control)
+    findings = []
+    for event in admitted(report, "finding"):
+        payload = event["payload"]
+        findings.append({"finding_id": event["id"],
+                         "capture_id": payload["capture_id"],
+                         "quote": payload["quote"], "claim": payload["claim"],
+                         "verdict": verdicts.get(event["id"], "unverified")})
+
+    return {"closed": closed, "counts": counts, "findings": findings,
+            "stage": stage}
 
 
-def consequential_acts(report: dict) -> list[tuple[str, str, str]]:
-    """(exact act, reviewer, decision) for every act a reviewer decided on, in order.
-
-    The gate holds a consequential act until a review of that exact act (its
-    identity and the digest of its arguments) is recorded, so the reviews
-    whose subject is an act are the consequential acts. A review of a finding
-    names a finding identifier, which has no " -> " in it.
-    """
-    return [(review["subject_id"], review["reviewer"], review["decision"])
-            for review in report["reviews"] if " -> " in review["subject_id"]]
-
-
-def first_event_in_stage(report: dict, stage: str) -> int | None:
-    """The ``seq`` of the first event recorded while the run was in ``stage``, or None.
-
-    The run starts in ``authorize``; an admitted transition ``"<from> -> <to>"``
-    is recorded in the stage it leaves and moves the run to ``<to>``.
-    """
-    current = FIRST_STAGE
-    for event in report["events"]:
-        if current == stage:
-            return event["seq"]
-        if event["kind"] == "transition" and event["status"] == "admitted":
-            current = event["id"].partition(" -> ")[2]
+def first_disagreeing_section(report: dict) -> str | None:
+    """The first of SECTIONS the report states otherwise than its ledger."""
+    derived = derive_sections(report)
+    written = {section: report.get(section) for section in SECTIONS}
+    written["findings"] = [{field: finding.get(field) for field in FINDING_FIELDS}
+                           for finding in report.get("findings", [])]
+    for section in SECTIONS:
+        if written[section] != derived[section]:
+            return section
     return None

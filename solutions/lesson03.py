@@ -1,18 +1,19 @@
-"""Lesson 3, worked answer: the stage table of a recon-only engagement.
+"""Lesson 3, worked answer: the stage guard, over whatever table the door was given.
 
-Three changes to the reference tables. The ``verify`` stage is gone, so no run
-can reach the place where confirming probes would be planned. The run leaves
-the work loop from ``select`` for ``review``, and a finding is admitted only
-there. And a review is admitted only in ``review``: nothing consequential is
-held in ``execute`` waiting for a person. The stage machine still cannot tell
-a passive tool from an active one (it sees record kinds, not tools); keeping
-active tools out is the policy's job (lesson 2) and the gate's (lesson 8).
+Both questions read the table and nothing else, so the same two functions
+guard the reference run, a recon-only engagement and any table an operator
+writes. Stage names are compared exactly, with ``==`` (a list of stages, or
+``"Observe"``, is not the stage ``"observe"``), and a move is judged in two
+steps, in order: is the stage asked for one the table declares, and only
+then, is the pair (the stage the run is in, the stage asked for) listed. A
+kind the table does not name has no stages, so it is admitted nowhere: a
+table that forgets a kind closes the door on it rather than opening it.
 """
 
-# Every stage, in order; a run starts in the first.
+# A recon-only engagement's table: no verify stage, findings go straight to review,
+# and nothing waits in execute for a person's approval (lesson 3's page).
 STAGES = ("authorize", "observe", "propose", "select", "execute", "review", "report")
 
-# Every move the door admits, as (from, to).
 TRANSITIONS = (
     ("authorize", "observe"),
     ("observe", "propose"),
@@ -23,7 +24,6 @@ TRANSITIONS = (
     ("review", "report"),
 )
 
-# The stages each of lesson 2's record kinds is admitted in.
 ADMITTED_IN = {
     "observation": ("authorize", "observe"),
     "action": ("execute",),
@@ -32,3 +32,25 @@ ADMITTED_IN = {
     "finding": ("review",),
     "review": ("review",),
 }
+
+
+def refusal(code: str, reason: str) -> dict:
+    return {"code": code, "reason": reason}
+
+
+def refuse_record(table: dict, stage: str, kind: str) -> dict | None:
+    """None when ``table`` admits ``kind`` in ``stage``; else the refusal."""
+    if stage in table["admitted_in"].get(kind, []):  # an unnamed kind: no stages
+        return None
+    return refusal("out_of_stage",
+                   f"record kind {kind!r} is not admitted in stage {stage!r}")
+
+
+def refuse_move(table: dict, stage: str, to: object) -> dict | None:
+    """None when ``table`` lists the move from ``stage`` to ``to``; else why not."""
+    if to not in table["stages"]:  # compared exactly, with ==, whatever type ``to`` is
+        return refusal("unknown_stage", f"unknown stage {to!r}")
+    if [stage, to] not in table["transitions"]:  # the pair, from where the run is
+        return refusal("move_not_listed",
+                       f"transition from {stage!r} to {to!r} is not allowed")
+    return None

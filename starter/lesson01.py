@@ -1,48 +1,62 @@
-"""Lesson 1, your edit: answer questions about a sealed report from its JSON alone.
+"""Lesson 1, your edit: derive a report's sections again from its ledger, and name the first that disagrees.
 
-Each function takes ``report``, a finished report as ``json.load`` gives it
-(``data/course/report.json`` is one), and answers one question about it.
-Read the answer out of the report: ``course check 1`` runs your functions on
-the committed report AND on a second report, made from an edited copy of the
-lab, so an answer typed in by hand cannot pass.
+A sealed report is its ledger, ``report["events"]``, and sections the harness
+derived from it. Anyone holding the file can redo that derivation and compare.
+Write it for four sections, from the events alone (a section of the report
+is what you check, never what you copy):
 
-1. ``run_id(report)``: the run identifier, the text in the report's ``run`` section.
-2. ``refusal_reasons(report)``: the ``reason`` of every event whose ``status``
-   is ``"refused"``, in ledger order (the order of ``report["events"]``).
-3. ``findings_by_verdict(report)``: a dict from each verdict that occurs
-   (``"confirmed"``, ``"refuted"``, ...) to the list of ``claim`` texts of the
-   findings with that verdict, in the order of ``report["findings"]``.
-4. ``consequential_acts(report)``: one tuple ``(act, reviewer, decision)`` per
-   review in ``report["reviews"]`` whose ``subject_id`` names an act (it has
-   ``" -> "`` in it), in the order of the reviews. ``act`` is that subject_id
-   exactly: the act's identity and the digest of its arguments.
-5. ``first_event_in_stage(report, stage)``: the ``seq`` of the first event
-   recorded while the run was in ``stage``, or ``None`` if the run never
-   entered it. A run starts in ``"authorize"``; an admitted event of kind
-   ``"transition"`` with the id ``"<from> -> <to>"`` is recorded in the stage
-   it leaves, and every event after it is in ``<to>``.
+1. ``derive_sections(report)`` returns a dict with the keys:
 
-Check your work with ``course check 1``
-(or ``python3 -m pytest starter/lesson01_test.py -q``).
-The worked answer is ``solutions/lesson01.py``: read it after your attempt.
+   - ``"counts"``: ``{"admitted": N, "refusals": M}``; every event is one or
+     the other, by its ``status``.
+   - ``"stage"``: the stage the run ended in. A run starts in ``"authorize"``;
+     an admitted event of kind ``"transition"`` moves it to the stage its
+     payload names (``payload["to"]``); a refused one moves nothing.
+   - ``"closed"``: from the admitted event of kind ``"close"``,
+     ``{"how": ..., "reason": ...}`` as its payload says and ``"seq"``, the
+     event's own; ``None`` when the run was never closed.
+   - ``"findings"``: one dict per admitted ``"finding"`` event, in ledger
+     order, with the keys ``finding_id`` (the event's ``id``), ``capture_id``,
+     ``quote`` and ``claim`` (from its payload) and ``verdict``. A verdict is
+     not written in the ledger: an admitted ``"verdict"`` event's payload
+     names its finding (``finding_id``), the text the evidence should show
+     (``expect``) and two captures (``confirming_capture_id``,
+     ``control_capture_id``; ``""`` when none was made), and you judge it
+     again, in this order, from those captures' texts (the ``body`` in the
+     payload of the admitted ``"capture"`` event whose ``id`` it is):
+
+       no confirming capture                  -> "inconclusive"
+       the confirming text lacks ``expect``   -> "refuted"
+       no control capture                     -> "inconclusive"
+       the control text shows ``expect`` too  -> "inconclusive"
+       otherwise                              -> "confirmed"
+
+     A finding with no admitted verdict event is ``"unverified"``.
+
+   A refused event adds one to the refusals and nothing else (a refused
+   finding is no finding; a refused verdict judges nothing; a refusal written
+   by the harness itself may have no payload at all).
+
+2. ``first_disagreeing_section(report)`` returns the name of the first of
+   ``"closed"``, ``"counts"``, ``"findings"``, ``"stage"`` (in that order, the
+   order ``seal verify`` uses) whose value in the report is not what
+   ``derive_sections`` gives, or ``None`` when all four agree. A finding in the
+   report carries more keys than yours: compare the five above.
+
+The check runs this file in a process of its own, with the harness (``core``)
+and the course's data unavailable to it, and asks it about reports it makes
+fresh: other runs, runs closed early, sections edited at random. Check your
+work with ``course check 1`` (or ``python3 -m pytest starter/lesson01_test.py
+-q``). The worked answer is ``solutions/lesson01.py``: read it after your
+attempt.
 """
 
 
-def run_id(report: dict) -> str:
-    raise NotImplementedError("TODO 1: return the run identifier")
+def derive_sections(report: dict) -> dict:
+    """closed, counts, findings and stage, from the report's events alone."""
+    raise NotImplementedError("TODO 1: derive the four sections from report['events']")
 
 
-def refusal_reasons(report: dict) -> list[str]:
-    raise NotImplementedError("TODO 2: list every refusal's reason, in ledger order")
-
-
-def findings_by_verdict(report: dict) -> dict[str, list[str]]:
-    raise NotImplementedError("TODO 3: group the findings' claims by their verdict")
-
-
-def consequential_acts(report: dict) -> list[tuple[str, str, str]]:
-    raise NotImplementedError("TODO 4: list (act, reviewer, decision) per reviewed act")
-
-
-def first_event_in_stage(report: dict, stage: str) -> int | None:
-    raise NotImplementedError("TODO 5: find the first event recorded in this stage")
+def first_disagreeing_section(report: dict) -> str | None:
+    """The first of closed, counts, findings and stage that its ledger does not derive; else None."""
+    raise NotImplementedError("TODO 2: compare each section with what its ledger derives")

@@ -1,204 +1,465 @@
-"""Lesson 1 completion test: your functions, asked about two real sealed reports.
+"""Lesson 1 completion test: your derivation of four sections, on reports this check makes fresh.
 
-Each check asks about two reports: the committed ``data/course/report.json`` and
-a report made here, with the demo's own command, from a copy of the lab with
-three edits (the injected note removed from the news page, a directory
-listing served at /staging/, and the scripted model no longer proposing to
-probe the search page). The two reports differ in every answer, so only
-functions that read the report can pass both. The expected answers are read
-from the report by a different route than the one the starter asks for.
-By default the checks load starter/lesson01.py; `course check 1` shows each.
+Your file runs in a process of its own (course/student.py) with the harness
+(core/) and the course's data unavailable to it. The check makes the reports
+here, in its own process, with the one driver (core/run/drive.py): the
+committed reference run, runs under other budgets, verification plans and lab
+edits, runs closed early by the operator, and ledgers rewritten through a
+fresh door and resealed, all drawn from a seed this run prints
+(`COURSE_SEED=N course check 1` makes the same reports again). It sends each
+report as JSON, and judges what comes back against what the harness itself
+derived. Then it edits sections of genuine reports at random, reseals them,
+and asks your first_disagreeing_section to name the first one; `seal verify`
+is asked the same question about each edited copy, and must agree. By default the checks
+load starter/lesson01.py; `course check 1` shows each.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import random
 import re
 import shutil
-import subprocess
-import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from core.run.doors import SECTIONS, final_door, given_by, redo, verify
+from core.run.drive import DEFAULT_LAB, lab_adapter, reference_config, run, seal_report, work
+from core.run.plugins import load_plugin
+from core.run.records import make_run
+from core.run.report import build_report
+from core.run.seal import abort, reseal, seal, unchained
+from core.run.stages import STAGES, advance
+from core.safety import load_safety_pack
 from course.manifest import course_root
-from course.student import Student
+from course.student import Student, seed
 
-ROOT = course_root()
-STAGES = ("authorize", "observe", "propose", "select", "execute", "verify", "review", "report")
+yours = Student(1, names=("derive_sections", "first_disagreeing_section"), blocked=("core", "tlog"),
+                unreadable=("data",),
+                why="it is the harness that wrote the report; lesson 1's functions read the report's JSON alone")
+
+CHECKED = ("closed", "counts", "findings", "stage")  # the four sections, in the order seal verify names them
+FINDING_FIELDS = ("finding_id", "capture_id", "quote", "claim", "verdict")
+VERDICTS = ("confirmed", "refuted", "inconclusive", "unverified")
+RUNS, CLOSED_EARLY = 4, 2
+EDITS, SEVERAL = 8, 6
+# Texts a verification plan may expect, some on the pages its acts fetch and some on none.
+EXPECTED_TEXTS = ("Page not found", "Index of /staging/", "lab-verify-<b>3</b>", "Lab Example Garden Supplies",
+                  "You asked for", "Disallow", "not on any page of the lab")
+WITHDRAWN = ("the operator withdrew the authorization", "the lab's owner asked to stop", "the budget review ended it")
 
 
-# --- the two reports -------------------------------------------------------------------
+# --- the reports: the committed one, and reports made here from the seed ----------------------------
 
 
 def edit_lab(lab: Path) -> None:
-    """Three edits to a copy of the lab; each changes what the run finds or does."""
+    """Edits to a copy of the lab that change what a run finds: the injected note removed, /staging/ served."""
     site = lab / "sites" / "lab.example"
     news = site / "news.html"
-    page, hidden = re.subn(r"\s*<!--.*?-->", "", news.read_text(encoding="utf-8"), flags=re.S)
-    news.write_text(page, encoding="utf-8")
+    news.write_text(re.sub(r"\s*<!--.*?-->", "", news.read_text(encoding="utf-8"), flags=re.S), encoding="utf-8")
     pages = json.loads((site / "site.json").read_text(encoding="utf-8"))
     pages["pages"]["/staging/"] = {"status": 200, "headers": {"Content-Type": "text/html; charset=utf-8"},
                                    "body": "staging.html"}
     (site / "site.json").write_text(json.dumps(pages, indent=2) + "\n", encoding="utf-8")
     listing = (site / "backup.html").read_text(encoding="utf-8").replace("/backup/", "/staging/")
     (site / "staging.html").write_text(listing, encoding="utf-8")
-    script_file = lab / "model" / "script.json"
-    script = json.loads(script_file.read_text(encoding="utf-8"))
-    dropped = 0
-    for rule in script["rules"]:
-        if rule["name"] == "probe-debug-page":
-            reply = json.loads(rule["reply"])
-            kept = [p for p in reply["proposals"]
-                    if not (p.get("tool") == "probe_reflection" and "/search" in p.get("destination", ""))]
-            dropped += len(reply["proposals"]) - len(kept)
-            rule["reply"] = json.dumps({**reply, "proposals": kept})
-    if not (hidden and dropped):  # the lab changed under this test: say so rather than test nothing
-        raise RuntimeError("edit_lab found no hidden note in news.html or no search probe in the model's script")
-    script_file.write_text(json.dumps(script, indent=2) + "\n", encoding="utf-8")
+
+
+def plan(rng: random.Random, reference: list[dict], refused: str = "") -> list[dict]:
+    """The reference verification plan, changed at random: other claims, expected texts, quotes and controls.
+
+    ``refused`` makes sure of one refused finding: "quote" (not verbatim, refused by the door) or
+    "evidence" (never captured, so the harness refuses it before there is a question for the door).
+    """
+    checks = []
+    for number, check in enumerate(copy.deepcopy(reference)):
+        roll = rng.random()
+        if roll < 0.12 or (refused == "quote" and number == 1):  # robots.txt: captured early in every run
+            check["evidence"]["quote"] += " (as the page said)"  # not verbatim: the door refuses the finding
+        elif roll < 0.2 or (refused == "evidence" and number == 0):
+            check["evidence"]["action"] = "inspect_headers -> https://lab.example:443/nowhere"  # nothing to quote
+        if rng.random() < 0.45:
+            check["expect"] = rng.choice(EXPECTED_TEXTS)
+        if rng.random() < 0.2:
+            check["control"] = copy.deepcopy(check["confirm"])
+        if rng.random() < 0.3:
+            check["claim"] += f" Seen again on visit {rng.randint(2, 99)}."
+        checks.append(check)
+    rng.shuffle(checks)
+    return checks
+
+
+def fresh_config(rng: random.Random, refused: str = "", mark: str = ""):
+    """A configuration changed at random; ``mark`` in a claim makes its run one of its own (the plan names the run)."""
+    checks = plan(rng, reference_config().raw["verification"], refused)
+    if mark:
+        checks[0]["claim"] += f" ({mark})"
+    return reference_config(policy={"max_actions": rng.randint(6, 14), "max_model_calls": rng.randint(6, 10)},
+                            verification=checks)
+
+
+def closed_early(rng: random.Random, config, lab: Path, world: str) -> dict:
+    """A run the operator aborts after a few acts, with a stage move or two tried first (some refused)."""
+    door = final_door(make_run(config.policy.snapshot(), {"world": world}), config.policy, config.gating)
+    acts, done = rng.randint(1, 5), []
+
+    def withdraw(step: str, answer: object) -> None:
+        if step == "executed" and door.closed is None:
+            done.append(step)
+            if len(done) == acts:
+                for to in (rng.choice(STAGES), "launch"):  # the second is refused: no such stage
+                    advance(door, to)
+                abort(door, rng.choice(WITHDRAWN))
+
+    with lab_adapter(config.plugins, "inprocess", lab) as adapter:
+        work(door, load_plugin(config.plugins["model"])(lab), adapter, config.reviews, watch=withdraw)
+    if door.closed is None:
+        abort(door, rng.choice(WITHDRAWN))
+    return seal_report(door, load_safety_pack())
+
+
+def through_a_fresh_door(report: dict, events: list[dict]) -> dict:
+    """``events`` asked of a fresh final door, its report built as a run builds it, and sealed."""
+    rewritten = {**report, "events": events}
+    forged = seal(build_report(redo(rewritten), SECTIONS, given_by(rewritten)))
+    verification = verify(forged)
+    if not verification.ok:  # the check's own forgery must pass the harness's own verification
+        raise RuntimeError(f"the check's rewritten ledger does not verify: {verification.message}")
+    return forged
+
+
+def rewrites(rng: random.Random, report: dict) -> list[tuple[str, dict]]:
+    """Ledgers a forger might write, each fed through a fresh door and resealed: what they changed, and the report."""
+    made = []
+    events = [unchained(event) for event in report["events"]]
+    verdicts = [e for e in events if e["kind"] == "verdict" and e["status"] == "admitted"]
+    bodies = {e["id"]: e["payload"]["body"] for e in events if e["kind"] == "capture" and e["status"] == "admitted"}
+    for event in rng.sample(verdicts, len(verdicts)):
+        confirming = bodies.get(event["payload"]["confirming_capture_id"], "")
+        control = bodies.get(event["payload"]["control_capture_id"], "")
+        lines = [line.strip() for line in confirming.splitlines() if line.strip() and line.strip() not in control]
+        if lines and control:
+            changed = copy.deepcopy(events)
+            changed[events.index(event)]["payload"]["expect"] = rng.choice(lines)
+            made.append(("a verdict's expected text rewritten", through_a_fresh_door(report, changed)))
+            break
+    findings = [i for i, e in enumerate(events) if e["kind"] == "finding" and e["status"] == "admitted"]
+    if findings:
+        changed = copy.deepcopy(events)
+        changed[rng.choice(findings)]["payload"]["claim"] += " (reworded)"
+        made.append(("a finding's claim rewritten", through_a_fresh_door(report, changed)))
+    kept = [e for e in events if not (e["status"] == "refused" and e["kind"] == "proposal")]
+    if len(kept) < len(events):
+        made.append(("its refused proposals left out", through_a_fresh_door(report, kept)))
+    return made
 
 
 @pytest.fixture(scope="module")
-def reports(tmp_path_factory) -> dict[str, dict]:
-    committed = json.loads((ROOT / "data" / "course" / "report.json").read_text(encoding="utf-8"))
-    folder = tmp_path_factory.mktemp("lesson01")
-    lab, out = folder / "lab", folder / "edited-report.json"
-    shutil.copytree(ROOT / "data" / "lab", lab)
-    edit_lab(lab)
-    done = subprocess.run([sys.executable, "-m", "core.run.main", "--out", str(out), "--lab", str(lab)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
-    if done.returncode != 0:
-        pytest.fail(f"the reference run on the edited lab failed: {done.stderr.strip()}", pytrace=False)
-    edited = json.loads(out.read_text(encoding="utf-8"))
-    # The second report must differ from the first in every answer, or a typed-in answer could pass.
-    for expected in (expected_reasons, expected_groups, expected_acts, lambda r: expected_first(r, "verify")):
-        assert expected(edited) != expected(committed), f"the edited lab does not change {expected.__name__}"
-    return {"committed": committed, "edited-lab": edited}
+def labs():
+    """The lab, and a copy of it with edit_lab's edits."""
+    with tempfile.TemporaryDirectory() as folder:
+        edited = Path(folder) / "lab"
+        shutil.copytree(DEFAULT_LAB, edited)
+        edit_lab(edited)
+        yield DEFAULT_LAB, edited
 
 
-def which(name: str) -> str:
-    return "the committed report" if name == "committed" else "the report from the edited lab"
+@pytest.fixture(scope="module")
+def reports(labs) -> list[tuple[str, dict]]:
+    return made_from(seed(), labs)
 
 
-# --- your file, and one line when it cannot answer ---------------------------------------
-
-# The functions take and return plain data, but consequential_acts returns tuples: held in process.
-yours = Student(1, names=("run_id", "refusal_reasons", "findings_by_verdict", "consequential_acts",
-                          "first_event_in_stage"), in_process=True)
+def again(chosen: int) -> str:
+    return f"seed {chosen} (COURSE_SEED={chosen} course check 1 makes it again)"
 
 
-def ask(name: str, *args):
-    """Call your function ``name``; a missing, unwritten or failing one fails with one line (course/student.py)."""
-    return yours.call(name, *copy.deepcopy(args))  # a function that edits its report cannot spoil the next check
+def made_from(chosen: int, labs: tuple[Path, Path]) -> list[tuple[str, dict]]:
+    """Every report the check asks about intact, each with the words that name it."""
+    rng = random.Random(chosen)
+    committed = json.loads((course_root() / "data" / "course" / "report.json").read_text(encoding="utf-8"))
+    made = [("the committed report", committed)]
+    for number in range(1, RUNS + 1):
+        refused = {1: "quote", 2: "evidence"}.get(number, "")
+        made.append((f"run {number} of {RUNS} made from {again(chosen)}",
+                     run(fresh_config(rng, refused), rng.choice(labs)).report))
+    for number in range(1, CLOSED_EARLY + 1):
+        world = f"lesson01-closed-early-{chosen}-{number}"
+        made.append((f"run {number} of {CLOSED_EARLY} closed early, made from {again(chosen)}",
+                     closed_early(rng, fresh_config(rng), DEFAULT_LAB, world)))
+    for how, forged in rewrites(rng, committed) + rewrites(rng, made[1][1]):
+        made.append((f"a report whose ledger was rewritten ({how}) through a fresh door and resealed, "
+                     f"made from {again(chosen)}", forged))
+    return made
 
 
-# --- expected answers, read by another route ---------------------------------------------
+class Unseen:
+    """Runs made for one use each and never shown intact, so an edited copy is all your functions see of them:
+    nothing remembered from an earlier call can stand in for deriving its sections."""
+
+    def __init__(self, labs: tuple[Path, Path], use: str) -> None:
+        self.chosen, self.use, self.labs, self.made = seed(), use, labs, 0
+        self.rng = random.Random(f"{self.chosen} {use}")
+
+    def next(self, with_verdicts: bool = False) -> tuple[str, dict]:
+        for _ in range(20):
+            self.made += 1
+            mark = f"{self.use}, case {self.made}"
+            config = fresh_config(self.rng, mark=mark)
+            if self.rng.random() < 0.2 and not with_verdicts:
+                report = closed_early(self.rng, config, DEFAULT_LAB, f"lesson01-{self.chosen}-{mark}")
+            else:
+                report = run(config, self.rng.choice(self.labs)).report
+            if report.get("verdicts") or not with_verdicts:
+                return f"a run made for this check only ({mark}, from {again(self.chosen)})", report
+        raise RuntimeError("twenty fresh runs in a row held no verdict")
 
 
-def expected_reasons(report: dict) -> list[str]:
-    ordered = sorted(report["events"], key=lambda event: event["seq"])
-    return [event["reason"] for event in ordered if event["status"] != "admitted"]
+def genuine(reports: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    return [(which, report) for which, report in reports if "rewritten" not in which]
 
 
-def expected_groups(report: dict) -> dict[str, list[str]]:
-    claims = {finding["finding_id"]: finding["claim"] for finding in report["findings"]}
-    verdict_of = {verdict["finding_id"]: verdict["verdict"] for verdict in report["verdicts"]}
-    groups: dict[str, list[str]] = {}
-    for finding_id, claim in claims.items():
-        groups.setdefault(verdict_of.get(finding_id, "unverified"), []).append(claim)
-    return groups
+# --- what the harness derived, and what yours derives -------------------------------------------------
 
 
-def expected_acts(report: dict) -> list[tuple[str, str, str]]:
-    """From the ledger's review events rather than the reviews store."""
-    return [(e["payload"]["subject_id"], e["payload"]["reviewer"], e["payload"]["decision"])
-            for e in report["events"]
-            if e["kind"] == "review" and e["status"] == "admitted" and " -> " in e["payload"]["subject_id"]]
+def written(report: dict) -> dict:
+    """The four sections as the report holds them, each finding cut to the five fields you derive."""
+    return {"closed": report.get("closed"), "counts": report.get("counts"), "stage": report.get("stage"),
+            "findings": [{field: finding.get(field) for field in FINDING_FIELDS}
+                         for finding in report.get("findings", [])]}
 
 
-def expected_first(report: dict, stage: str) -> int | None:
-    """One past the admitted transition into ``stage`` (the run is born in authorize)."""
-    if stage == STAGES[0]:
-        return 1
-    for event in report["events"]:
-        if event["kind"] == "transition" and event["status"] == "admitted" and event["payload"]["to"] == stage:
-            return event["seq"] + 1
-    return None
+_derived: dict[int, dict] = {}
 
 
-# --- the checks --------------------------------------------------------------------------
+def derived(report: dict) -> dict:
+    """Your derive_sections of ``report`` (asked once per report), checked to be the four sections."""
+    key = id(report)
+    if key not in _derived:
+        answer = yours.call("derive_sections", report)
+        if not isinstance(answer, dict) or sorted(answer) != sorted(CHECKED):
+            yours.fail(f"derive_sections returned {str(answer)[:100]!r}: it returns a dict with exactly the keys "
+                       f"{', '.join(CHECKED)}")
+        _derived[key] = answer
+    return _derived[key]
 
 
-def test_run_id_names_the_run(reports):
-    for name, data in reports.items():
-        answer = ask("run_id", data)
-        assert isinstance(answer, str), f"run_id() returned {answer!r}; it must return the run identifier, a string"
-        assert answer == data["run"]["run_id"], (
-            f"run_id() on {which(name)} returned {answer!r}, which is not the identifier in the report's run section")
-
-
-def test_refusal_reasons_in_ledger_order(reports):
-    for name, data in reports.items():
-        answer = ask("refusal_reasons", data)
-        assert isinstance(answer, list) and all(isinstance(r, str) for r in answer), (
-            f"refusal_reasons() returned {type(answer).__name__}; it must return a list of reason strings")
-        expected = expected_reasons(data)
-        assert len(answer) == len(expected), (
-            f"refusal_reasons() on {which(name)} gave {len(answer)} reasons, but the ledger has a different "
-            "number of events whose status is 'refused': take every one, and only those")
+def test_counts_derived_from_the_ledger(reports):
+    for which, report in reports:
+        answer, expected = derived(report)["counts"], report["counts"]
         assert answer == expected, (
-            f"refusal_reasons() on {which(name)} has the right number of reasons but not the ledger's reasons "
-            "in the ledger's order: keep the order of report['events']")
+            f"derive_sections gave the counts {answer} for {which}, whose ledger holds {len(report['events'])} "
+            f"events: every event is admitted or refused, by its status, and the counts are "
+            f"{{'admitted': ..., 'refusals': ...}} over all of them")
 
 
-def test_findings_grouped_by_verdict(reports):
-    for name, data in reports.items():
-        answer = ask("findings_by_verdict", data)
-        assert isinstance(answer, dict), (
-            f"findings_by_verdict() returned {type(answer).__name__}; it must return a dict from verdict to claims")
-        expected = expected_groups(data)
-        assert set(answer) == set(expected), (
-            f"findings_by_verdict() on {which(name)} has the keys {sorted(answer)}; its keys must be exactly "
-            "the verdicts the report's findings received")
-        claims = {finding["claim"] for finding in data["findings"]}
-        strays = [item for items in answer.values() for item in (items if isinstance(items, list) else [items])
-                  if item not in claims]
-        assert not strays, (
-            f"findings_by_verdict() on {which(name)} lists {str(strays[0])[:20]!r}..., which is not the claim of "
-            "any finding: each value must be a list of the findings' claim texts")
+def test_the_stage_the_run_ended_in(reports):
+    for which, report in reports:
+        answer, expected = derived(report)["stage"], report["stage"]
+        refused = sum(e["kind"] == "transition" and e["status"] == "refused" for e in report["events"])
         assert answer == expected, (
-            f"findings_by_verdict() on {which(name)} puts some claim under the wrong verdict, or not in "
-            "report order: each value is the list of claim texts of the findings with that verdict")
+            f"derive_sections gave the stage {answer!r} for {which}, whose run ended in {expected!r}: a run "
+            "starts in 'authorize' and each admitted transition moves it to the stage its payload names"
+            + (f"; a refused transition (this ledger has {refused}) moves nothing" if refused else ""))
 
 
-def test_consequential_acts_with_reviewer_and_decision(reports):
-    for name, data in reports.items():
-        answer = ask("consequential_acts", data)
-        assert isinstance(answer, list) and all(isinstance(a, tuple) and len(a) == 3 for a in answer), (
-            f"consequential_acts() returned {answer!r:.120}; it must return a list of (act, reviewer, decision) tuples")
-        expected = expected_acts(data)
-        assert [act for act, _, _ in answer] == [act for act, _, _ in expected], (
-            f"consequential_acts() on {which(name)} does not list the reviewed acts in review order: each act "
-            "is a review's subject_id, exactly as written (the identity and the digest of the arguments)")
+def test_how_the_run_was_closed(reports):
+    for which, report in reports:
+        answer, expected = derived(report)["closed"], report["closed"]
         assert answer == expected, (
-            f"consequential_acts() on {which(name)} names the right acts, but some reviewer or decision is "
-            "not the one its review records")
+            f"derive_sections gave closed = {str(answer)[:120]} for {which}: closed is the admitted close "
+            "event's how and reason, as its payload says, with the seq of that event")
 
 
-def test_first_event_in_each_stage(reports):
-    for name, data in reports.items():
-        for stage in STAGES:
-            answer = ask("first_event_in_stage", data, stage)
-            assert answer == expected_first(data, stage), (
-                f"first_event_in_stage(report, {stage!r}) on {which(name)} returned {answer!r}, which is not the "
-                "seq of the first event recorded in that stage: the run starts in 'authorize', and an admitted "
-                "transition belongs to the stage it leaves")
+def test_each_admitted_finding_in_ledger_order(reports):
+    for which, report in reports:
+        answer = derived(report)["findings"]
+        expected = [{k: v for k, v in finding.items() if k != "verdict"} for finding in written(report)["findings"]]
+        if not isinstance(answer, list) or not all(isinstance(f, dict) for f in answer):
+            yours.fail(f"derive_sections gave findings = {str(answer)[:80]!r} for {which}: a list of dicts")
+        got = [{k: v for k, v in finding.items() if k != "verdict"} for finding in answer]
+        if got == expected:
+            continue
+        refused = sum(e["kind"] == "finding" and e["status"] == "refused" for e in report["events"])
+        assert False, (
+            f"derive_sections gave {len(got)} finding(s) for {which}, whose ledger admitted {len(expected)}"
+            f"{f' and refused {refused}' if refused else ''}"
+            + ("" if len(got) != len(expected) else " (the same number, but not the same findings in the same order)")
+            + ": each admitted finding event, in ledger order, gives finding_id (its id), capture_id, quote and "
+            "claim (its payload's); a refused finding is not in the report")
 
 
-def test_first_event_in_a_stage_never_entered_is_none(reports):
-    for name, data in reports.items():
-        answer = ask("first_event_in_stage", data, "deploy")
+JUDGED_AGAIN = ("a finding's verdict is judged again from its admitted verdict event's expected text and the texts "
+                "of its confirming and control captures, in verification's order, and a finding with no admitted "
+                "verdict is 'unverified'")
+
+
+def test_the_verdict_of_each_finding_judged_again_from_its_evidence(reports, labs):
+    for which, report in reports:
+        answer = [finding.get("verdict") for finding in derived(report)["findings"]]
+        expected = [finding["verdict"] for finding in report["findings"]]
+        if len(answer) != len(expected):
+            yours.fail(f"derive_sections gave {len(answer)} finding(s) for {which}, not {len(expected)}: see the "
+                       "row about the admitted findings")
+        for number, (got, verdict) in enumerate(zip(answer, expected), start=1):
+            assert got == verdict, (
+                f"derive_sections judged finding {number} of {which} {got!r}, where verification judged it "
+                f"{verdict!r}: {JUDGED_AGAIN}")
+    # The verdicts section is part of the report a reader checks, not of its ledger.
+    unseen = Unseen(labs, "verdicts told otherwise")
+    for which, report in (unseen.next(with_verdicts=True) for _ in range(2)):
+        told = copy.deepcopy(report)
+        for verdict in told["verdicts"]:
+            verdict["verdict"] = "confirmed" if verdict["verdict"] != "confirmed" else "refuted"
+        answer = [finding.get("verdict") for finding in yours.call("derive_sections", reseal(told))["findings"]]
+        expected = [finding["verdict"] for finding in report["findings"]]
+        assert answer == expected, (
+            f"asked about {which} with its verdicts section saying otherwise than its ledger, derive_sections "
+            f"judged its findings {answer}, not {expected}: the verdicts section is part of the report you check, "
+            f"and {JUDGED_AGAIN}")
+
+
+def test_the_sections_come_from_the_events_not_from_the_report(labs):
+    unseen = Unseen(labs, "one section edited")
+    rng = random.Random(f"{seed()} sections")
+    for section in CHECKED * 2:
+        which, report = unseen.next()
+        edited, what = edit(rng, report, section)
+        answer = yours.call("derive_sections", reseal(edited))  # as a forger would hand it over
+        expected = written(report)[section]
+        theirs = written(edited)[section]
+        mine = answer.get(section) if isinstance(answer, dict) else None
+        if section == "findings" and isinstance(mine, list):
+            mine = [{f: finding.get(f) for f in FINDING_FIELDS} if isinstance(finding, dict) else finding
+                    for finding in mine]
+        assert mine == expected, (
+            f"asked about {which} with its {section} section edited ({what}) and its ledger as it was, "
+            f"derive_sections gave {'the edited section' if mine == theirs else str(mine)[:80]}: a section is "
+            "what you check, so it is derived from the report's events alone, never copied from the report")
+
+
+# --- naming the first section that disagrees ------------------------------------------------------------
+
+
+def edit(rng: random.Random, report: dict, section: str) -> tuple[dict, str]:
+    """A copy of ``report`` with one section edited so that it no longer agrees with its ledger, and what changed."""
+    edited = copy.deepcopy(report)
+    if section == "counts":
+        counts, key = edited["counts"], rng.choice(["admitted", "refusals"])
+        step = rng.choice([-2, -1, 1, 3]) if counts[key] > 2 else rng.choice([1, 2])
+        counts[key] += step
+        return edited, f"{key} made {counts[key]}"
+    if section == "stage":
+        edited["stage"] = rng.choice([stage for stage in STAGES if stage != report["stage"]])
+        return edited, f"the stage made {edited['stage']!r}"
+    if section == "closed":
+        closed = edited["closed"]
+        change = rng.choice(["how", "reason", "seq"])
+        if change == "how":
+            closed["how"] = "aborted" if closed["how"] == "finished" else "finished"
+        elif change == "reason":
+            closed["reason"] += " (and nothing went wrong)"
+        else:
+            closed["seq"] -= 1
+        return edited, f"its {change} changed"
+    findings = edited["findings"]
+    if not findings:
+        held = [capture["capture_id"] for capture in report["captures"]] or ["0" * 64]
+        forged = {"capture_id": held[0], "claim": "The lab is misconfigured.",
+                  "finding_id": "f" * 64, "quote": "HTTP/1.1 200 OK", "run_id": report["run"]["run_id"],
+                  "verdict": "confirmed", "verdict_id": "", "verdict_reason": "checked by hand"}
+        findings.append(forged)
+        return edited, "a finding added that the ledger never admitted"
+    change = rng.choice(["verdict", "verdict in both", "claim", "quote", "dropped", "repeated"])
+    target = rng.randrange(len(findings))
+    finding = findings[target]
+    if change.startswith("verdict"):
+        old = finding["verdict"]
+        finding["verdict"] = rng.choice([v for v in VERDICTS if v != old])
+        if change == "verdict in both":  # the verdicts section told the same story: still not what the ledger says
+            for verdict in edited.get("verdicts", []):
+                if verdict["verdict_id"] == finding["verdict_id"] and finding["verdict"] != "unverified":
+                    verdict["verdict"] = finding["verdict"]
+        return edited, f"finding {target + 1}'s verdict made {finding['verdict']!r} (it was {old!r})"
+    if change in ("claim", "quote"):
+        finding[change] += " and more"
+        return edited, f"finding {target + 1}'s {change} reworded"
+    if change == "dropped":
+        del findings[target]
+        return edited, f"finding {target + 1} left out"
+    findings.append(copy.deepcopy(finding))
+    return edited, f"finding {target + 1} listed twice"
+
+
+def named_by_verify(resealed: dict) -> str:
+    """The section seal verify names first in ``resealed``: the check's own route to the answer."""
+    verification = verify(resealed)
+    return verification.section if not verification.ok else ""
+
+
+def answer_of(report: dict) -> object:
+    answer = yours.call("first_disagreeing_section", report)
+    if answer is not None and answer not in CHECKED:
+        yours.fail(f"first_disagreeing_section returned {str(answer)[:60]!r}: it returns one of "
+                   f"{', '.join(CHECKED)}, or None")
+    return answer
+
+
+def test_an_intact_report_has_no_disagreeing_section(reports):
+    for which, report in genuine(reports):
+        answer = answer_of(report)
         assert answer is None, (
-            f"first_event_in_stage(report, 'deploy') on {which(name)} returned {answer!r}; the run never "
-            "enters a stage called 'deploy', so the answer must be None")
+            f"first_disagreeing_section named {answer!r} for {which}, which the harness sealed as it derived it: "
+            "every section agrees with its ledger, so there is none to name (None)")
+
+
+def test_an_edited_section_is_named(labs):
+    chosen = seed()
+    rng = random.Random(f"{chosen} one edit")
+    unseen = Unseen(labs, "a section edited")
+    for number in range(1, EDITS + 1):
+        which, report = unseen.next()
+        section = CHECKED[(number - 1) % len(CHECKED)]
+        edited, what = edit(rng, report, section)
+        edited = reseal(edited)  # resealed, as a forger would hand it over: chain and seal hold
+        if named_by_verify(edited) != section:
+            raise RuntimeError(f"seal verify does not name {section} after the check's edit ({what})")
+        answer = answer_of(edited)
+        assert answer == section, (
+            f"{which} with its {section} section edited ({what}): first_disagreeing_section returned {answer!r}. "
+            f"The {section} section is not what its ledger derives, and a section that disagrees with its ledger "
+            f"is named (edit {number} of seed {chosen})")
+
+
+def test_the_first_of_several_edited_sections_is_named(labs):
+    chosen = seed()
+    rng = random.Random(f"{chosen} several edits")
+    unseen = Unseen(labs, "sections edited")
+    for number in range(1, SEVERAL + 1):
+        which, report = unseen.next()
+        sections = sorted(rng.sample(CHECKED, rng.randint(2, 4)), key=CHECKED.index)
+        edited, whats = report, []
+        for section in sections:
+            edited, what = edit(rng, edited, section)
+            whats.append(f"{section}: {what}")
+        edited = reseal(edited)
+        if named_by_verify(edited) != sections[0]:
+            raise RuntimeError(f"seal verify does not name {sections[0]} first after the check's edits ({whats})")
+        answer = answer_of(edited)
+        assert answer == sections[0], (
+            f"{which} with the sections {', '.join(sections)} edited ({'; '.join(whats)}): "
+            f"first_disagreeing_section returned {answer!r}. Of the sections that disagree with their ledger, the "
+            f"first in the order {', '.join(CHECKED)} is named: {sections[0]!r} (edit {number} of seed {chosen})")
+
+
+def test_a_ledger_rewritten_through_a_fresh_door_and_resealed(reports):
+    forged = [(which, report) for which, report in reports if "rewritten" in which]
+    assert forged, "the check made no rewritten ledger to ask about"
+    for which, report in forged:
+        answer = answer_of(report)
+        assert answer is None, (
+            f"first_disagreeing_section named {answer!r} for {which}. Each of its sections was derived from that "
+            "ledger by a door, so each agrees with it, and comparing them cannot tell it from a report sealed as it "
+            "ran: a function that claims to is reading something other than the report's own ledger")

@@ -11,11 +11,20 @@
 4. declares a new fictional tool ``inspect_metadata``: passive, in a family of your
    choosing, with a positive weight and cost, and ``requires`` the observed field
    ``has_meta`` to be ``True`` (so the door refuses it until something has observed
-   that the page carries a generator meta tag);
-5. keeps positive budgets: ``max_actions`` and ``max_model_calls``.
+   that the page carries a generator meta tag). Like ``inspect_headers`` it declares
+   no ``arguments``: a passive tool takes no input, not even a query in its URL;
+5. declares no other tool: the catalogue is the whole list of what may run, so any
+   tool it names is a tool the door lets a model use;
+6. keeps positive budgets: ``max_actions`` and ``max_model_calls``.
 
-Check your work with ``course check 2`` (or ``python3 -m pytest starter/lesson02_test.py -q``).
-The worked answer is ``solutions/lesson02.py``: read it after your attempt.
+The check runs your file in a process of its own and reads your policy as data,
+its ``snapshot()``: that is what names a run, and what lesson 2's door judges in
+the check's own process, on destinations and tool names it draws fresh for each
+run. While your file runs, the course's ``data/``, the worked answers in
+``solutions/`` and lesson 3's demo (``core.run.demo_stages``, which declares the
+same tool) are unavailable to it. Check your work with ``course check 2`` (or
+``python3 -m pytest starter/lesson02_test.py -q``). The worked answer is
+``solutions/lesson02.py``: read it after your attempt.
 """
 
 from core.run.policy import Policy

@@ -1,49 +1,148 @@
-"""Lesson 2 completion test: your policy, asked questions through the real door.
+"""Lesson 2 completion test: your policy, as data, asked questions through lesson 2's door.
 
-The tests come in pairs, one thing allowed and its mirror refused, so a policy
+Your file runs in a process of its own (course/student.py): build_my_policy()
+is called there, and what comes back is your policy's snapshot, the data that
+names a run. This process rebuilds the policy from it and asks the real door
+(Recorder) every question, so nothing your file does can change an answer.
+While it runs, data/, solutions/ and lesson 3's demo (core.run.demo_stages,
+which declares the same tool) are unavailable to it.
+
+The tests come in pairs, one thing admitted and its mirror refused, so a policy
 that says yes to everything fails as surely as one that says no to everything.
-By default they check starter/lesson02.py; `course check 2` shows each result.
+Most of them ask about destinations, tool names, queries and arguments drawn
+from a seed this run prints when a case fails: `COURSE_SEED=N course check 2`
+asks the same again. By default they check starter/lesson02.py; `course check 2`
+shows each result.
 """
+
+import random
 
 import pytest
 
+from core.run.origins import canonical_destination
+from core.run.policy import TOOL_FIELDS, Policy, PolicyError
 from core.run.recorder import Recorder
 from core.run.records import make_run
-from course.diagnose import explain
-from course.student import Student
+from course.diagnose import typo_line
+from course.student import Student, seed
 
 LAB = "https://lab.example:443"
 REFERENCE_TOOL = {"tool_id": "inspect_headers", "activity": "passive", "requires": {},
                   "family": "fam-recon", "weight": 2.0, "cost": 1.0}
+YOUR_TOOLS = ("inspect_headers", "inspect_metadata")
 PLACEHOLDERS = ("CHANGE-ME", "training-authorization-0001")
-yours = Student(2, names=("build_my_policy",), in_process=True)  # a Policy object comes back: held in process
+yours = Student(2, names=("build_my_policy",), blocked=("core.run.demo_stages", "solutions"), unreadable=("data",),
+                as_data={"build_my_policy": "snapshot"})  # a Policy crosses as its snapshot: the data a run names
+
+# Words the fresh cases are made of.
+PAGES = ("about", "news", "contact", "robots.txt", "staging/", "debug", "search", "Team", "a%20b", "caf\u00e9",
+         "2024/report", "%7Eold", "./about", "x/../news")
+WORDS = ("fern", "moss", "cedar", "quill", "tern", "basil", "larch", "sorrel", "wren", "shed")
+VERBS = ("inspect", "probe", "fetch", "read", "run", "scan", "dump", "list")
+# Tool names a model could write: the course's other tools, case and spacing variants of yours, and fresh ones.
+KNOWN_NAMES = ("shell", "probe_reflection", "run_command", "INSPECT_HEADERS", "Inspect_Metadata",
+               "inspect_metadata_v2", "inspect-headers")
+FRESH = 8
+
+
+# --- your policy, as data ----------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
-def policy():
-    build = yours.module.build_my_policy
+def policy() -> Policy:
+    """Your policy, rebuilt here from the snapshot your build_my_policy() returned."""
     try:
-        return build()
-    except BaseException as exc:  # the student's code: one line naming the file, the line and the error
-        yours.fail(explain(exc, yours, {"tool_id": tuple(REFERENCE_TOOL)}))
-
-
-@pytest.fixture
-def door(policy):
-    run = make_run(policy.snapshot(), {"world": "lesson02-check"})
-    return run, Recorder(run, policy)
+        data = yours.call("build_my_policy")
+    except pytest.fail.Exception:  # it raised: a typo'd key in a tool says more than the policy's own error
+        typo = typo_line(yours, {"tool_id": TOOL_FIELDS})
+        if typo:
+            yours.fail(typo)
+        raise
+    try:
+        return Policy.from_dict(data)
+    except (PolicyError, TypeError, AttributeError) as exc:
+        yours.fail(f"the snapshot of your policy is not a policy the door can rebuild: {exc}")
 
 
 def tool(policy, tool_id):
-    found = [t for t in policy.snapshot()["tools"] if t["tool_id"] == tool_id]
+    found = policy.tool_named(tool_id)
     assert found, f"your catalogue has no tool {tool_id!r}: declare it in build_my_policy()"
-    return found[0]
+    return found.to_dict()
 
 
-def act(door, tool_id, destination):
-    run, recorder = door
-    return recorder.record("action", {"run_id": run.run_id, "tool": tool_id,
-                                      "destination": destination, "arguments": {}})
+def door(policy, *observed):
+    """A fresh lesson 2 door for your policy, with ``observed`` (field, value) pairs recorded."""
+    run = make_run(policy.snapshot(), {"world": "lesson02-check"})
+    recorder = Recorder(run, policy)
+    for field, value in observed:
+        answer = recorder.record("observation", {"run_id": run.run_id, "field": field, "value": value})
+        assert answer["recorded"], f"the door refused the observation {field} = {value!r}: {answer['reason']}"
+    return run, recorder
+
+
+def act(policy, tool_id, destination, arguments=None, observed=()):
+    """The door's answer to one action, and the ledger code of a refusal."""
+    run, recorder = door(policy, *observed)
+    answer = recorder.record("action", {"run_id": run.run_id, "tool": tool_id, "destination": destination,
+                                        "arguments": arguments or {}})
+    return answer, recorder.events[-1]["code"]
+
+
+# --- fresh cases, from the seed this run prints ---------------------------------------------------
+
+
+def fresh() -> random.Random:
+    return random.Random(seed())
+
+
+def from_seed() -> str:
+    chosen = seed()
+    return f"drawn from seed {chosen} (COURSE_SEED={chosen} course check 2 asks it again)"
+
+
+def lab_spellings(rng) -> list[str]:
+    """Destinations at the lab, written the ways a URL may spell one origin."""
+    made = []
+    for _ in range(FRESH):
+        scheme = rng.choice(["https", "HTTPS", "Https"])
+        host = rng.choice(["lab.example", "LAB.EXAMPLE", "Lab.Example", "lab.example."])
+        port = rng.choice(["", ":443"])
+        made.append(f"{scheme}://{host}{port}/{rng.choice(PAGES)}")
+    return made
+
+
+def elsewhere(rng) -> list[str]:
+    """Destinations outside the lab's origin: look-alike hosts, other ports and schemes, userinfo, addresses."""
+    word = lambda: rng.choice(WORDS)  # noqa: E731
+    shapes = [
+        lambda: f"https://lab.example.{word()}.test/",
+        lambda: f"https://{word()}lab.example/",
+        lambda: f"https://{word()}.lab.example/{rng.choice(PAGES)}",
+        lambda: f"https://lab.example:{rng.choice([8443, 444, 80])}/",
+        lambda: f"http://lab.example/{rng.choice(PAGES)}",
+        lambda: f"https://lab.example@{word()}.test/",
+        lambda: f"https://lab-example.{word()}/",
+        lambda: f"https://192.0.2.{rng.randint(1, 254)}/",
+    ]
+    return [shape() for shape in rng.sample(shapes, len(shapes))]
+
+
+def tool_names(rng) -> list[str]:
+    made = {f"{rng.choice(VERBS)}_{rng.choice(WORDS)}" for _ in range(FRESH)}
+    return sorted(made | set(rng.sample(KNOWN_NAMES, 4)))
+
+
+def inputs(rng) -> list[tuple[str, dict]]:
+    """Lab destinations with a query, and argument sets: the input a probe carries."""
+    made = []
+    for _ in range(FRESH // 2):
+        page = rng.choice(["about", "search", "debug", "news"])
+        made.append((f"https://lab.example/{page}?{rng.choice(['q', 'id', 'page'])}={rng.choice(WORDS)}", {}))
+        made.append((f"https://lab.example/{page}", {rng.choice(["marker", "q", "path", "url"]): rng.choice(WORDS)}))
+    return made
+
+
+# --- the checks: your policy's data -------------------------------------------------------------------
 
 
 def test_reference_is_your_own(policy):
@@ -60,16 +159,28 @@ def test_only_the_lab_origin_is_authorized(policy):
 
 def test_inspect_headers_is_the_reference_tool(policy):
     declared = tool(policy, "inspect_headers")
-    assert declared == REFERENCE_TOOL, f"inspect_headers must stay as declared in lesson 2's demo: {REFERENCE_TOOL}, not {declared}"
+    assert declared == REFERENCE_TOOL, (
+        f"inspect_headers must stay as declared in lesson 2's demo: {REFERENCE_TOOL}, not {declared}")
 
 
 def test_inspect_metadata_is_declared_passive_and_gated_on_has_meta(policy):
     declared = tool(policy, "inspect_metadata")
     assert declared["activity"] == "passive", f"inspect_metadata must be 'passive', not {declared['activity']!r}"
-    assert declared["requires"] == {"has_meta": True}, (
+    requires = declared["requires"]
+    one = requires.get("has_meta") == 1 and requires["has_meta"] is not True
+    json_note = " (the door compares values as JSON, where 1 is not true)" if one else ""
+    assert list(requires) == ["has_meta"] and requires["has_meta"] is True, (
         f"inspect_metadata must require the observed field has_meta to be True: requires {{'has_meta': True}}, "
-        f"not {declared['requires']}")
+        f"not {requires}{json_note}")
     assert declared["weight"] > 0 and declared["cost"] > 0, "inspect_metadata needs a positive weight and cost"
+
+
+def test_the_catalogue_declares_no_other_tool(policy):
+    others = sorted(t.tool_id for t in policy.tools if t.tool_id not in YOUR_TOOLS)
+    assert not others, (
+        f"your catalogue also declares {', '.join(others)}: the catalogue is the whole list of what may run, and "
+        "every tool in it is one the door lets a model use; the exercise declares inspect_headers and "
+        "inspect_metadata, nothing else")
 
 
 def test_budgets_are_positive(policy):
@@ -78,36 +189,84 @@ def test_budgets_are_positive(policy):
         f"budgets must be positive: max_actions={snapshot['max_actions']}, max_model_calls={snapshot['max_model_calls']}")
 
 
-def test_door_admits_inspect_headers_at_the_lab(door):
-    answer = act(door, "inspect_headers", "https://lab.example/")
-    assert answer["recorded"], f"the door refused inspect_headers at the lab: {answer.get('reason')}"
+# --- the checks: the door's answers, on cases this run draws ----------------------------------------
 
 
-def test_door_refuses_inspect_headers_elsewhere(door):
-    answer = act(door, "inspect_headers", "https://other.example/")
-    assert not answer["recorded"], "the door admitted inspect_headers at https://other.example/; only the lab is authorized"
+def test_door_admits_your_tools_at_the_lab_however_it_is_spelt(policy):
+    for tool_id in YOUR_TOOLS:
+        tool(policy, tool_id)
+    for destination in lab_spellings(fresh()):
+        for tool_id in YOUR_TOOLS:
+            answer, _ = act(policy, tool_id, destination, observed=[("has_meta", True)])
+            expected = f"{tool_id} -> {canonical_destination(destination)}"
+            assert answer == {"recorded": True, "kind": "action", "id": expected}, (
+                f"with has_meta observed, the door must admit {tool_id} at {destination!r} ({from_seed()}), "
+                f"the lab written another way, as {expected!r}; it said {answer}")
 
 
-def test_door_refuses_inspect_metadata_before_has_meta_is_observed(door, policy):
+def test_door_refuses_your_tools_at_origins_outside_the_lab(policy):
+    for tool_id in YOUR_TOOLS:
+        tool(policy, tool_id)
+    for destination in elsewhere(fresh()):
+        for tool_id in YOUR_TOOLS:
+            answer, code = act(policy, tool_id, destination, observed=[("has_meta", True)])
+            assert not answer["recorded"] and code in ("out_of_scope", "invalid_destination"), (
+                f"the door must refuse {tool_id} at {destination!r} ({from_seed()}) for its destination, which is "
+                f"not the lab's origin; it said {answer}")
+
+
+def test_door_refuses_a_tool_the_operator_did_not_declare(policy):
     tool(policy, "inspect_metadata")
-    answer = act(door, "inspect_metadata", "https://lab.example/about")
-    assert not answer["recorded"] and "has_meta" in answer["reason"], (
-        f"before anything has observed has_meta, the door must refuse inspect_metadata naming has_meta; it said {answer}")
+    for name in tool_names(fresh()):
+        if name in YOUR_TOOLS:
+            continue
+        answer, code = act(policy, name, "https://lab.example/")
+        assert not answer["recorded"] and code == "unknown_tool", (
+            f"the door admitted {name!r} at the lab ({from_seed()}): a tool the operator did not declare is "
+            f"refused, so your catalogue must not declare it; it said {answer}")
 
 
-def test_door_admits_inspect_metadata_once_has_meta_is_observed(door, policy):
+def test_door_refuses_inspect_metadata_before_has_meta_is_observed(policy):
     tool(policy, "inspect_metadata")
-    run, recorder = door
-    observed = recorder.record("observation", {"run_id": run.run_id, "field": "has_meta", "value": True})
-    assert observed["recorded"], f"the door refused the has_meta observation: {observed}"
-    answer = act(door, "inspect_metadata", "https://lab.example/about")
-    assert answer["recorded"], f"with has_meta observed, the door must admit inspect_metadata at the lab; it said {answer}"
+    rng = fresh()
+    unproven = [(), [("has_meta", False)], [("has_meta", rng.choice([1, "true", "yes", None]))],
+                [("generator", "ExampleCMS 3.2.1")]]
+    for observed in unproven:
+        destination = f"https://lab.example/{rng.choice(PAGES)}"
+        answer, code = act(policy, "inspect_metadata", destination, observed=observed)
+        seen = ", ".join(f"{field} = {value!r}" for field, value in observed) or "nothing"
+        assert not answer["recorded"] and code == "unobserved_requirement" and "has_meta" in answer["reason"], (
+            f"with {seen} observed, the door must refuse inspect_metadata at {destination!r} ({from_seed()}) "
+            f"naming has_meta; it said {answer}")
 
 
-def test_door_refuses_inspect_metadata_at_other_example(door, policy):
+def test_door_admits_inspect_metadata_once_has_meta_is_observed(policy):
+    tool(policy, "inspect_metadata")
+    rng = fresh()
+    for _ in range(FRESH // 2):
+        destination = f"https://lab.example/{rng.choice(PAGES)}"
+        answer, _ = act(policy, "inspect_metadata", destination, observed=[("has_meta", True)])
+        assert answer["recorded"], (
+            f"with has_meta observed as true, the door must admit inspect_metadata at {destination!r} "
+            f"({from_seed()}); it said {answer}")
+
+
+def test_a_passive_tool_takes_no_input(policy):
+    for tool_id in YOUR_TOOLS:
+        tool(policy, tool_id)
+    for destination, arguments in inputs(fresh()):
+        for tool_id in YOUR_TOOLS:
+            answer, code = act(policy, tool_id, destination, arguments, observed=[("has_meta", True)])
+            given = f"arguments {arguments}" if arguments else "a query"
+            assert not answer["recorded"] and code == "bad_arguments", (
+                f"the door admitted {tool_id} at {destination!r} with {given} ({from_seed()}): a passive tool takes "
+                "no input, so it declares no arguments and its destination carries no query")
+
+
+def test_door_refuses_inspect_metadata_at_other_example(policy):
     # The page asks the student to predict this refusal's reason: no message here may give it away.
     tool(policy, "inspect_metadata")
-    answer = act(door, "inspect_metadata", "https://other.example/about")
+    answer, _ = act(policy, "inspect_metadata", "https://other.example/about")
     expected = "destination https://other.example:443 is outside the explicit authorized origins"
     assert answer == {"recorded": False, "reason": expected}, (
         f"aimed at https://other.example/about, inspect_metadata must be refused, and for the reason you "

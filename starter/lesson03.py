@@ -1,64 +1,74 @@
-"""Lesson 3, your edit: the stage table of a recon-only engagement.
+"""Lesson 3, your edit: the stage guard, over any stage table.
 
-The reference run's stage machine is three tables in ``core/run/stages.py``:
-``STAGES``, ``TRANSITIONS`` and ``LESSON_2_STAGES``. Below is a copy of them,
-under the three names this file must define. Change the copy into the table of
-a *recon-only* engagement, one that looks and reports but never probes:
+Lesson 3's door asks two questions of its stage table before it admits
+anything: may this kind of record be made in the stage the run is in
+(``in_its_stage`` in ``core/run/stages.py``), and may the run move from here
+to the stage it asks for (``build_transition``). Write both, over a table
+given to you as plain data:
 
-1. No ``verify`` stage. Verification (lesson 7) plans confirming acts and
-   negative controls, active work a recon-only engagement does not do. Remove
-   the stage, and every transition and admitted stage that names it.
-2. Findings go straight to review. The run leaves the work loop from
-   ``select`` for ``review``, and a ``finding`` is admitted in the ``review``
-   stage only.
-3. No execute stage for consequential work. The reference admits a ``review``
-   in ``execute`` too: that is where a consequential action waits for a
-   person's approval (lesson 8). A recon-only engagement runs passive tools
-   only, so nothing waits there: a ``review`` is admitted in the ``review``
-   stage only, and ``action``, ``capture`` and ``outcome`` in ``execute`` only.
-4. Everything else stays as the reference has it: the run starts in
-   ``authorize``; the work loop observe -> propose -> select -> execute ->
-   observe; observations in ``authorize`` and ``observe``; review -> report;
-   and nothing at all is admitted in ``report``.
+    table = {
+        "stages": ["authorize", "observe", ...],            # the run starts in the first
+        "transitions": [["authorize", "observe"], ...],     # every allowed move, [from, to]
+        "admitted_in": {"observation": ["authorize", "observe"], ...},  # kind -> its stages
+    }
 
-The completion test builds lesson 3's door with your table
-(``door_for(3, run, policy, stage_table=StageTable(STAGES, TRANSITIONS,
-ADMITTED_IN))``) and asks it which moves and which records it admits.
-Check your work with ``course check 3``
-(or ``python3 -m pytest starter/lesson03_test.py -q``).
+Each function returns ``None`` to let the request on, or the refusal, a dict
+``{"code": CODE, "reason": TEXT}`` whose reason says what was refused.
+
+1. ``refuse_record(table, stage, kind)``: the run is in ``stage`` and asks to
+   record a ``kind``. It is admitted exactly in the stages ``admitted_in``
+   lists for that kind; a kind the table does not name is admitted nowhere.
+   Otherwise the code is ``"out_of_stage"`` and the reason names the kind and
+   the stage.
+2. ``refuse_move(table, stage, to)``: the run is in ``stage`` and asks to move
+   to ``to``, which may be any JSON value (a typo, ``None``, a list...). Two
+   questions, in this order:
+
+   - is ``to`` a stage the table declares? Compare exactly: ``"Observe"`` is
+     not ``"observe"``, and a list is not a stage. If not, the code is
+     ``"unknown_stage"`` and the reason names what was asked for;
+   - is the pair ``[stage, to]`` listed in ``transitions``? A move listed
+     from another stage does not count. If not, the code is
+     ``"move_not_listed"`` and the reason names both stages.
+
+The check runs this file in a process of its own, with the reference
+(``core.run.stages``) unavailable to it. It asks your functions about the
+reference table, the recon-only table below and tables it makes from a seed
+it prints, then builds lesson 3's door with your two functions in place of
+the reference's and walks a run through it. Check your work with
+``course check 3`` (or ``python3 -m pytest starter/lesson03_test.py -q``).
 The worked answer is ``solutions/lesson03.py``: read it after your attempt.
 """
 
-# Every stage, in order; a run starts in the first.
-STAGES = (
-    "authorize",
-    "observe",
-    "propose",
-    "select",
-    "execute",
-    "verify",  # TODO 1: a recon-only engagement has no verify stage
-    "review",
-    "report",
-)
+# A recon-only engagement's table, for you to try your functions on: no verify stage,
+# findings go straight to review, and nothing waits in execute for a person's approval.
+STAGES = ("authorize", "observe", "propose", "select", "execute", "review", "report")
 
-# Every move the door admits, as (from, to).
 TRANSITIONS = (
     ("authorize", "observe"),
     ("observe", "propose"),
     ("propose", "select"),
     ("select", "execute"),
     ("execute", "observe"),
-    ("select", "verify"),  # TODO 1 and 2: leave the loop from select for review
-    ("verify", "review"),
+    ("select", "review"),
     ("review", "report"),
 )
 
-# The stages each of lesson 2's record kinds is admitted in.
 ADMITTED_IN = {
     "observation": ("authorize", "observe"),
-    "action": ("execute", "verify"),  # TODO 3: action, capture, outcome in execute only
-    "capture": ("execute", "verify"),
-    "outcome": ("execute", "verify"),
-    "finding": ("verify",),  # TODO 2: findings go straight to review
-    "review": ("execute", "verify", "review"),  # TODO 3: nothing waits in execute
+    "action": ("execute",),
+    "capture": ("execute",),
+    "outcome": ("execute",),
+    "finding": ("review",),
+    "review": ("review",),
 }
+
+
+def refuse_record(table: dict, stage: str, kind: str) -> dict | None:
+    """None when ``table`` admits ``kind`` in ``stage``; else the out_of_stage refusal."""
+    raise NotImplementedError("TODO 1: admit a kind only in the stages its table lists")
+
+
+def refuse_move(table: dict, stage: str, to: object) -> dict | None:
+    """None when ``table`` lists the move from ``stage`` to ``to``; else why not."""
+    raise NotImplementedError("TODO 2: a declared stage, then a move listed from the current stage")

@@ -1,217 +1,329 @@
-"""Lesson 3 completion test: your recon-only stage table, asked questions through the real door.
+"""Lesson 3 completion test: your stage guard, asked about many tables, then put in lesson 3's door.
 
-Each check builds lesson 3's door with your three tables and asks it one
-question: a move, or a record in some stage. They come in pairs, something
-admitted and its mirror refused, so a table that admits everything fails as
-surely as one that admits nothing. By default they check starter/lesson03.py;
-`course check 3` shows each result.
+Your file runs in a process of its own (course/student.py) with the reference,
+core.run.stages, unavailable to it. The check sends it stage tables as plain
+data and judges what comes back here, in its own process: first your two
+functions alone, on lesson 3's reference table, a recon-only table and tables
+made from a seed this run draws and prints (`COURSE_SEED=N course check 3`
+makes the same tables again); then lesson 3's door, built here with your two
+functions in place of the reference's stage guard and move check, walked
+through a run beside the reference door, event for event. By default the
+checks load starter/lesson03.py; `course check 3` shows each.
 """
 
-import pytest
+from __future__ import annotations
 
-from core.run.doors import door_for
+import random
+
+from core.run.doors import door_for, stage_table
 from core.run.policy import Policy
+from core.run.recorder import Kind, Recorder, Refusal
 from core.run.records import make_run
-from core.run.stages import StageTable, StageTableError, advance
-from course.student import Student
+from core.run.stages import TRANSITION_KIND, StageTable, Transition, advance, in_its_stage, start, table_of
+from course.student import Student, seed
 
-yours = Student(3, names=("STAGES", "TRANSITIONS", "ADMITTED_IN"), in_process=True)  # the door takes them live
-PAGE = "https://lab.example/about"
-GENERATOR_TAG = '<meta name="generator" content="ExampleCMS 3.2.1">'
-BODY = f"HTTP/1.1 200 OK\nContent-Type: text/html\n\n<html><head>{GENERATOR_TAG}</head></html>\n"
-# Lesson 2's policy, restated: the lab, inspect_headers, and your inspect_metadata gated on has_meta.
+yours = Student(3, names=("refuse_record", "refuse_move"), blocked=("core.run.stages",), unreadable=("data",))
+
+CODES = ("out_of_stage", "unknown_stage", "move_not_listed")
+KINDS = ("observation", "action", "capture", "outcome", "finding", "review")  # lesson 2's kinds
 POLICY = Policy.from_dict({
     "reference": "training-authorization-0042",
     "allowed_origins": ["https://lab.example:443"],
-    "tools": [
-        {"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
-         "weight": 2.0, "cost": 1.0},
-        {"tool_id": "inspect_metadata", "activity": "passive", "requires": {"has_meta": True},
-         "family": "fam-recon", "weight": 1.5, "cost": 1.0},
-    ],
+    "tools": [{"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
+               "weight": 2.0, "cost": 1.0}],
     "max_actions": 4,
     "max_model_calls": 4,
 })
+RECON_ONLY = StageTable(
+    ("authorize", "observe", "propose", "select", "execute", "review", "report"),
+    (("authorize", "observe"), ("observe", "propose"), ("propose", "select"), ("select", "execute"),
+     ("execute", "observe"), ("select", "review"), ("review", "report")),
+    {"observation": ("authorize", "observe"), "action": ("execute",), "capture": ("execute",),
+     "outcome": ("execute",), "finding": ("review",), "review": ("review",)},
+)
+POOL = ("scope", "survey", "probe", "triage", "confirm", "sign_off", "archive", "brief", "plan", "debrief",
+        "hold", "handover")
+FRESH_TABLES = 24
+WALKS, STEPS = 10, 60
 
 
-@pytest.fixture(scope="module")
-def tables():
-    mine = yours.module  # one line, naming the file and the line, when it does not load or lacks a name
-    try:
-        return StageTable(mine.STAGES, mine.TRANSITIONS, mine.ADMITTED_IN)
-    except StageTableError as exc:
-        pytest.fail(f"your three tables do not make a stage table: {exc}", pytrace=False)
+# --- the tables: the reference run's, a recon-only one, and fresh ones -------------------------
 
 
-@pytest.fixture
-def door(tables):
-    run = make_run(POLICY.snapshot(), {"world": "lesson03-check"})
-    try:
-        return door_for(3, run, POLICY, stage_table=tables)
-    except StageTableError as exc:
-        pytest.fail(f"lesson 3's door does not take your table: {exc}", pytrace=False)
+def door_table(table: StageTable) -> StageTable:
+    """``table`` as lesson 3's door holds it: with the move admitted in every stage."""
+    return table_of(door_for(3, make_run(POLICY.snapshot(), {"world": "lesson03-table"}), POLICY,
+                             stage_table=table))
 
 
-def enter(door, *stages: str) -> None:
-    """Move the run through ``stages``, in order, failing on the first move the door refuses."""
-    for stage in stages:
-        before = door.stage
-        answer = advance(door, stage)
-        assert answer["recorded"], (
-            f"your door refused the move from {before!r} to {stage!r} ({answer['reason']}); "
-            f"list ({before!r}, {stage!r}) in TRANSITIONS")
+def fresh_table(rng: random.Random) -> StageTable:
+    """A stage table of 2 to 7 stages from POOL, every stage reachable, some moves back or to itself,
+    each of some of lesson 2's kinds admitted in some of its stages (or none)."""
+    stages = rng.sample(POOL, rng.randint(2, 7))
+    moves = [(rng.choice(stages[:i]), stages[i]) for i in range(1, len(stages))]  # each reachable
+    for _ in range(rng.randint(0, len(stages) + 1)):
+        pair = (rng.choice(stages), rng.choice(stages))
+        if pair not in moves:
+            moves.append(pair)
+    rng.shuffle(moves)
+    admitted_in = {kind: tuple(rng.sample(stages, rng.randint(0, len(stages))))
+                   for kind in rng.sample(KINDS, rng.randint(1, len(KINDS)))}
+    return StageTable(tuple(stages), tuple(moves), admitted_in)
 
 
-def path_to(tables, start: str, goal: str) -> list[str]:
-    """The stages to enter to get from ``start`` to ``goal`` by your transitions (shortest first)."""
-    paths, frontier = {start: []}, [start]
-    while frontier and goal not in paths:
-        stage = frontier.pop(0)
-        for source, target in tables.transitions:
-            if source == stage and target not in paths:
-                paths[target] = paths[stage] + [target]
-                frontier.append(target)
-    if goal not in paths:
-        pytest.fail(f"your TRANSITIONS give no way from {start!r} to {goal!r}", pytrace=False)
-    return paths[goal]
+def tables() -> list[tuple[str, StageTable]]:
+    """Every table the check asks about, each as the door holds it, with the words that name it."""
+    chosen = seed()
+    rng = random.Random(chosen)
+    named = [("lesson 3's reference table", stage_table(3)), ("the recon-only table", door_table(RECON_ONLY))]
+    return named + [(f"table {n} of the {FRESH_TABLES} made from seed {chosen} "
+                     f"(COURSE_SEED={chosen} course check 3 makes them again)", door_table(fresh_table(rng)))
+                    for n in range(1, FRESH_TABLES + 1)]
 
 
-def record(door, kind: str, **fields) -> dict:
-    return door.record(kind, {"run_id": door.run.run_id, **fields})
+def as_data(table: StageTable) -> dict:
+    """A table as your functions get it: plain JSON data."""
+    return {"stages": list(table.stages), "transitions": [list(pair) for pair in table.transitions],
+            "admitted_in": {kind: list(where) for kind, where in table.admitted_in.items()}}
 
 
-def act(door, tool: str = "inspect_headers") -> dict:
-    return record(door, "action", tool=tool, destination=PAGE, arguments={})
+def shown(table: StageTable) -> str:
+    moves = ", ".join(f"{a} -> {b}" for a, b in table.transitions)
+    return f"stages {list(table.stages)}; moves {moves}"
 
 
-def execute_once(door) -> str:
-    """From authorize, go round the loop once, recording an action, its capture and outcome; returns the capture id."""
-    enter(door, "observe", "propose", "select", "execute")
-    action = act(door)
-    assert action["recorded"], f"your door refused an action in the execute stage: {action['reason']}"
-    capture = record(door, "capture", action_id=action["id"], status=200, body=BODY)
-    assert capture["recorded"], f"your door refused a capture in the execute stage: {capture['reason']}"
-    outcome = record(door, "outcome", action_id=action["id"], status="succeeded", capture_id=capture["id"])
-    assert outcome["recorded"], f"your door refused an outcome in the execute stage: {outcome['reason']}"
-    return capture["id"]
+# --- asking your functions, and reading what they say ---------------------------------------------
 
 
-def finding(door, capture_id: str) -> dict:
-    return record(door, "finding", capture_id=capture_id, quote=GENERATOR_TAG,
-                  claim="the about page names its content management system and version")
+def ask(name: str, table: StageTable, stage: str, what: object) -> dict | None:
+    """Your ``name`` on ``table``; its answer if it is None or a refusal with a known code, else a failure."""
+    answer = yours.call(name, as_data(table), stage, what)
+    call = f"{name}(table, {stage!r}, {what!r})"
+    if answer is None:
+        return None
+    if not isinstance(answer, dict) or sorted(answer) != ["code", "reason"]:
+        yours.fail(f"{call} returned {answer!r:.120}: it returns None to let the request on, or a refusal, "
+                   "a dict with exactly the keys 'code' and 'reason'")
+    if answer["code"] not in CODES:
+        yours.fail(f"{call} refused with the code {answer['code']!r:.40}; the stage machine's codes are "
+                   f"{', '.join(CODES)}")
+    if not isinstance(answer["reason"], str) or not answer["reason"].strip():
+        yours.fail(f"{call} refused with no reason: every refusal carries a reason the ledger keeps")
+    return answer
 
 
-def a(kind: str) -> str:
-    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+def said(answer: dict | None) -> str:
+    return "None (let it through)" if answer is None else f"the code {answer['code']!r}"
 
 
-def refused_here(answer: dict, kind: str, stage: str) -> bool:
-    return answer == {"recorded": False, "reason": f"record kind '{kind}' is not admitted in stage '{stage}'"}
+def odd_names(rng: random.Random, table: StageTable) -> list[object]:
+    """What a caller may ask to move to that is no stage of ``table``: other names, other spellings, other types."""
+    declared = rng.choice(table.stages)
+    unused = [name for name in POOL if name not in table.stages]
+    return [rng.choice(unused) if unused else "nowhere", declared.capitalize(), declared.upper(), f" {declared}",
+            f"{declared} ", "", None, 3, [declared], {"stage": declared}]
 
 
-def test_the_run_starts_in_authorize(tables, door):
-    assert tables.stages[0] == "authorize", (
-        f"your STAGES start with {tables.stages[0]!r}; a run starts in 'authorize', so keep it first")
-    assert door.stage == "authorize"
+# --- the checks: refuse_record ---------------------------------------------------------------------
 
 
-def test_the_work_loop_is_kept(door):
-    enter(door, "observe", "propose", "select", "execute", "observe", "propose", "select")
+def test_a_kind_is_admitted_in_every_stage_its_table_lists():
+    for which, table in tables():
+        for kind, where in table.admitted_in.items():
+            for stage in where:
+                answer = ask("refuse_record", table, stage, kind)
+                assert answer is None, (
+                    f"refuse_record(table, {stage!r}, {kind!r}) on {which} returned {said(answer)}: the table lists "
+                    f"{stage!r} among the stages of {kind!r} ({list(where)}), so the record is let through (None)")
 
 
-def test_there_is_no_verify_stage(tables):
-    assert "verify" not in tables.stages, (
-        "your STAGES still declare 'verify': a recon-only engagement plans no confirming probes, so remove "
-        "the stage and every transition that names it")
+def test_a_kind_is_refused_in_every_stage_its_table_does_not_list():
+    for which, table in tables():
+        for kind, where in table.admitted_in.items():
+            for stage in (s for s in table.stages if s not in where):
+                answer = ask("refuse_record", table, stage, kind)
+                assert answer is not None and answer["code"] == "out_of_stage", (
+                    f"refuse_record(table, {stage!r}, {kind!r}) on {which} returned {said(answer)}: a kind is "
+                    f"recorded only in the stages its table lists for it ({list(where) or 'none'} for {kind!r}), "
+                    "and anywhere else it is refused with the code 'out_of_stage'")
 
 
-def test_the_door_refuses_the_move_from_select_to_verify(door):
-    # The page asks the student to predict this refusal's reason: no message here may give it away.
-    enter(door, "observe", "propose", "select")
-    answer = advance(door, "verify")
-    assert not answer["recorded"], "your door admitted the move from 'select' to 'verify'; it must refuse it"
-    assert door.stage == "select"
+def test_a_kind_the_table_does_not_name_is_admitted_nowhere():
+    for which, table in tables():
+        unnamed = [kind for kind in KINDS if kind not in table.admitted_in] + ["deploy", "Finding"]
+        for kind in unnamed:
+            for stage in table.stages:
+                answer = ask("refuse_record", table, stage, kind)
+                assert answer is not None and answer["code"] == "out_of_stage", (
+                    f"refuse_record(table, {stage!r}, {kind!r}) on {which} returned {said(answer)}, but its "
+                    f"admitted_in does not name {kind!r}: a kind the table does not name is admitted nowhere, "
+                    "and is refused with the code 'out_of_stage'")
 
 
-def test_the_run_leaves_the_loop_from_select_for_review_then_report(door):
-    enter(door, "observe", "propose", "select", "review", "report")
+# --- the checks: refuse_move -----------------------------------------------------------------------
 
 
-def test_the_door_admits_a_finding_in_review(door):
-    capture_id = execute_once(door)
-    enter(door, "observe", "propose", "select", "review")
-    answer = finding(door, capture_id)
-    assert answer["recorded"], (
-        f"your door refused a finding in the review stage ({answer['reason']}); findings go straight to "
-        "review: admit 'finding' in ('review',)")
+def test_a_move_the_table_lists_from_the_current_stage_is_let_through():
+    for which, table in tables():
+        for origin, target in table.transitions:
+            answer = ask("refuse_move", table, origin, target)
+            assert answer is None, (
+                f"refuse_move(table, {origin!r}, {target!r}) on {which} returned {said(answer)}: the table lists "
+                f"the move [{origin!r}, {target!r}], so the run in {origin!r} may move to {target!r} (None)")
 
 
-def test_the_door_refuses_a_finding_outside_review(door):
-    capture_id = execute_once(door)
-    for stage in ("execute", "observe"):
-        if stage == "observe":
-            enter(door, "observe")
-        answer = finding(door, capture_id)
-        assert refused_here(answer, "finding", stage), (
-            f"in the {stage} stage your door answered a finding with {answer}; a finding is admitted in the "
-            "review stage only")
-    assert door.count("finding") == 0
+def test_a_move_not_listed_from_the_current_stage_is_refused():
+    for which, table in tables():
+        for origin in table.stages:
+            for target in table.stages:
+                if (origin, target) in table.transitions:
+                    continue
+                answer = ask("refuse_move", table, origin, target)
+                if answer is not None and answer["code"] == "move_not_listed":
+                    continue
+                sources = [a for a, b in table.transitions if b == target]
+                because = (f"the table lists moves to {target!r} only from {sources}" if sources
+                           else f"the table lists no move to {target!r} at all")
+                assert False, (
+                    f"refuse_move(table, {origin!r}, {target!r}) on {which} ({shown(table)}) returned "
+                    f"{said(answer)}: {target!r} is a stage the table declares, and {because}. A move is judged "
+                    "from the stage the run is in: the pair [from, to] must be listed, or the move is refused "
+                    "with the code 'move_not_listed'")
 
 
-def test_the_door_refuses_a_review_in_execute(door):
-    enter(door, "observe", "propose", "select", "execute")
-    action = act(door)
-    answer = record(door, "review", subject_id=action["id"], decision="approved", reviewer="operator",
-                    reason="a person approved it")
-    said = "admitted it" if answer["recorded"] else f"said {answer['reason']!r}"
-    assert refused_here(answer, "review", "execute"), (
-        f"asked for a review in the execute stage, your door {said}; nothing consequential waits there in a "
-        "recon-only engagement, so admit 'review' in ('review',) only")
+def test_a_move_to_a_stage_the_table_does_not_declare_is_refused_first_as_unknown():
+    rng = random.Random(seed())
+    for which, table in tables():
+        for origin in table.stages:
+            for to in odd_names(rng, table):
+                answer = ask("refuse_move", table, origin, to)
+                assert answer is not None and answer["code"] == "unknown_stage", (
+                    f"refuse_move(table, {origin!r}, {to!r}) on {which} (stages {list(table.stages)}) returned "
+                    f"{said(answer)}: {to!r} is not a stage the table declares (stage names are compared exactly: "
+                    "another spelling, a list or None is not a stage), so the move is refused with the code "
+                    "'unknown_stage', asked before whether the move is listed")
 
 
-def test_the_door_admits_a_review_in_review(door):
-    capture_id = execute_once(door)
-    enter(door, "observe", "propose", "select", "review")
-    found = finding(door, capture_id)
-    assert found["recorded"], f"your door refused a finding in the review stage: {found['reason']}"
-    answer = record(door, "review", subject_id=found["id"], decision="approved", reviewer="operator",
-                    reason="the quote appears in the cited capture")
-    assert answer["recorded"], f"your door refused a review in the review stage: {answer['reason']}"
+def refused(name: str, table: StageTable, stage: str, what: object, which: str) -> str:
+    """The reason of a refusal the rows above expect; a failure if your function lets it through."""
+    answer = ask(name, table, stage, what)
+    if answer is None:
+        yours.fail(f"{name}(table, {stage!r}, {what!r}) on {which} let through what the table does not allow "
+                   "there, so it gives no reason to read: see the rows above")
+    return answer["reason"]
 
 
-def test_the_door_refuses_actions_captures_and_outcomes_in_review(door):
-    capture_id = execute_once(door)
-    action_id = door.records("action")[0]["action_id"]
-    enter(door, "observe", "propose", "select", "review")
-    attempts = {
-        "action": act(door, "inspect_metadata"),
-        "capture": record(door, "capture", action_id=action_id, status=200, body=BODY),
-        "outcome": record(door, "outcome", action_id=action_id, status="failed", capture_id=capture_id),
-    }
-    for kind, answer in attempts.items():
-        assert refused_here(answer, kind, "review"), (
-            f"in the review stage your door let {a(kind)} past the stage check (it said {answer}); actions, "
-            "captures and outcomes belong in execute only")
+def test_each_refusal_names_what_it_refuses():
+    rng = random.Random(seed())
+    for which, table in tables()[:6]:
+        stage = rng.choice(table.stages)
+        for kind in [kind for kind in KINDS if stage not in table.admitted_in.get(kind, ())][:2]:
+            reason = refused("refuse_record", table, stage, kind, which)
+            assert kind in reason and stage in reason, (
+                f"refuse_record(table, {stage!r}, {kind!r}) on {which} refused with the reason {reason!r:.100}: "
+                "the reason names the kind and the stage, so the ledger says what was refused where")
+        for target in [t for t in table.stages if (stage, t) not in table.transitions][:1]:
+            reason = refused("refuse_move", table, stage, target, which)
+            assert stage in reason and target in reason, (
+                f"refuse_move(table, {stage!r}, {target!r}) on {which} refused with the reason {reason!r:.100}: "
+                "a move that is not listed is refused with a reason that names both stages")
+        unknown = odd_names(rng, table)[0]
+        reason = refused("refuse_move", table, stage, unknown, which)
+        assert unknown in reason, (
+            f"refuse_move(table, {stage!r}, {unknown!r}) on {which} refused with the reason {reason!r:.100}: "
+            "a move to a stage the table does not declare is refused with a reason that names what was asked for")
 
 
-def test_inspect_metadata_runs_in_execute_once_has_meta_is_observed(door):
-    capture_id = execute_once(door)
-    enter(door, "observe")
-    early = act(door, "inspect_metadata")
-    assert refused_here(early, "action", "observe"), (
-        f"in the observe stage your door answered an action with {early}; actions belong in execute only")
-    observed = record(door, "observation", field="has_meta", value=True, capture_id=capture_id)
-    assert observed["recorded"], f"your door refused an observation in the observe stage: {observed['reason']}"
-    enter(door, "propose", "select", "execute")
-    answer = act(door, "inspect_metadata")
-    assert answer["recorded"], f"with has_meta observed, your door refused inspect_metadata in execute: {answer}"
+# --- the checks: your functions in lesson 3's door --------------------------------------------------
 
 
-def test_the_report_stage_admits_nothing(tables, door):
-    enter(door, *path_to(tables, "authorize", "report"))
-    for kind in tables.admitted_in:
-        answer = record(door, kind)
-        assert refused_here(answer, kind, "report"), (
-            f"in the report stage your door let {a(kind)} past the stage check ({answer['reason']!r}); the "
-            "report stage admits nothing")
-    assert not [pair for pair in tables.transitions if pair[0] == "report"], "no move may leave 'report'"
+def your_stage_guard(door: Recorder, request) -> None:
+    """Lesson 3's stage guard, asked of your refuse_record."""
+    answer = ask("refuse_record", table_of(door), door.stage, request.row.name)
+    if answer is not None:
+        raise Refusal(answer["code"], answer["reason"])
+
+
+def your_move(door: Recorder, payload: dict) -> Transition:
+    """Lesson 3's move check, asked of your refuse_move."""
+    to = payload["to"]
+    answer = ask("refuse_move", table_of(door), door.stage, to)
+    if answer is not None:
+        raise Refusal(answer["code"], answer["reason"])
+    return Transition(door.stage, to)
+
+
+def doors(table: StageTable, world: str) -> tuple[Recorder, Recorder]:
+    """Lesson 3's reference door for ``table``, and the same door with your two functions in its place."""
+    own = StageTable(table.stages, table.transitions,
+                     {kind: where for kind, where in table.admitted_in.items() if kind != TRANSITION_KIND})
+    reference = door_for(3, make_run(POLICY.snapshot(), {"world": world}), POLICY, stage_table=own)
+    guards = [your_stage_guard if guard is in_its_stage else guard for guard in reference.guards]
+    kinds = [Kind(row.name, row.fields, row.store, row.id_field, your_move, row.hooks)
+             if row.name == TRANSITION_KIND else row for row in reference.kinds.values()]
+    mine = Recorder(reference.run, POLICY, kinds, guards, **dict(reference.parts))
+    start(mine)
+    return reference, mine
+
+
+def step(rng: random.Random, table: StageTable, stage: str) -> tuple[str, object]:
+    """One thing to ask a door in ``stage``: mostly a listed move or a record, sometimes a move it must refuse."""
+    listed = [b for a, b in table.transitions if a == stage]
+    roll = rng.random()
+    if roll < 0.4 and listed:
+        return "move", rng.choice(listed)
+    if roll < 0.55:
+        return "move", rng.choice(table.stages)
+    if roll < 0.65:
+        return "move", rng.choice(odd_names(rng, table))
+    return "record", rng.choice(KINDS + ("deploy",))
+
+
+def asked(door: Recorder, question: tuple[str, object]) -> tuple[str, str]:
+    what, value = question
+    answer = advance(door, value) if what == "move" else door.record(value, {"run_id": door.run.run_id})
+    event = door.events[-1]
+    assert answer["recorded"] == (event["status"] == "admitted")
+    return event["status"], event["code"]
+
+
+def told(decision: tuple[str, str]) -> str:
+    status, code = decision
+    return "admitted it" if status == "admitted" else f"refused it ({code})"
+
+
+def rule_broken(question: tuple[str, object], stage: str, theirs: tuple[str, str]) -> str:
+    what, value = question
+    if what == "record":
+        if theirs[1] == "out_of_stage":
+            return f"a kind is recorded only in the stages its table lists for it, and {value!r} is not listed in {stage!r}"
+        return f"the table admits {value!r} in {stage!r}, so it is let past the stage check"
+    if theirs == ("admitted", ""):
+        return f"the table lists the move [{stage!r}, {value!r}]"
+    if theirs[1] == "unknown_stage":
+        return (f"{value!r} is not a stage the table declares (stage names are compared exactly), so the move is "
+                "refused with the code 'unknown_stage', asked before whether the move is listed")
+    return (f"a move is judged from the stage the run is in: [{stage!r}, {value!r}] is not listed, so it is "
+            "refused with the code 'move_not_listed'")
+
+
+def test_the_door_with_your_functions_decides_each_step_of_a_walk_as_the_reference_door_does():
+    chosen = seed()
+    rng = random.Random(chosen)
+    named = tables()
+    for walk in range(WALKS):
+        which, table = named[walk % len(named)] if walk < 2 else rng.choice(named[2:])
+        reference, mine = doors(table, f"lesson03-walk-{walk}")
+        for number in range(1, STEPS + 1):
+            stage, question = reference.stage, step(rng, table, reference.stage)
+            theirs, got = asked(reference, question), asked(mine, question)
+            if theirs == got and reference.stage == mine.stage:
+                continue
+            what = f"a move to {question[1]!r}" if question[0] == "move" else f"a record of kind {question[1]!r}"
+            assert False, (
+                f"in step {number} of a run walked through lesson 3's door over {which}, the run in {stage!r} "
+                f"asked for {what}: the reference door {told(theirs)}, the door with your functions {told(got)}"
+                f"{'' if theirs != got else f' but left the run in {mine.stage!r}, not {reference.stage!r}'}. "
+                f"{rule_broken(question, stage, theirs)} (walk {walk + 1} of seed {chosen}: "
+                f"COURSE_SEED={chosen} course check 3 walks it again)")
+        assert mine.snapshot()["stage"] == reference.snapshot()["stage"]

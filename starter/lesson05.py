@@ -1,21 +1,62 @@
-"""Lesson 5, your edit: score inspect_metadata so the door keeps your operator's order.
+"""Lesson 5, your edit: the choice. Rank the open proposals, credit each outcome, choose the next act.
 
-In lesson 2 you declared the fictional tool ``inspect_metadata``: passive, and it
-``requires`` the observed field ``has_meta`` to be ``True``. Lesson 4 made it eligible
-once a capture shows a generator meta tag. Those three keys stay as they are below.
-Now choose the other three: its ``family``, ``weight`` and ``cost``. Lesson 5's door
-ranks every open proposal by
+Lesson 5's door chooses the next act itself (``core/run/select.py``). Here you
+write that choice, as four functions of plain data; the check compares what
+they return with what the door decides, on the demo's run and on runs it makes
+fresh from a seed (random tools, weights, costs, families, outcomes settled
+late, acts the door turns away). While your file runs, ``core.run.select``,
+the course's ``data/`` and the worked answers in ``solutions/`` are
+unavailable to it.
 
-    score = weight * (1 + credit of the tool's family) / (1 + cost)
+The data, as the check sends it:
 
-where a family's credit is 1.0 for each of its acts that succeeded so far; equal
-scores go to the smaller action identity ("inspect_headers -> ..." comes before
-"inspect_metadata -> ...", which comes before "probe_reflection -> ...").
+* a **catalogue**: ``{tool_id: {"family": ..., "weight": ..., "cost": ...}}``,
+  the operator's numbers from the policy;
+* a **proposal**: ``{"action_id": "<tool> -> <canonical destination>", "tool": ...}``;
+* an **outcome**: ``{"outcome_id": ..., "action_id": ..., "status": ...}``, the
+  status one of ``"unresolved"``, ``"succeeded"``, ``"failed"``;
+* a run's **history**: the door's ledger so far, as a list of steps in order,
+  each a dict whose ``"step"`` says what happened:
 
-The run your check drives (starter/lesson05_test.py), against fixed lab pages:
+  - ``{"step": "proposed", "action_id", "tool"}``: the door stored a proposal;
+  - ``{"step": "executed", "action_id", "tool"}``: the door admitted the act
+    its selection chose;
+  - ``{"step": "turned away", "action_id", "tool", "reason"}``: the door
+    refused the act its selection chose (the run goes on without it);
+  - ``{"step": "settled", "outcome_id", "action_id", "status"}``: the outcome
+    of an executed act settled, and was credited (an act in doubt settles
+    later, after other acts have run).
+
+1. ``rank(proposals, catalogue, credit)``: every proposal with its score, best
+   first. ``credit`` maps a family to what it has earned (a family it does not
+   name has earned 0.0). The score is
+
+       score = weight * (1 + credit of the tool's family) / (1 + cost)
+
+   and the order is highest score first; equal scores go to the smaller action
+   identity, the two strings compared as strings, whatever order the proposals
+   came in. Return ``[{"action_id": ..., "score": ...}, ...]``.
+2. ``feedback(outcome, actions, catalogue)``: what one outcome earns, and for
+   whom. ``actions`` lists the acts the run executed, ``[{"action_id", "tool"}]``
+   in order. Credit goes to the act that produced the outcome (the outcome
+   names it), and to that act's family: 1.0 for ``succeeded``, 0.0 for
+   ``failed``. Return ``{"action_id": ..., "family": ..., "credit": ...}``, or
+   ``None`` for an outcome that is not settled or names no act in ``actions``.
+3. ``choose(history, catalogue, max_actions)``: the next choice. Read the
+   history: the open proposals are the ones stored and neither executed nor
+   turned away (an identity turned away is never chosen again), and each
+   family's credit is the sum of what ``feedback`` gives for every settled
+   outcome. Return the first entry of your ``rank`` of the open proposals, or
+   ``None`` once ``max_actions`` acts have been executed (an act turned away
+   spent nothing) or when nothing is open.
+4. ``my_inspect_metadata()``: your lesson 2 tool's catalogue entry, scored to
+   your operator's plan (below). Its ``tool_id``, ``activity`` and ``requires``
+   stay as they are; choose its ``family``, ``weight`` and ``cost``.
+
+The plan, for a fixed run of lesson 5's door (starter/lesson05_test.py):
 
 * the catalogue: ``inspect_headers`` (fam-recon, weight 2.0, cost 1.0),
-  ``probe_reflection`` (fam-probe, weight 3.0, cost 2.0) and your entry;
+  ``probe_reflection`` (active, fam-probe, weight 3.0, cost 2.0) and your entry;
   at most 4 actions;
 * the model's first reply proposes ``inspect_headers`` at /about and
   ``probe_reflection`` at /search;
@@ -24,7 +65,7 @@ The run your check drives (starter/lesson05_test.py), against fixed lab pages:
   ``inspect_headers`` at /contact; later replies propose nothing;
 * every act the door admits succeeds.
 
-Your operator's plan, the order in which the door must select:
+The door must select, in this order:
 
 1. inspect_headers -> https://lab.example:443/about
 2. inspect_headers -> https://lab.example:443/contact
@@ -32,15 +73,32 @@ Your operator's plan, the order in which the door must select:
 4. inspect_metadata -> https://lab.example:443/about
 
 and then the action budget is spent, so the probe at /search is never selected.
-In words: every header look first (they are cheap and broad), then the metadata
-read, and the active probe last. So ``inspect_metadata`` must lose to each open
-header look, and still beat the probe. A score that wins everything breaks the
-plan, and so does one that never wins.
+In words: every header look first, then the metadata read, and the active probe
+last. So ``inspect_metadata`` must lose to each open header look and still beat
+the probe. And it stays out of the probe's family: a family's credit raises
+every tool in it, so a passive read in ``fam-probe`` would make each of its
+successes push the active probe up. The values below are the reference run's
+(data/policy/): they send the metadata read out second.
 
-The values below are the reference run's (data/policy/): they send the metadata
-read out second. Check your work with ``course check 5``; read the worked answer,
-``solutions/lesson05.py``, after your attempt.
+Check your work with ``course check 5`` (or ``python3 -m pytest
+starter/lesson05_test.py -q``); read the worked answer, ``solutions/lesson05.py``,
+after your attempt.
 """
+
+
+def rank(proposals: list[dict], catalogue: dict, credit: dict) -> list[dict]:
+    """Every proposal with its score, highest first; equal scores by action identity."""
+    raise NotImplementedError("TODO 1: score each proposal by the rule and order them")
+
+
+def feedback(outcome: dict, actions: list[dict], catalogue: dict) -> dict | None:
+    """The credit ``outcome`` earns, for the act that produced it and that act's family; or None."""
+    raise NotImplementedError("TODO 2: credit the act the outcome names, and its family")
+
+
+def choose(history: list[dict], catalogue: dict, max_actions: int) -> dict | None:
+    """The best open proposal after ``history``, or None when the budget is spent or nothing is open."""
+    raise NotImplementedError("TODO 3: the open proposals, each family's credit, your ranking's first")
 
 
 def my_inspect_metadata() -> dict:
@@ -49,7 +107,7 @@ def my_inspect_metadata() -> dict:
         "tool_id": "inspect_metadata",
         "activity": "passive",
         "requires": {"has_meta": True},
-        "family": "fam-recon",  # TODO 1: whose successes should raise its score
-        "weight": 3.0,  # TODO 2: how much the operator values it
-        "cost": 1.0,  # TODO 3: what running it spends
+        "family": "fam-recon",  # TODO 4: whose successes should raise its score
+        "weight": 3.0,  # how much the operator values it
+        "cost": 1.0,  # what running it spends
     }

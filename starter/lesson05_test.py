@@ -1,24 +1,461 @@
-"""Lesson 5 completion test: your inspect_metadata entry, ranked by the real door in a fixed run.
+"""Lesson 5 completion test: your choice, compared with the door's on the demo's run and on runs made fresh.
 
-The run is the one starter/lesson05.py's docstring describes: lesson 5's door,
-the demo's loop (core/run/demo_selection.py) and a scripted model. The two
-middle tests are a pair: one asks inspect_metadata to wait while a header look
-is open, its mirror asks it to beat the probe. A score that wins everything
-fails the first; a score that never wins fails the second.
-By default they check starter/lesson05.py; `course check 5` shows each result.
+Your file runs in a process of its own (course/student.py), with the reference
+(core.run.select), data/ and solutions/ unavailable to it. This process drives
+lesson 5's door through the one work loop (core/run/drive.py:work): the demo's
+run, and runs it makes from a seed this run draws (random tools, weights, costs
+and families, outcomes that fail or settle late, acts the door turns away). At
+each selection it sends your functions the run so far, as plain data, and
+compares what they return with what the door decides next. A failing row
+prints the seed: `COURSE_SEED=N course check 5` makes the same runs again.
+
+The last rows drive the operator's fixed plan (starter/lesson05.py) with your
+inspect_metadata entry in the catalogue. Two of them are a pair: one asks the
+metadata read to wait while a header look is open, its mirror asks it to beat
+the probe. A score that wins everything fails the first; one that never wins
+fails the second. By default they check starter/lesson05.py; `course check 5`
+shows each result.
 """
 
+from __future__ import annotations
+
+import random
 
 import pytest
 
-from core.run.demo_selection import proposal, scripted, selections, steps_of
+from core.run.demo_selection import REPLIES as DEMO_REPLIES, build_policy as demo_policy, fixed_pages
+from core.run.demo_selection import proposal, scripted, selections, slipping, steps_of
 from core.run.doors import door_for
+from core.run.drive import work
+from core.run.execute import AdapterResult, NotSent, execute
 from core.run.policy import Policy, PolicyError
-from core.run.records import make_run
-from course.student import Student
+from core.run.records import action_identity, make_run
+from core.run.select import rank as door_rank
+from core.run.select import score, selection_state
+from course.student import Student, seed
 from course.target import load_lesson
 
+yours = Student(5, names=("rank", "feedback", "choose", "my_inspect_metadata"),
+                blocked=("core.run.select", "solutions"), unreadable=("data",))
+
 LAB = "https://lab.example:443"
+FRESH_RUNS = 12
+FRESH_SETS = 20
+
+# --- the runs: the demo's, and runs made from the seed ------------------------------------------------
+
+VERBS = ("inspect", "probe", "fetch", "read", "scan")
+NOUNS = ("headers", "meta", "cookies", "robots", "forms", "links")
+FAMILIES = ("fam-recon", "fam-probe", "fam-crawl", "fam-audit")
+WEIGHTS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0)
+COSTS = (0.0, 1.0, 3.0)  # 1 + cost is a power of two: every score is exact, however it is computed
+COURSE_TOOLS = ["inspect_headers", "inspect_metadata", "probe_reflection"]
+PATHS = ("/debug", "/about", "/About", "/news", "/News", "/item9", "/item10", "/a-b", "/a_b", "/a.b", "/a/b", "/zeta",
+         "/Zeta", "/~x", "/contact", "/search")
+FATES = ("succeeded",) * 5 + ("failed", "failed", "in doubt", "in doubt", "turned away", "turned away")
+
+
+def made_from_seed(number: int) -> str:
+    chosen = seed()
+    if number == 0:
+        return "the demo's run (core/run/demo_selection.py)"
+    return (f"run {number} of the {FRESH_RUNS} made from seed {chosen} "
+            f"(COURSE_SEED={chosen} course check 5 makes them again)")
+
+
+def fresh_run(rng: random.Random, number: int) -> dict:
+    """One run to drive: a policy, the model's replies, and what becomes of each act."""
+    names = sorted({f"{rng.choice(VERBS)}_{rng.choice(NOUNS)}" for _ in range(rng.randint(2, 4))})
+    if rng.random() < 0.4:
+        names.append(names[0].split("_")[0])  # a tool whose name starts another's: 'probe' and 'probe_links'
+    if rng.random() < 0.6:
+        names += COURSE_TOOLS  # the course's tool names, with numbers and families of this run's own
+    families = rng.sample(FAMILIES, rng.randint(2, 3))
+    tools = [{"tool_id": name, "activity": "passive", "requires": {}, "family": rng.choice(families),
+              "weight": rng.choice(WEIGHTS), "cost": rng.choice(COSTS)} for name in sorted(set(names))]
+    acts = [(tool["tool_id"], path) for tool in tools for path in PATHS]
+    replies = []
+    for _ in range(rng.randint(2, 4)):
+        chosen = rng.sample(acts, rng.randint(2, 6))
+        replies.append([proposal(tool, path, "fresh") for tool, path in chosen])
+    fates = [rng.choice(FATES) for _ in range(12)]
+    late = [(rng.randint(1, 3), rng.choice(["succeeded", "failed"])) for _ in range(12)]
+    policy = {"reference": "training-authorization-0042", "allowed_origins": [LAB], "tools": tools,
+              "max_actions": rng.randint(3, 7), "max_model_calls": len(replies) + 12}
+    return {"number": number, "policy": Policy.from_dict(policy), "replies": replies, "fates": fates, "late": late}
+
+
+def demo_run() -> dict:
+    return {"number": 0, "policy": demo_policy(), "replies": list(DEMO_REPLIES), "fates": None, "late": None}
+
+
+def runs() -> list[dict]:
+    rng = random.Random(seed())
+    return [demo_run()] + [fresh_run(rng, number) for number in range(1, FRESH_RUNS + 1)]
+
+
+def catalogue_of(policy: Policy) -> dict:
+    return {tool.tool_id: {"family": tool.family, "weight": tool.weight, "cost": tool.cost} for tool in policy.tools}
+
+
+def history_of(door) -> list[dict]:
+    """The door's ledger so far, as the steps starter/lesson05.py's docstring names."""
+    steps = []
+    for event in door.ledger:
+        kind, status, payload = event["kind"], event["status"], event["payload"]
+        if kind == "proposal" and status == "admitted":
+            steps.append({"step": "proposed", "action_id": event["id"], "tool": payload["tool"]})
+        elif kind == "action" and status == "admitted":
+            steps.append({"step": "executed", "action_id": event["id"], "tool": payload["tool"]})
+        elif kind == "action" and event["code"] != "not_selected":  # refused under the selection that chose it
+            identity = action_identity(payload["tool"], payload["destination"])
+            steps.append({"step": "turned away", "action_id": identity, "tool": payload["tool"],
+                          "reason": event["reason"]})
+        elif kind == "feedback" and status == "admitted":
+            credited = door.get("feedback", event["id"])
+            outcome = door.get("outcome", credited["outcome_id"])
+            steps.append({"step": "settled", "outcome_id": outcome["outcome_id"], "action_id": outcome["action_id"],
+                          "status": outcome["status"]})
+    return steps
+
+
+def executed(history: list[dict]) -> list[dict]:
+    return [{"action_id": step["action_id"], "tool": step["tool"]} for step in history if step["step"] == "executed"]
+
+
+class Fated:
+    """An adapter whose answer is the act's fate: a page, nothing sent, or an error after sending."""
+
+    def __init__(self, fate: str) -> None:
+        self.fate = fate
+
+    def fetch(self, url: str) -> AdapterResult:
+        if self.fate == "failed":
+            raise NotSent("the connection was refused")
+        if self.fate == "in doubt":
+            raise TimeoutError("no answer within the adapter's timeout")
+        return fixed_pages().fetch(url)
+
+
+class Judge:
+    """What a check compares as the loop runs; each method fails with the rule its answer breaks."""
+
+    def __init__(self, case: dict) -> None:
+        self.case, self.catalogue = case, catalogue_of(case["policy"])
+        self.where = made_from_seed(case["number"])
+        self.selection = 0
+
+    def selecting(self, door) -> None:
+        """Just before the door selects."""
+
+    def selected(self, door, answer: dict) -> None:
+        """The door's selection answer."""
+
+    def settled(self, door, outcome: dict, credited: dict | None) -> None:
+        """An outcome the loop settled, and the door's feedback record for it (None: it is not settled yet)."""
+
+
+def drive(case: dict, judge: Judge) -> None:
+    """The case's run through lesson 5's door and the one work loop, with ``judge`` watching."""
+    policy = case["policy"]
+    door = door_for(5, make_run(policy.snapshot(), {"world": f"lesson05-check-{case['number']}"}), policy)
+    fates, late, pending = list(case["fates"] or []), list(case["late"] or []), []
+
+    def credit(outcome_id: str) -> None:
+        answer = door.record("feedback", {"run_id": door.run.run_id, "outcome_id": outcome_id})
+        assert answer["recorded"], f"the check could not credit an outcome: {answer['reason']}"
+        judge.settled(door, door.get("outcome", outcome_id), door.get("feedback", answer["id"]))
+
+    def act(door, payload, adapter, reviews):
+        fate = fates.pop(0) if fates else "succeeded"
+        if fate == "turned away":  # the driver slips an argument into the chosen act: the door refuses it
+            payload = {**payload, "arguments": {**payload["arguments"], "marker": "slipped"}}
+        result = execute(door, payload, Fated(fate))
+        if result.status == "failed":
+            credit(door.records("outcome")[-1]["outcome_id"])
+        elif result.status == "unresolved" and result.action_id:
+            judge.settled(door, door.records("outcome")[-1], None)
+        for waiting in list(pending):  # an act in doubt settles now, after later acts have run
+            waiting[1] -= 1
+            if waiting[1] <= 0:
+                pending.remove(waiting)
+                settled = door.record("outcome", {"run_id": door.run.run_id, "action_id": waiting[0],
+                                                  "status": waiting[2], "capture_id": "", "detail": "settled late"})
+                credit(settled["id"])
+        if result.status == "unresolved" and result.action_id:
+            pending.append([result.action_id, *late.pop(0)])
+        return result
+
+    def watch(step: str, answer) -> None:
+        if step == "selecting":
+            judge.selection += 1
+            judge.selecting(door)
+        elif step == "selected":
+            judge.selected(door, answer)
+        elif step == "credited":
+            credited = door.get("feedback", answer["id"])
+            judge.settled(door, door.get("outcome", credited["outcome_id"]), credited)
+
+    if case["fates"] is None:  # the demo's run, with the demo's own driver and its slip
+        work(door, scripted(case["replies"]), fixed_pages(), watch=watch, act=slipping)
+    else:
+        work(door, scripted(case["replies"]), fixed_pages(), watch=watch, act=act)
+
+
+# --- the ranking ---------------------------------------------------------------------------------------
+
+
+def expected_ranking(proposals: list[dict], catalogue: dict, credit: dict) -> list[tuple[str, float]]:
+    """The rule, from the reference's own score(): highest first, equal scores by action identity."""
+    scored = [(p["action_id"], score(catalogue[p["tool"]]["weight"], catalogue[p["tool"]]["cost"],
+                                     credit.get(catalogue[p["tool"]]["family"], 0.0))) for p in proposals]
+    return sorted(scored, key=lambda pair: (-pair[1], pair[0]))
+
+
+def arithmetic(action_id: str, proposals: list[dict], catalogue: dict, credit: dict) -> str:
+    tool = catalogue[next(p["tool"] for p in proposals if p["action_id"] == action_id)]
+    earned = credit.get(tool["family"], 0.0)
+    return (f"{tool['weight']!r} * (1 + {tool['family']} credit {earned!r}) / (1 + cost {tool['cost']!r}) = "
+            f"{score(tool['weight'], tool['cost'], earned)!r}")
+
+
+def ranking_problem(found, proposals: list[dict], catalogue: dict, credit: dict, where: str, order: bool) -> str:
+    """Why ``found`` is not the ranking of ``proposals`` (its scores, or with ``order`` its order too), or ""."""
+    expected = expected_ranking(proposals, catalogue, credit)
+    if not isinstance(found, list) or not all(isinstance(row, dict) and sorted(row) == ["action_id", "score"]
+                                              for row in found):
+        return (f"rank returned {found!r:.120} for {where}; it returns a list of {{'action_id', 'score'}} dicts, "
+                "one per proposal")
+    ids = [row["action_id"] for row in found]
+    wanted = {action_id for action_id, _ in expected}
+    if sorted(ids) != sorted(wanted):
+        missing, extra = sorted(wanted - set(ids)), sorted(set(ids) - wanted)
+        return (f"rank returned {len(ids)} rows for the {len(wanted)} proposals of {where} "
+                f"(missing {missing[:2]}, not proposed {extra[:2]}): every proposal is ranked, once")
+    scores = dict(expected)
+    for row in found:
+        if row["score"] != scores[row["action_id"]]:
+            return (f"rank scored {row['action_id']} {row['score']!r} in {where}; by the rule, weight * (1 + the "
+                    f"credit of the tool's family) / (1 + cost), it scores "
+                    f"{arithmetic(row['action_id'], proposals, catalogue, credit)}")
+    if order:
+        for position, ((wanted_id, wanted_score), row) in enumerate(zip(expected, found), start=1):
+            if row["action_id"] != wanted_id:
+                if scores[row["action_id"]] == wanted_score:
+                    return (f"rank put {row['action_id']} at place {position} in {where}, but {wanted_id} has "
+                            f"the same score, {wanted_score!r}: a tie goes to the smaller action identity, the two "
+                            "compared as strings, whatever order the proposals came in")
+                return (f"rank put {row['action_id']} (score {scores[row['action_id']]!r}) at place {position} in "
+                        f"{where}, ahead of {wanted_id} (score {wanted_score!r}): the highest score comes first")
+    return ""
+
+
+class RankJudge(Judge):
+    def __init__(self, case: dict, order: bool) -> None:
+        super().__init__(case)
+        self.order, self.rng = order, random.Random(seed() + case["number"])
+
+    def selecting(self, door) -> None:
+        door_rank(door)  # closes what was executed or turned away, as the door does before it selects
+        state = selection_state(door)
+        proposals = [{"action_id": a, "tool": door.get("proposal", a)["tool"]} for a in state.open]
+        if not proposals:
+            return
+        credit = {family: earned for family, (earned, _) in state.credit.items()}
+        shuffled = self.rng.sample(proposals, len(proposals))
+        found = yours.call("rank", shuffled, self.catalogue, credit)
+        where = f"the ranking before selection {self.selection} of {self.where}"
+        problem = ranking_problem(found, proposals, self.catalogue, credit, where, self.order)
+        assert not problem, problem
+        assert [(c.action_id, c.score) for c in door_rank(door)] == expected_ranking(proposals, self.catalogue, credit)
+
+
+def fresh_sets(count: int) -> list[tuple[list[dict], dict, dict]]:
+    """Proposal sets made from the seed, full of ties: proposals in any order, with a catalogue and a credit."""
+    rng = random.Random(seed() ^ 0x5E1EC7)
+    made = []
+    for _ in range(count):
+        case = fresh_run(rng, 1)
+        catalogue = catalogue_of(case["policy"])
+        acts = rng.sample([(tool, path) for tool in catalogue for path in PATHS], rng.randint(4, 10))
+        proposals = [{"action_id": action_identity(tool, f"https://lab.example{path}"), "tool": tool}
+                     for tool, path in acts]
+        families = sorted({entry["family"] for entry in catalogue.values()})
+        credit = {family: float(rng.randint(0, 3)) for family in rng.sample(families, rng.randint(0, len(families)))}
+        made.append((proposals, catalogue, credit))
+    return made
+
+
+def check_sets(order: bool) -> None:
+    chosen = seed()
+    for number, (proposals, catalogue, credit) in enumerate(fresh_sets(FRESH_SETS), start=1):
+        where = (f"proposal set {number} of the {FRESH_SETS} made from seed {chosen} (COURSE_SEED={chosen} "
+                 "course check 5 makes them again)")
+        found = yours.call("rank", proposals, catalogue, credit)
+        problem = ranking_problem(found, proposals, catalogue, credit, where, order)
+        assert not problem, problem
+
+
+def test_rank_scores_each_proposal_by_the_rule():
+    check_sets(order=False)
+    for case in runs():
+        drive(case, RankJudge(case, order=False))
+
+
+def test_rank_breaks_a_tie_by_action_identity_compared_as_strings():
+    check_sets(order=True)
+    for case in runs():
+        drive(case, RankJudge(case, order=True))
+
+
+# --- the credit ----------------------------------------------------------------------------------------
+
+
+class FeedbackJudge(Judge):
+    """Your feedback(), asked about every outcome the loop settles (and each act left in doubt)."""
+
+    def __init__(self, case: dict, exact: bool) -> None:
+        super().__init__(case)
+        self.exact = exact  # False: only who is credited; True: the whole answer, None for an unsettled one
+
+    def settled(self, door, outcome: dict, credited: dict | None) -> None:
+        acts = executed(history_of(door))
+        sent = {key: outcome[key] for key in ("outcome_id", "action_id", "status")}
+        found = yours.call("feedback", sent, acts, self.catalogue)
+        what = f"the outcome of {outcome['action_id']} ({outcome['status']}) in {self.where}"
+        if credited is None:
+            assert found is None or not self.exact, (
+                f"feedback returned {found!r} for {what}: an outcome that is not settled earns nothing yet, so "
+                "feedback returns None")
+            return
+        expected = {key: credited[key] for key in ("action_id", "family", "credit")}
+        last = acts[-1]["action_id"]
+        if not isinstance(found, dict):
+            assert False, (f"feedback returned {found!r} for {what}; a settled outcome of an executed act earns "
+                           f"{expected}")
+        if found.get("action_id") != expected["action_id"]:
+            ran_last = " (the act that ran last)" if found.get("action_id") == last else ""
+            assert False, (f"feedback credited {found.get('action_id')!r}{ran_last} for {what}: credit goes to the "
+                           "act that produced the outcome, the one the outcome names, however late it settles")
+        if found.get("family") != expected["family"]:
+            assert False, (f"feedback credited the family {found.get('family')!r} for {what}; that act's tool is in "
+                           f"{expected['family']!r}: credit goes to the family of the act that produced the outcome")
+        if self.exact:
+            assert found == expected, (f"feedback returned {found} for {what}; it earns {expected}: 1.0 for "
+                                       "succeeded, 0.0 for failed, with exactly the keys action_id, family and credit")
+
+
+def test_feedback_credits_the_act_that_produced_the_outcome_and_its_family():
+    for case in runs():
+        drive(case, FeedbackJudge(case, exact=False))
+
+
+def test_feedback_waits_for_a_settled_outcome_of_an_executed_act():
+    catalogue = {"inspect_headers": {"family": "fam-recon", "weight": 2.0, "cost": 1.0}}
+    acts = [{"action_id": f"inspect_headers -> {LAB}/about", "tool": "inspect_headers"}]
+    in_doubt = {"outcome_id": "1" * 64, "action_id": acts[0]["action_id"], "status": "unresolved"}
+    found = yours.call("feedback", in_doubt, acts, catalogue)
+    assert found is None, (f"feedback returned {found!r} for an unresolved outcome of {in_doubt['action_id']}, an "
+                           "act in doubt: an outcome that is not settled earns nothing yet, so feedback returns None")
+    stranger = {"outcome_id": "0" * 64, "action_id": f"inspect_headers -> {LAB}/never-run", "status": "succeeded"}
+    found = yours.call("feedback", stranger, acts, catalogue)
+    assert found is None, (f"feedback returned {found!r} for an outcome naming {stranger['action_id']}, an act the "
+                           "run never executed: nothing the run did produced it, so feedback returns None")
+    for case in runs():
+        drive(case, FeedbackJudge(case, exact=True))
+
+
+# --- the choice ----------------------------------------------------------------------------------------
+
+
+class ChooseJudge(Judge):
+    """Your choose(), asked just before each selection, against the door's selection."""
+
+    def __init__(self, case: dict, rule: str) -> None:
+        super().__init__(case)
+        self.rule, self.mine, self.history = rule, None, []
+
+    def selecting(self, door) -> None:
+        self.history = history_of(door)
+        self.mine = yours.call("choose", self.history, self.catalogue, self.case["policy"].max_actions)
+        self.ranking = door_rank(door)
+
+    def selected(self, door, answer: dict) -> None:
+        theirs = door.get("selection", answer["id"]) if answer["recorded"] else None
+        problem = self.problem(theirs, answer)
+        assert not problem, problem
+
+    def problem(self, theirs: dict | None, answer: dict) -> str:
+        mine, history, at = self.mine, self.history, f"at selection {self.selection} of {self.where}"
+        done = [s["action_id"] for s in history if s["step"] == "executed"]
+        away = {s["action_id"]: s["reason"] for s in history if s["step"] == "turned away"}
+        stored = [s["action_id"] for s in history if s["step"] == "proposed"]
+        budget = self.case["policy"].max_actions
+        if mine is not None and (not isinstance(mine, dict) or sorted(mine) != ["action_id", "score"]):
+            return f"choose returned {mine!r:.120} {at}; it returns {{'action_id', 'score'}} or None"
+        chosen = mine["action_id"] if mine else None
+        if chosen in done:
+            return (f"choose chose {chosen} {at}, which the door has executed: an executed identity is never chosen "
+                    "again")
+        if chosen in away:
+            return (f"choose chose {chosen} {at}, which the door turned away ({away[chosen]}): an identity turned "
+                    "away is never chosen again")
+        if chosen is not None and chosen not in stored:
+            return f"choose chose {chosen} {at}, which no proposal the door stored names"
+        if self.rule == "closed":
+            return ""
+        if theirs is None and chosen is not None:
+            if len(done) >= budget:
+                return (f"choose chose {chosen} {at}, after {len(done)} executed acts: the budget of {budget} "
+                        "actions is spent, so it returns None")
+            return ""  # nothing left that the door could choose: only the closed rule applies (above)
+        if theirs is not None and chosen is None:
+            tried = len(done) + len(away)
+            if tried >= budget:
+                return (f"choose returned None {at}, with {len(done)} of the budget's {budget} actions executed: "
+                        f"the budget counts the acts the door executed, and the {len(away)} it turned away spent "
+                        "nothing")
+            if away:
+                return (f"choose returned None {at}, with {len(self.ranking)} proposals open: after the door turns "
+                        "an act away, the run moves on to the next open proposal")
+            return f"choose returned None {at}, with {len(self.ranking)} proposals open and the budget not spent"
+        if self.rule == "budget" or theirs is None:
+            return ""
+        scores = {c.action_id: c for c in self.ranking}
+        best, picked = scores[theirs["action_id"]], scores.get(chosen)
+        if picked is None:
+            return f"choose chose {chosen} {at}, which the door does not hold open"
+        if mine["score"] != picked.score:
+            return (f"choose scored {chosen} {mine['score']!r} {at}; by the rule it scores {picked.reason} (a "
+                    "family's credit is the sum of what the settled outcomes of its acts earned)")
+        if chosen != theirs["action_id"]:
+            if picked.score == best.score:
+                return (f"choose chose {chosen} {at}, but {best.action_id} has the same score, {best.score!r}: a "
+                        "tie goes to the smaller action identity, compared as strings")
+            return (f"choose chose {chosen} {at} with score {picked.score!r}, but {best.action_id} scores "
+                    f"{best.score!r}: the best open proposal is chosen")
+        return ""
+
+
+def check_choices(rule: str) -> None:
+    for case in runs():
+        drive(case, ChooseJudge(case, rule))
+
+
+def test_choose_never_chooses_an_identity_executed_or_turned_away():
+    check_choices("closed")
+
+
+def test_choose_returns_none_only_when_the_budget_is_spent_or_nothing_is_open():
+    check_choices("budget")
+
+
+def test_choose_chooses_what_the_door_chooses_on_the_demo_run_and_fresh_runs():
+    check_choices("all")
+
+
+# --- your inspect_metadata entry, in the operator's fixed plan -----------------------------------------
+
 HEADERS = {"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
            "weight": 2.0, "cost": 1.0}
 PROBE = {"tool_id": "probe_reflection", "activity": "active", "requires": {}, "family": "fam-probe",
@@ -34,14 +471,12 @@ METADATA = f"inspect_metadata -> {LAB}/about"
 PROBE_ID = f"probe_reflection -> {LAB}/search"
 PLAN = [f"inspect_headers -> {LAB}/about", f"inspect_headers -> {LAB}/contact", f"inspect_headers -> {LAB}/news",
         METADATA]
-
-
-yours = Student(5, names=("my_inspect_metadata",), in_process=True)
+BUDGET_SPENT = "action budget of 4 actions is spent"
 
 
 @pytest.fixture(scope="module")
 def entry():
-    made = yours.call("my_inspect_metadata")  # one line when the file cannot load, lacks it, or it raises
+    made = yours.call("my_inspect_metadata")
     if not isinstance(made, dict):
         pytest.fail(f"my_inspect_metadata() must return a dict (a catalogue entry), not {type(made).__name__}")
     return made
@@ -54,16 +489,11 @@ def policy_with(entry: dict) -> Policy:
 
 
 @pytest.fixture(scope="module")
-def policy(entry):
+def plan(entry):
     try:
-        return policy_with(entry)
+        return plan_run(policy_with(entry))
     except PolicyError as exc:
         pytest.fail(f"your inspect_metadata entry is not a catalogue entry the policy accepts: {exc}")
-
-
-@pytest.fixture(scope="module")
-def run(policy):
-    return plan_run(policy)
 
 
 def plan_run(policy: Policy) -> list[dict]:
@@ -110,9 +540,6 @@ def too_late(run) -> str:
     return refused_early(run) or f"the door never selected {short([METADATA])}; the plan selects it fourth"
 
 
-BUDGET_SPENT = "action budget of 4 actions is spent"
-
-
 def refused_early(run) -> str:
     """Why the door refused to select before the budget was spent (a score it cannot record), or ""."""
     for number, step in enumerate(picks(run), start=1):
@@ -138,27 +565,37 @@ def test_inspect_metadata_keeps_its_lesson_2_contract(entry):
     for key, value in (("tool_id", "inspect_metadata"), ("activity", "passive"), ("requires", {"has_meta": True})):
         if entry.get(key) != value:
             pytest.fail(f"your entry's {key} must stay {value!r}, as lesson 2 declared it, not {entry.get(key)!r}")
-
-
-def test_the_catalogue_accepts_your_family_weight_and_cost(policy):
-    tool = policy.tool_named("inspect_metadata")
+    try:
+        tool = policy_with(entry).tool_named("inspect_metadata")
+    except PolicyError as exc:
+        pytest.fail(f"your inspect_metadata entry is not a catalogue entry the policy accepts: {exc}")
     if tool.weight <= 0:
         pytest.fail(f"inspect_metadata's weight is {tool.weight!r}: with weight 0 its score is 0 and it never wins")
 
 
-def test_inspect_metadata_waits_while_a_header_look_is_open(run):
-    if too_early(run):
-        pytest.fail(too_early(run))
+def test_inspect_metadata_stays_out_of_the_probes_family(entry):
+    active = {tool["family"]: tool["tool_id"] for tool in (HEADERS, PROBE) if tool["activity"] != "passive"}
+    family = entry.get("family")
+    if family in active:
+        pytest.fail(f"your entry puts inspect_metadata, a passive read, in {family!r}, the family of the active "
+                    f"{active[family]}: a family's credit raises every tool in it, so each metadata read that "
+                    "succeeds would push the probe up; a family groups tools whose successes should make each "
+                    "other more urgent, and a look is no reason to probe")
 
 
-def test_inspect_metadata_beats_the_probe(run):
-    if too_late(run):
-        pytest.fail(too_late(run))
+def test_inspect_metadata_waits_while_a_header_look_is_open(plan):
+    if too_early(plan):
+        pytest.fail(too_early(plan))
 
 
-def test_the_run_follows_the_plan_and_the_budget_ends_it(run):
-    if off_plan(run):
-        pytest.fail(off_plan(run))
+def test_inspect_metadata_beats_the_probe(plan):
+    if too_late(plan):
+        pytest.fail(too_late(plan))
+
+
+def test_the_run_follows_the_plan_and_the_budget_ends_it(plan):
+    if off_plan(plan):
+        pytest.fail(off_plan(plan))
 
 
 def show(run) -> None:

@@ -238,7 +238,8 @@ def test_check_on_a_starter_whose_function_raises_gets_one_line(tmp_path):
     path = broken_copy(tmp_path, "return Policy.from_dict(", "return Polcy.from_dict(")
     done = run_course(REPO, "check", "2", COURSE_TARGET=str(path))
     assert done.returncode == 1
-    assert one_line(done) == f"{path}, line {line_of(path, 'Polcy')}: NameError: name 'Polcy' is not defined"
+    assert one_line(done) == (f"build_my_policy raised: {path}, line {line_of(path, 'Polcy')}: "
+                              "NameError: name 'Polcy' is not defined")
 
 
 def test_check_on_a_starter_that_prints_then_exits_gets_one_line(tmp_path):
@@ -284,7 +285,7 @@ def test_the_first_check_of_lesson_2_does_not_give_away_the_prediction():
 def test_a_pass_says_what_to_do_next_and_a_solution_run_saves_no_progress():
     done = run_course(REPO, "check", "2", COURSE_TARGET="solution")
     assert done.returncode == 0, done.stdout
-    assert done.stdout.splitlines()[0] == "All 10 checks pass: lesson 2 is complete."
+    assert done.stdout.splitlines()[0] == "All 13 checks pass: lesson 2 is complete."
     assert done.stdout.splitlines()[-1].startswith("Next: lesson 3, Stages")
     assert "Saved in" not in done.stdout
 

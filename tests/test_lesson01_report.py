@@ -19,11 +19,14 @@ from pathlib import Path
 
 import pytest
 
+from html.parser import HTMLParser
+
 from core.audit.replay import replay
-from core.run.doors import verify
+from core.run.doors import SECTIONS, given_by, redo, verify
 from core.run.gate import subject_of
-from core.run.seal import reseal, verify_chain
-from course import manifest, pages
+from core.run.report import build_report
+from core.run.seal import against_kept_head, reseal, seal, unchained, verify_chain
+from course import manifest, pages, pictures
 
 REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "data" / "course" / "report.json"
@@ -122,6 +125,26 @@ def test_a_derived_section_edited_and_resealed_is_named_by_verify(report):
     assert not verification.ok and verification.section == "findings", verification.message
 
 
+def test_a_ledger_rewritten_through_a_fresh_door_passes_everything_but_the_kept_head(report):
+    """A ledger rewritten through a fresh door and resealed verifies intact and replays in agreement, and only the head kept elsewhere tells it from the report its run sealed."""
+    events = [unchained(event) for event in copy.deepcopy(report["events"])]
+    rewritten = [event for event in events if event["kind"] == "verdict" and event["status"] == "admitted"
+                 and event["payload"]["expect"] == "Index of /staging/"]
+    assert len(rewritten) == 1
+    rewritten[0]["payload"]["expect"] = "Page not found"  # the page's rewrite
+    lie = {**report, "events": events}
+    forged = seal(build_report(redo(lie), SECTIONS, given_by(lie)))
+    assert forged["run"] == report["run"] and len(forged["events"]) == len(report["events"])
+    assert sorted(finding["verdict"] for finding in forged["findings"]) == ["confirmed", "confirmed"]
+    verification = verify(forged)
+    assert verification.ok, verification.message
+    assert replay(forged).divergences == ()
+    kept = report["seal"]["head"]
+    assert forged["seal"]["head"] != kept
+    assert not against_kept_head(verification, forged, kept).ok
+    assert against_kept_head(verify(report), report, kept).ok
+
+
 def test_the_page_points_each_part_of_the_report_to_the_lesson_that_builds_it():
     """The page's tour of the report names every later lesson, 2 to 10, by its page."""
     text = PAGE.read_text(encoding="utf-8")
@@ -129,3 +152,40 @@ def test_the_page_points_each_part_of_the_report_to_the_lesson_that_builds_it():
     missing = [lesson.number for lesson in manifest.load(REPO) if lesson.number > 1
                and Path(lesson.page).name not in tour]
     assert missing == [], f"the tour does not name the pages of lessons {missing}"
+
+
+class _Marks(HTMLParser):
+    """The elements of an SVG picture that carry a class and data-* attributes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.marks: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("class") and any(key.startswith("data-") for key in attrs):
+            self.marks.append((attrs["class"], attrs))
+
+
+def _marks(svg: str, cls: str) -> list[dict]:
+    parser = _Marks()
+    parser.feed(svg)
+    return [attrs for found, attrs in parser.marks if found == cls]
+
+
+def test_the_run_timeline_draws_each_event_in_the_stage_it_was_recorded_in(report):
+    """The run timeline draws every event in the band of the stage it was recorded in, a transition in the stage it leaves and authorize first, each band in its stage's colour in the stage machine."""
+    expected, stage = [], "authorize"  # read from the ledger's payloads, not the way the picture reads ids
+    for event in report["events"]:
+        if expected and expected[-1][0] == stage:
+            expected[-1][2] = event["seq"]
+        else:
+            expected.append([stage, event["seq"], event["seq"]])
+        if event["kind"] == "transition" and event["status"] == "admitted":
+            stage = event["payload"]["to"]
+    bands = _marks(pictures.draw("run-timeline"), "stage-band")
+    assert [[b["data-stage"], int(b["data-first"]), int(b["data-last"])] for b in bands] == expected
+    assert expected[0] == ["authorize", 1, 1] and expected[-1][0] == report["stage"]
+    colour_of = {m["data-stage"]: m["data-colour"] for m in _marks(pictures.draw("stage-machine"), "stage")}
+    assert all(band["data-colour"] == colour_of[band["data-stage"]] for band in bands)
+    assert len(set(colour_of.values())) == len(colour_of)

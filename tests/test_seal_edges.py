@@ -8,6 +8,7 @@ report of tests/test_run_seal.py until then.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 
 import pytest
@@ -457,3 +458,16 @@ def test_a_closed_run_appends_nothing_more_and_replays_in_agreement():
     sealed = sealed_from(recorder)
     assert [e["kind"] for e in sealed["events"]] == ["close"]
     assert replay(sealed).divergences == ()
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.binary(min_size=32, max_size=32), st.dictionaries(st.text(max_size=8), st.integers(-99, 99), max_size=4))
+def test_a_chain_link_is_the_digest_of_the_canonical_object_it_stands_for(prev, event):
+    """chain_link builds its bytes by hand for speed; they are exactly canonical_object's, so the chain is RFC 8785's."""
+    from core.run.canon import canonical_bytes, canonical_object
+    from core.run.seal import chain_link
+
+    prev_hex = prev.hex()
+    data = canonical_bytes(event)
+    expected = hashlib.sha256(canonical_object({"event": data, "prev": canonical_bytes(prev_hex)})).hexdigest()
+    assert chain_link(prev_hex, data) == expected

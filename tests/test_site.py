@@ -217,14 +217,14 @@ def test_the_run_timeline_is_drawn_from_the_committed_report(site):
     drawn = [(int(m["data-seq"]), m["data-status"], m["data-kind"]) for m in marks(home, "run-timeline", "timeline-event")]
     assert drawn == [(e["seq"], e["status"], e["kind"]) for e in sorted(report["events"], key=lambda e: e["seq"])]
     # Each event sits in the band of the stage its run was in: the target of the last admitted
-    # transition at or before it (the first transition's origin before any move).
+    # transition before it (a transition is recorded in the stage it leaves), authorize before any move.
     bands = [(int(m["data-first"]), int(m["data-last"]), m["data-stage"])
              for m in marks(home, "run-timeline", "stage-band")]
     moves = [e for e in sorted(report["events"], key=lambda e: e["seq"])
              if e["kind"] == "transition" and e["status"] == "admitted"]
     for event in report["events"]:
-        before = [m for m in moves if m["seq"] <= event["seq"]]
-        expected = before[-1]["id"].split(" -> ")[1] if before else moves[0]["id"].split(" -> ")[0]
+        before = [m for m in moves if m["seq"] < event["seq"]]
+        expected = before[-1]["id"].split(" -> ")[1] if before else "authorize"
         drawn_in = [stage for first, last, stage in bands if first <= event["seq"] <= last]
         assert drawn_in == [expected], f"event {event['seq']} is drawn in {drawn_in}, not [{expected!r}]"
     assert bands[-1][2] == report["stage"]
@@ -243,9 +243,13 @@ def test_a_picture_of_malformed_data_names_what_is_wrong(broken, says):
 
 def test_a_timeline_reads_a_report_with_unknown_kinds_and_no_close():
     events = [{"seq": 2, "kind": "transition", "status": "admitted", "id": "a -> b", "reason": "", "payload": {}},
+              {"seq": 3, "kind": "novel_kind", "status": "admitted", "id": "x", "reason": "", "payload": {}},
               {"seq": 1, "kind": "novel_kind", "status": "refused", "id": "", "reason": "why", "payload": {}}]
     svg = pictures.run_timeline({"events": events, "stage": "b", "closed": None, "seal": {}})
-    assert svg.count('class="timeline-event"') == 2 and "novel_kind" in svg and 'data-stage="b"' in svg
+    assert svg.count('class="timeline-event"') == 3 and "novel_kind" in svg
+    # The move is drawn in the stage it leaves; with no stage table given, that is the first move's origin.
+    assert 'data-stage="a" data-colour' in svg and 'data-first="1" data-last="2"' in svg
+    assert 'data-stage="b" data-colour' in svg and 'data-first="3" data-last="3"' in svg
     with pytest.raises(pictures.PictureError, match="no events"):
         pictures.run_timeline({"events": []})
 

@@ -112,6 +112,22 @@ def test_an_answer_that_is_not_json_data_is_named(write):
         "False and None")
 
 
+def test_an_object_crosses_as_the_data_its_reader_gives(write):
+    yours = write("""
+        class Made:
+            def snapshot(self):
+                return {"kept": [1, 2]}
+        def answer():
+            return Made()
+        def plain():
+            return {"kept": []}
+    """, names=("answer", "plain"), as_data={"answer": "snapshot", "plain": "snapshot"})
+    assert yours.call("answer") == {"kept": [1, 2]}
+    assert failure(lambda: yours.call("plain")) == (
+        "plain returned a dict, which has no snapshot() to read it by: it must return the object its docstring "
+        "names")
+
+
 def test_a_name_that_is_not_a_function(write, tmp_path):
     yours = write("answer = 3\n")
     assert failure(lambda: yours.call("answer")) == f"{tmp_path / 'lesson04.py'} defines answer as an int, not a function"
@@ -158,6 +174,9 @@ UNAVAILABLE = ("core.run.observe is unavailable while the check runs: it is the 
     f"import os; os.read(os.open({str(OBSERVE.parent / 'x' / '..' / 'observe.py')!r}, os.O_RDONLY), 10)",
     f"import glob; open(glob.glob({str(OBSERVE.parent / '__pycache__' / 'observe.*')!r})[0], 'rb').read()",
     "import runpy; runpy.run_path('core/run/observe.py')",
+    "open('.git/HEAD').read()",
+    "import glob; [open(p, 'rb').read() for p in glob.glob('.git/objects/*/*')]",
+    "open('solutions/lesson04.py').read()",
     f"import importlib.util as u; s = u.spec_from_file_location('x', {str(OBSERVE)!r}); "
     "s.loader.exec_module(u.module_from_spec(s))",
     "from core.run.observe import split_response; split_response.__globals__['read_has_meta']",
@@ -185,6 +204,16 @@ def test_a_path_the_check_names_is_unreadable_and_the_rest_of_the_course_readabl
     line = failure(lambda: yours.call("answer", "data/course/report.json"))
     assert line == ("answer reached past the exercise: data is unavailable while the check runs: it is the check's "
                     "own data, not an input of your functions")
+
+
+def test_the_file_under_check_is_readable_inside_an_unreadable_folder(write, tmp_path):
+    (tmp_path / "neighbour.txt").write_text("not yours", encoding="utf-8")
+    yours = write("import pathlib\nHERE = pathlib.Path(__file__)\n"
+                  "def answer(name):\n    return (HERE.parent / name).read_text()[:7]\n",
+                  unreadable=(str(tmp_path),), **WALLED)
+    assert yours.call("answer", "lesson04.py") == "import "
+    assert failure(lambda: yours.call("answer", "neighbour.txt")).endswith(
+        "is unavailable while the check runs: it is the check's own data, not an input of your functions")
 
 
 @pytest.mark.parametrize("attempt, says", [

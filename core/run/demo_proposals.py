@@ -27,29 +27,13 @@ from core.run.commandline import demo_main
 from core.run.doors import door_for
 from core.run.observe import observe, render_response
 from core.run.plugins import PluginError, load_plugin
-from core.run.policy import Policy
+from core.run.policy import Policy, reference_policy
 from core.run.propose import PROPOSAL_KIND, propose
 from core.run.recorder import Recorder
 from core.run.records import make_run
 from core.run.stages import advance
 
 LESSON = 4
-POLICY = {
-    "reference": "training-authorization-0001",
-    "allowed_origins": ["https://lab.example:443"],
-    "tools": [
-        {"tool_id": "inspect_headers", "activity": "recon.passive", "requires": {}, "family": "fam-recon",
-         "weight": 2.0, "cost": 1.0},
-        {"tool_id": "inspect_metadata", "activity": "recon.passive", "requires": {"has_meta": True},
-         "family": "fam-recon", "weight": 3.0, "cost": 1.0},
-        {"tool_id": "probe_reflection", "activity": "probe.active_light", "requires": {},
-         "family": "fam-probe", "weight": 3.0, "cost": 2.0,
-         "arguments": {"marker": "string", "parameter": "string"}},
-    ],
-    "max_actions": 8,
-    "max_model_calls": 8,
-}
-
 # The lab code this demo plugs in, named as the reference run's configuration names it.
 ADAPTER = "lab.plugin:make_adapter"
 MODEL = "lab.plugin:make_model"
@@ -88,7 +72,7 @@ def build_policy() -> Policy:
     Each ``activity`` names the tool's class in lesson 8's action taxonomy;
     until the gate joins the door in lesson 8, nothing reads it.
     """
-    return Policy.from_dict(POLICY)
+    return reference_policy(max_actions=8, max_model_calls=8)
 
 
 def run_demo() -> dict:

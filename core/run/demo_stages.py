@@ -22,25 +22,13 @@ import sys
 
 from core.run.commandline import demo_main
 from core.run.doors import door_for
-from core.run.policy import Policy
+from core.run.policy import Policy, reference_policy
 from core.run.recorder import Recorder
 from core.run.records import make_run
 from core.run.stages import TRANSITION_KIND, table_of
 
 LESSON = 3
 
-POLICY = {
-    "reference": "training-authorization-0001",
-    "allowed_origins": ["https://lab.example:443"],
-    "tools": [
-        {"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
-         "weight": 2.0, "cost": 1.0},
-        {"tool_id": "inspect_metadata", "activity": "passive", "requires": {"has_meta": True},
-         "family": "fam-recon", "weight": 3.0, "cost": 1.0},
-    ],
-    "max_actions": 4,
-    "max_model_calls": 4,
-}
 WORLD = {"world": "stages-demo"}
 PAGE = "https://lab.example/about"
 GENERATOR_TAG = '<meta name="generator" content="ExampleCMS 3.2.1">'
@@ -58,7 +46,7 @@ METADATA_CAPTURE = "HTTP/1.1 200 OK\nContent-Type: text/plain\n\ngenerator: Exam
 
 def build_policy() -> Policy:
     """The operator's policy: the lab, inspect_headers, and inspect_metadata gated on has_meta."""
-    return Policy.from_dict(POLICY)
+    return reference_policy(tools=("inspect_headers", "inspect_metadata"), max_actions=4, max_model_calls=4)
 
 
 def build_door() -> Recorder:

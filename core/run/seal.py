@@ -50,7 +50,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.run.canon import CanonError, canonical_bytes, canonical_object, digest
+from core.run.canon import CanonError, canonical_bytes, digest
 from core.run.jsonfile import read_json, shown_path
 from core.run.recorder import Kind, Recorder, Refusal, Request
 from core.run.records import shown
@@ -125,11 +125,16 @@ def chain_link(prev: str, event_bytes: bytes) -> str:
     """h_i from h_(i-1) and the canonical bytes of event i (without its chain field).
 
     The canonical JSON of {"event": E, "prev": P} is built around the
-    event's own bytes (canon.canonical_object), so an event is encoded once,
-    whether the door just wrote it or a verifier just read it.
+    event's own bytes, so an event is encoded once, whether the door just
+    wrote it or a verifier just read it. ``prev`` is a hex digest, whose
+    canonical JSON is itself in quotes, and the two keys are already in
+    canonical order: the bytes are ``canonical_object``'s, with nothing to
+    check or sort on the way (tests/test_seal_edges.py holds the two equal).
     """
-    link = canonical_object({"event": event_bytes, "prev": canonical_bytes(prev)})
-    return hashlib.sha256(link).hexdigest()
+    return hashlib.sha256(_LINK_HEAD + event_bytes + _LINK_PREV + prev.encode("ascii") + b'"}').hexdigest()
+
+
+_LINK_HEAD, _LINK_PREV = b'{"event":', b',"prev":"'  # {"event": E, "prev": "P"}, keys in canonical order
 
 
 def unchained(event: dict) -> dict:

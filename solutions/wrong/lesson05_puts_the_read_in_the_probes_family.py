@@ -1,0 +1,67 @@
+"""Wrong: writes the choice right, but scores inspect_metadata to the plan in the active probe's family.
+
+In fam-probe the read has no credit until the probe succeeds, so weight 3.0
+and cost 1.0 give it 1.5: behind every header look, ahead of the probe. The
+plan holds, and every metadata read that succeeds now raises the probe.
+
+Kind: author's own
+Fails with: a look is no reason to probe
+Passed the check before lesson 5 was rebuilt: yes
+"""
+
+CREDIT_FOR = {"succeeded": 1.0, "failed": 0.0}  # an unresolved outcome earns nothing yet
+
+
+def rank(proposals: list[dict], catalogue: dict, credit: dict) -> list[dict]:
+    """Every proposal with its score, highest first; equal scores by action identity."""
+    ranked = []
+    for proposal in proposals:
+        entry = catalogue[proposal["tool"]]
+        earned = credit.get(entry["family"], 0.0)
+        score = entry["weight"] * (1 + earned) / (1 + entry["cost"])
+        ranked.append({"action_id": proposal["action_id"], "score": score})
+    return sorted(ranked, key=lambda row: (-row["score"], row["action_id"]))
+
+
+def feedback(outcome: dict, actions: list[dict], catalogue: dict) -> dict | None:
+    """The credit ``outcome`` earns, for the act that produced it and that act's family; or None."""
+    if outcome["status"] not in CREDIT_FOR:
+        return None
+    tools = {action["action_id"]: action["tool"] for action in actions}
+    if outcome["action_id"] not in tools:
+        return None
+    family = catalogue[tools[outcome["action_id"]]]["family"]
+    return {"action_id": outcome["action_id"], "family": family, "credit": CREDIT_FOR[outcome["status"]]}
+
+
+def choose(history: list[dict], catalogue: dict, max_actions: int) -> dict | None:
+    """The best open proposal after ``history``, or None when the budget is spent or nothing is open."""
+    proposals, executed, closed, credit = [], [], set(), {}
+    for step in history:
+        if step["step"] == "proposed":
+            proposals.append(step)
+        elif step["step"] == "executed":
+            executed.append(step)
+            closed.add(step["action_id"])
+        elif step["step"] == "turned away":
+            closed.add(step["action_id"])
+        elif step["step"] == "settled":
+            earned = feedback(step, executed, catalogue)
+            if earned is not None:
+                credit[earned["family"]] = credit.get(earned["family"], 0.0) + earned["credit"]
+    if len(executed) >= max_actions:
+        return None
+    ranking = rank([p for p in proposals if p["action_id"] not in closed], catalogue, credit)
+    return ranking[0] if ranking else None
+
+
+def my_inspect_metadata() -> dict:
+    """Your catalogue entry for inspect_metadata, as in a policy's ``tools`` list."""
+    return {
+        "tool_id": "inspect_metadata",
+        "activity": "passive",
+        "requires": {"has_meta": True},
+        "family": "fam-probe",
+        "weight": 3.0,
+        "cost": 1.0,
+    }

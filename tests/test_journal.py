@@ -375,3 +375,36 @@ def test_without_a_journal_nothing_is_written_and_the_report_is_the_committed_on
     assert (done.returncode, done.stderr) == (0, "")
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
     assert (tmp_path / "report.json").read_bytes() == COMMITTED.read_bytes()
+
+
+def test_an_aborted_run_resumed_stays_aborted(tmp_path):
+    """A run aborted before the kill is resumed as it stands: the abort is kept, nothing more is asked, and its report is sealed aborted."""
+    config = drive.load_configuration()
+    path = tmp_path / "aborted.jsonl"
+
+    def abort_after_the_first_act(step: str, answer: object) -> None:
+        if step == "executed" and door_of["door"].closed is None:
+            from core.run.seal import abort
+            abort(door_of["door"], "the operator withdrew the authorization")
+
+    door_of = {}
+    with Journal.start(path, drive.identify(config).to_dict()) as sink:
+        def selecting(step: str, answer: object) -> None:
+            if step == "selecting":
+                door_of["door"] = answer
+            abort_after_the_first_act(step, answer)
+        aborted = drive.run(config, sink=sink, watch=selecting).report
+    lab = Lab(deduplicates=True)
+    report = resumed(path, lab).driven.report
+    assert report["closed"]["how"] == "aborted" and report == aborted
+    assert lab.record == []  # nothing was sent again, nothing new asked
+
+
+def test_two_processes_never_write_one_journal(reference_journal, tmp_path):
+    """While a run writes its journal, the journal is locked: a resume of it elsewhere is refused with one line."""
+    config = drive.load_configuration()
+    path = tmp_path / "busy.jsonl"
+    with Journal.start(path, drive.identify(config).to_dict()):
+        with pytest.raises(JournalError, match="being written by another run"):
+            resumed(path)
+    assert resumed(cut(reference_journal, 30, tmp_path / "free.jsonl")).driven.report == REFERENCE

@@ -513,11 +513,12 @@ def carried_through(door: Recorder, config: Configuration, lab_dir: Path, transp
                     adapter: Adapter | None, watch: Watch, pack) -> Driven:
     """``door``'s run through every stage from the one it is in, then sealed; the configuration's model and adapter
     unless others are given."""
-    model = model or load_plugin(config.plugins["model"])(lab_dir)
-    with ExitStack() as stack:
-        if adapter is None:
-            adapter = stack.enter_context(lab_adapter(config.plugins, transport, lab_dir))
-        run_through(door, model, adapter, config.reviews, config.checks, watch)
+    if door.closed is None:  # a run resumed after its close (finished or aborted) is only sealed
+        model = model or load_plugin(config.plugins["model"])(lab_dir)
+        with ExitStack() as stack:
+            if adapter is None:
+                adapter = stack.enter_context(lab_adapter(config.plugins, transport, lab_dir))
+            run_through(door, model, adapter, config.reviews, config.checks, watch)
     return Driven(door, seal_run(door, pack))
 
 
@@ -550,24 +551,24 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
     pack = load_safety_pack()
     run = identify(config, lab_dir)
-    read = journal.read(path)
-    if read.run is not None and read.run != run.to_dict():
-        raise journal.JournalError(f"{shown_path(path)} is the journal of run {str(read.run.get('run_id'))[:12]}, "
-                                   f"but this configuration and lab make run {run.run_id[:12]}")
-    count, distrust = trusted(run, config, read)
-    keep = journal.restart_point(read.events[:count])
-    door = final_door(run, config.policy, config.gating)
-    for event in read.events[:keep]:
-        ask_again(door, event)
-    door.sink = journal.Journal.carry_on(read, keep, run.to_dict())
-    notes = tuple(note for note in (read.torn, distrust) if note)
-    for note, code in ((read.torn, "journal_torn_line"), (distrust, "journal_not_trusted")):
-        if note:
-            door.refuse("journal", note, code=code, by="drive.resume")
-    try:
+    sink, read = journal.Journal.reopen(path)
+    with sink:
+        if read.run is not None and read.run != run.to_dict():
+            raise journal.JournalError(f"{shown_path(path)} is the journal of run "
+                                       f"{str(read.run.get('run_id'))[:12]}, but this configuration and lab make "
+                                       f"run {run.run_id[:12]}")
+        count, distrust = trusted(run, config, read)
+        keep = journal.restart_point(read.events[:count])
+        door = final_door(run, config.policy, config.gating)
+        for event in read.events[:keep]:
+            ask_again(door, event)
+        sink.cut_back(read, keep, run.to_dict())
+        door.sink = sink
+        notes = tuple(note for note in (read.torn, distrust) if note)
+        for note, code in ((read.torn, "journal_torn_line"), (distrust, "journal_not_trusted")):
+            if note and door.closed is None:
+                door.refuse("journal", note, code=code, by="drive.resume")
         return Resumed(carried_through(door, config, lab_dir, transport, model, adapter, watch, pack), notes)
-    finally:
-        door.sink.close()
 
 
 def trusted(run: Run, config: Configuration, read: journal.Read) -> tuple[int, str]:

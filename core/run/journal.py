@@ -33,6 +33,7 @@ Without a journal nothing here runs, and a run is exactly what it was.
 
 from __future__ import annotations
 
+import fcntl
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -83,7 +84,11 @@ class Read:
 
 
 class Journal:
-    """The sink that writes a run's journal: one chained line per event, on disk before the door answers."""
+    """The sink that writes a run's journal: one chained line per event, on disk before the door answers.
+
+    The file is locked while a journal writes it (``flock``), so two
+    processes never append to one journal; a killed process's lock goes with it.
+    """
 
     def __init__(self, path: Path, descriptor: int, head: str) -> None:
         self.path, self._descriptor, self.head = path, descriptor, head
@@ -99,31 +104,40 @@ class Journal:
                                "or name another journal") from None
         except OSError as exc:
             raise JournalError(f"{shown_path(path)}: cannot be created ({exc.strerror or exc})") from None
-        journal = cls(path, descriptor, chain_start(run["run_id"]))
+        journal = cls(path, _locked(descriptor, path), chain_start(run["run_id"]))
         journal._write(header_bytes(run))
         _sync_folder(path)  # the file's name is on disk too, not only its bytes
         return journal
 
     @classmethod
-    def carry_on(cls, read: Read, keep: int, run: dict) -> Journal:
-        """The journal ``read`` came from, cut back to its header and first ``keep`` events, appended to from there.
+    def reopen(cls, path: str | Path) -> tuple[Journal, Read]:
+        """The journal at ``path``, locked for this process, and what it holds (``read``); ``cut_back`` before writing."""
+        path = Path(path)
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_APPEND)
+        except FileNotFoundError:
+            raise JournalError(f"{shown_path(path)}: no such journal") from None
+        except OSError as exc:
+            raise JournalError(f"{shown_path(path)}: cannot be opened ({exc.strerror or exc})") from None
+        try:
+            return cls(path, _locked(descriptor, path), ""), read(path)
+        except BaseException:
+            os.close(descriptor)
+            raise
+
+    def cut_back(self, read: Read, keep: int, run: dict) -> None:
+        """Cut the file back to its header and first ``keep`` events, and write on from there.
 
         A journal whose header was cut short starts again with a new header.
         """
-        path = read.path
         try:
-            descriptor = os.open(path, os.O_WRONLY | os.O_APPEND)
-            if read.run is None:
-                os.truncate(path, 0)
-            else:
-                os.truncate(path, read.ends[keep])
-            os.fsync(descriptor)
+            os.truncate(self.path, 0 if read.run is None else read.ends[keep])
+            os.fsync(self._descriptor)
         except OSError as exc:
-            raise JournalError(f"{shown_path(path)}: cannot be carried on ({exc.strerror or exc})") from None
-        journal = cls(path, descriptor, read.heads[keep - 1] if keep else chain_start(run["run_id"]))
+            raise JournalError(f"{shown_path(self.path)}: cannot be carried on ({exc.strerror or exc})") from None
+        self.head = read.heads[keep - 1] if keep else chain_start(run["run_id"])
         if read.run is None:
-            journal._write(header_bytes(run))
-        return journal
+            self._write(header_bytes(run))
 
     def __call__(self, event: bytes) -> None:
         """Append ``event`` as the next chained line and make it durable; a failure raises, so the run stops."""
@@ -240,8 +254,9 @@ def restart_point(events: Sequence[dict]) -> int:
 
     An act leaves events the door admitted (its action, outcomes and
     capture) and may have reached the target after each: those are kept, and
-    the driver carries that act on instead of starting it again. Everything
-    after the later of that and the last stage move is the driver's own
+    the driver carries that act on instead of starting it again. A close
+    (finished or aborted) is kept: the run is over. Everything after the
+    later of those and the last stage move is the driver's own
     bookkeeping (observations, a model call and its proposals, a selection,
     a held act's review read from the configuration, a finding, a verdict,
     a credit), which a fresh door decides again the same way: it is dropped,
@@ -251,9 +266,18 @@ def restart_point(events: Sequence[dict]) -> int:
     for position in range(len(events), 0, -1):
         event = events[position - 1]
         admitted = event.get("status") == "admitted"
-        if admitted and event.get("kind") in (*ACT_KINDS, "transition") or event.get("code") in CODES:
+        if admitted and event.get("kind") in (*ACT_KINDS, "transition", "close") or event.get("code") in CODES:
             return position
     return 0
+
+
+def _locked(descriptor: int, path: Path) -> int:
+    """``descriptor``, once this process holds the file's lock; JournalError if another process holds it."""
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        raise JournalError(f"{shown_path(path)} is being written by another run (its lock is held)") from None
+    return descriptor
 
 
 def _sync_folder(path: Path) -> None:

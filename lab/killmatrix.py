@@ -95,6 +95,8 @@ class Tally:
     replayed: int = 0
     not_in_doubt: int = 0  # acts sent again that the killed run's journal did not show in doubt
     identical: int = 0  # resumed reports byte for byte the uninterrupted run's
+    writes: int = 0  # the uninterrupted run's ledger writes and requests
+    sends: int = 0
     failures: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
@@ -103,11 +105,12 @@ class Tally:
             f"{k} kill points: {self.duplicated} duplicated acts, {self.lost} lost approvals, "
             f"{self.unapproved} unapproved acts; {self.resumed} of {k} resumed to a report that verifies and replays",
             f"{self.passive_again} passive reads sent again after a restart (delivery at least once)",
-            f"{self.consequential_again} consequential acts sent again under their key; the lab answered "
-            f"{self.replayed} of them from its first response without acting again",
-            f"{self.not_in_doubt} acts sent again that were not in doubt when the run was killed; {self.identical} "
-            f"of {k} resumed reports are byte-identical to the uninterrupted run's, the others each had an act "
-            "in doubt",
+            f"{self.consequential_again} consequential acts sent again under their key, {self.replayed} of them "
+            "answered from the lab's first response without acting again",
+            f"{self.not_in_doubt} acts sent again that were not in doubt when the run was killed",
+            f"{self.identical} of {k} resumed reports byte-identical to the uninterrupted run's "
+            "(each other one had an act in doubt)",
+            f"(the uninterrupted run: {self.writes} ledger writes, {self.sends} requests)",
         ]
 
     @property
@@ -400,7 +403,7 @@ def kill_matrix(points: str | None = None, sample: bool = False, folder: Path | 
         (root / "reference").mkdir()
         ref = reference(root / "reference")
         chosen = kill_points(ref, config, sample) if points is None else parse_points(points, ref)
-        tally = Tally()
+        tally = Tally(writes=ref.writes, sends=ref.sends)
         for point in chosen:
             here = root / str(point)
             here.mkdir()

@@ -172,6 +172,11 @@ def identify(config: Configuration, lab_dir: Path = DEFAULT_LAB) -> Run:
     return make_run(config.policy.snapshot(), world_of(config, world))
 
 
+def door_of(config: Configuration, run: Run, sink: Callable[[bytes], None] | None = None) -> Recorder:
+    """``run``'s door: every lesson's part (doors.final_door), under the configuration's policy and gating."""
+    return final_door(run, config.policy, config.gating, sink=sink)
+
+
 @contextmanager
 def lab_adapter(plugins: Mapping[str, object], transport: str, lab_dir: Path | None):
     """The lab's adapter for ``transport``; over HTTP, the lab is served for the block's duration.
@@ -505,7 +510,7 @@ def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "in
     if transport not in TRANSPORTS:
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
     pack = load_safety_pack()  # fail closed: no run starts without its boundaries
-    door = final_door(identify(config, lab_dir), config.policy, config.gating, sink=sink)
+    door = door_of(config, identify(config, lab_dir), sink)
     return carried_through(door, config, lab_dir, transport, model, adapter, watch, pack)
 
 
@@ -559,7 +564,7 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
                                        f"run {run.run_id[:12]}")
         count, distrust = trusted(run, config, read)
         keep = journal.restart_point(read.events[:count])
-        door = final_door(run, config.policy, config.gating)
+        door = door_of(config, run)
         for event in read.events[:keep]:
             ask_again(door, event)
         sink.cut_back(read, keep, run.to_dict())
@@ -577,7 +582,7 @@ def trusted(run: Run, config: Configuration, read: journal.Read) -> tuple[int, s
     And why not more: "" when every event is trusted, else one line naming the first line not trusted.
     """
     written: list[bytes] = []  # what the fresh door writes, as it writes it
-    door = final_door(run, config.policy, config.gating, sink=written.append)
+    door = door_of(config, run, written.append)
     for index, (event, data) in enumerate(zip(read.events, read.event_bytes)):
         where = f"{shown_path(read.path)} line {index + 2}"
         if event.get("kind") == "review" and event.get("status") == "admitted" and not held_review(event,

@@ -20,7 +20,7 @@ import pytest
 from core.audit.replay import replay
 from core.run import drive, journal
 from core.run.canon import canonical_bytes
-from core.run.doors import CODES, final_door, verify
+from core.run.doors import CODES, ask_again, final_door, verify
 from core.run.gate import subject_of
 from core.run.journal import Journal, JournalError
 from core.run.seal import chain_link, unchained
@@ -90,7 +90,7 @@ def main(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_each_event_is_on_disk_chained_before_the_door_answers(tmp_path):
-    """Each event the door writes is a line of the journal, fsynced and chained, before the door's answer returns."""
+    """Each event the door writes, admitted or refused, is a chained line of the journal file before the door's answer returns (that the line is fsynced too, only a power cut could show)."""
     config = drive.load_configuration()
     run = drive.identify(config)
     path = tmp_path / "run.jsonl"
@@ -172,31 +172,40 @@ def test_an_approval_waits_across_a_restart(reference_journal, tmp_path):
     assert report == REFERENCE
 
 
-def forge_approval(source: Path, into: Path, at: int, subject: str) -> Path:
-    """The journal cut after event ``at``, with an approval of ``subject`` added and its chain recomputed."""
+def forge_approval(source: Path, into: Path, at: int, config: drive.Configuration, held: dict) -> Path:
+    """The journal cut after event ``at`` (the held act ``held``), then, chained on as the harness itself writes
+    them: an approval of that act the configuration does not hold, the act admitted, and its start (in doubt)."""
     read = journal.read(cut(source, at, into))
-    event = {"by": "", "code": "", "id": "forged", "kind": "review", "reason": "", "seq": at + 1,
-             "status": "admitted", "payload": {"run_id": read.run["run_id"], "subject_id": subject,
-                                               "decision": "approved", "reviewer": "engagement-lead",
-                                               "reason": "forged into the journal"}}
-    data = canonical_bytes(event)
-    head = chain_link(read.heads[-1], data)
-    line = b'{"chain":"' + head.encode() + b'","event":' + data + b"}\n"
-    into.write_bytes(into.read_bytes() + line)
-    assert journal.read(into).events[-1]["payload"]["reason"] == "forged into the journal"  # the chain holds
+    door = drive.door_of(config, drive.identify(config))
+    for event in read.events:
+        ask_again(door, event)
+    act = held["payload"]
+    subject = subject_of(act["tool"], act["arguments"], act["destination"])
+    assert door.record("review", {"run_id": act["run_id"], "subject_id": subject, "decision": "approved",
+                                  "reviewer": "engagement-lead", "reason": "forged into the journal"})["recorded"]
+    action = door.record("action", act)
+    assert action["recorded"]
+    assert door.record("outcome", {"run_id": act["run_id"], "action_id": action["id"], "status": "unresolved",
+                                   "capture_id": "", "detail": "handed to the adapter"})["recorded"]
+    head, lines = read.heads[-1], []
+    for data in door.event_bytes()[at:]:
+        head = chain_link(head, data)
+        lines.append(b'{"chain":"' + head.encode() + b'","event":' + data + b"}\n")
+    into.write_bytes(into.read_bytes() + b"".join(lines))
+    assert journal.read(into).events[-3]["payload"]["reason"] == "forged into the journal"  # the chain holds
     return into
 
 
 def test_an_approval_forged_into_the_journal_does_not_count_and_the_act_stays_held(tmp_path):
-    """A journal edited in the middle, its chain recomputed, adding an approval the operator's configuration does not hold, resumes without it: the act stays held and never reaches the lab; one line names the line."""
+    """A journal edited in the middle, its chain recomputed, adding an approval the operator's configuration does not hold (and the approved act begun), resumes without it: the act stays held and never reaches the lab; one line names the line."""
     raw = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text(encoding="utf-8"))
     reviewers = [r for r in raw["reviewers"] if not r["subject"].endswith("/search")]
     config = drive.configuration({**raw, "reviewers": reviewers})
     source = full_journal(tmp_path, config)
     held = [e for e in journal.read(source).events if e["code"] == "held_for_review"
             and e["payload"]["destination"].endswith("/search")][0]
+    path = forge_approval(source, tmp_path / "forged.jsonl", held["seq"], config, held)
     subject = subject_of(SEARCH, held["payload"]["arguments"])
-    path = forge_approval(source, tmp_path / "forged.jsonl", held["seq"], subject)
     lab = Lab(deduplicates=True)
     done = resumed(path, lab, config)
     report = done.driven.report
@@ -213,12 +222,15 @@ def test_an_approval_forged_into_the_journal_does_not_count_and_the_act_stays_he
 
 
 def test_an_approval_forged_over_a_rejection_does_not_count(reference_journal, tmp_path):
-    """Where the operator rejected the act, an approval forged into the journal is not taken: the resumed run records the operator's rejection."""
+    """Where the operator rejected the act, an approval forged into the journal (and the act begun) is not taken: the act never reaches the lab, and the resumed run records the operator's rejection."""
     held = [e for e in REFERENCE["events"] if e["code"] == "held_for_review" and
             e["payload"]["destination"].endswith("/search")][0]
     subject = subject_of(SEARCH, held["payload"]["arguments"])
-    report = resumed(forge_approval(reference_journal, tmp_path / "f.jsonl", held["seq"], subject)).driven.report
+    lab = Lab(deduplicates=True)
+    path = forge_approval(reference_journal, tmp_path / "f.jsonl", held["seq"], drive.load_configuration(), held)
+    report = resumed(path, lab).driven.report
     assert [(r["decision"]) for r in report["reviews"] if r["subject_id"] == subject] == ["rejected"]
+    assert not [e for e in lab.record if e["path"] == "/search" and "probe" in e["query"]]
     assert (report["findings"], report["verdicts"]) == (REFERENCE["findings"], REFERENCE["verdicts"])
 
 

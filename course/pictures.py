@@ -37,6 +37,21 @@ def _a(value: object) -> str:
     return escape(str(value), quote=True)
 
 
+# The pictures' font is monospace: one character is at most this many ems wide, so a
+# line of n characters at a size of s px is at most n * s * EM_WIDTH px wide.
+EM_WIDTH = 0.62
+
+
+def fits(pixels: float, size: float) -> int:
+    """How many characters of the pictures' monospace font at ``size`` px fit in ``pixels``."""
+    return max(8, int(pixels // (size * EM_WIDTH)))
+
+
+def wrapped(text: str, chars: int, indent: str = "") -> list[str]:
+    """``text`` as lines of at most ``chars`` characters, never cut: a long word breaks across lines."""
+    return textwrap.wrap(text, chars, subsequent_indent=indent, break_on_hyphens=False) or [""]
+
+
 def _svg(name: str, width: int, height: int, body: list[str], label: str) -> str:
     return (f'<svg id="picture-{name}" class="course-picture" xmlns="http://www.w3.org/2000/svg" '
             f'viewBox="0 0 {width} {height}" width="{width}" role="img" aria-label="{_a(label)}" '
@@ -314,51 +329,60 @@ def selection_ranking(demo: dict, which: int = 2) -> str:
 
 def verification_verdicts(demo: dict) -> str:
     """One row per check: the act the finding quotes, the confirming act and the control, each
-    marked with whether its capture shows the expected text, and the verdict they add up to."""
+    marked with whether its capture shows the expected text, and the verdict they add up to.
+    Every text is wrapped to its box's width, and each row is as tall as its tallest box, so
+    nothing is cut."""
     try:
         checks = [(str(c["plan"]["evidence"]["action"]), str(c["plan"]["evidence"]["quote"]),
                    str(c["plan"]["expect"]), dict(c["confirming"]), dict(c["control"]), str(c["verdict"]["verdict"]),
                    str(c["verdict"]["reason"]), str(c["verdict"]["finding_id"])) for c in demo["checks"]]
     except (KeyError, TypeError) as exc:
         raise PictureError(f"verification-demo.json has a check without {exc}") from None
-    col_w, box_h, top, width = 230, 70, 52, 1000
+    col_w, top, width, gap = 230, 52, 1000, 26
+    small, bold = fits(col_w - 16, 11), fits(col_w - 16, 12)  # characters a box's line holds
     body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">Each check: the quoted act, a confirming act '
             'and a control, through the same door</text>',
             f'<text x="10" y="40" fill="{MUTED}">quoted act</text><text x="{10 + col_w + 20}" y="40" fill="{MUTED}">'
             f'confirming act</text><text x="{10 + 2 * (col_w + 20)}" y="40" fill="{MUTED}">control</text>'
             f'<text x="{10 + 3 * (col_w + 20)}" y="40" fill="{MUTED}">verdict</text>']
 
-    def box(x: float, y: float, title: str, lines: list[str], colour: str) -> str:
-        text = "".join(f'<text x="{x + 8}" y="{y + 34 + 15 * k}" fill="{INK}" font-size="11">{escape(line)}</text>'
-                       for k, line in enumerate(lines))
-        return (f'<rect x="{x}" y="{y}" width="{col_w}" height="{box_h}" rx="6" fill="{PAPER}" stroke="{colour}" '
-                f'stroke-width="1.6"/><text x="{x + 8}" y="{y + 17}" font-weight="bold" fill="{INK}">'
-                f'{escape(title)}</text>{text}')
+    def lines_of(title: str, texts: list[str]) -> tuple[list[str], list[str]]:
+        return wrapped(title, bold), [line for text in texts for line in wrapped(text, small)]
 
-    def cut(text: str, size: int = 32) -> str:
-        return text if len(text) <= size else text[:size - 1] + "…"
+    def box(x: float, y: float, height: float, titled: tuple[list[str], list[str]], colour: str) -> str:
+        titles, lines = titled
+        head = "".join(f'<text x="{x + 8}" y="{y + 17 + 15 * k}" font-weight="bold" fill="{INK}">{escape(line)}</text>'
+                       for k, line in enumerate(titles))
+        text = "".join(f'<text x="{x + 8}" y="{y + 19 + 15 * len(titles) + 15 * k}" fill="{INK}" font-size="11">'
+                       f'{escape(line)}</text>' for k, line in enumerate(lines))
+        return (f'<rect x="{x}" y="{y}" width="{col_w}" height="{height}" rx="6" fill="{PAPER}" stroke="{colour}" '
+                f'stroke-width="1.6"/>{head}{text}')
 
     verdict_colour = {"confirmed": ADMITTED, "refuted": REFUSED}
-    for i, (evidence, quote, expect, confirming, control, verdict, reason, finding) in enumerate(checks):
-        y = top + i * (box_h + 26)
+    y = top
+    for evidence, quote, expect, confirming, control, verdict, reason, finding in checks:
         shows_c, shows_k = bool(confirming.get("shows_expect")), bool(control.get("shows_expect"))
         xs = [10 + k * (col_w + 20) for k in range(4)]
+        boxes = [
+            (lines_of("quoted", [evidence.split(" -> ")[-1], f"quote: {quote}"]), INK),
+            (lines_of(("✓ shows " if shows_c else "✗ lacks ") + expect,
+                      [str(confirming.get("action_id", "")).split(" -> ")[-1],
+                       f"HTTP {confirming.get('http_status', '-')}"]), ADMITTED if shows_c else REFUSED),
+            (lines_of(("✗ shows " if shows_k else "✓ lacks ") + expect,
+                      [str(control.get("action_id", "")).split(" -> ")[-1],
+                       f"HTTP {control.get('http_status', '-')}"]), REFUSED if shows_k else ADMITTED),
+            (lines_of(verdict, [reason]), verdict_colour.get(verdict, "#ef6c00")),
+        ]
+        height = max(26 + 15 * (len(titles) + len(lines)) for (titles, lines), _ in boxes)
         body.append(f'<g class="check" data-finding="{_a(finding)}" data-verdict="{_a(verdict)}" '
                     f'data-confirm-shows="{str(shows_c).lower()}" data-control-shows="{str(shows_k).lower()}">'
                     f'<title>{escape(reason)}</title>'
-                    + box(xs[0], y, "quoted", [cut(evidence.split(" -> ")[-1]), cut(f"quote: {quote}")], INK)
-                    + box(xs[1], y, ("✓ shows " if shows_c else "✗ lacks ") + cut(expect, 18),
-                          [cut(str(confirming.get("action_id", "")).split(" -> ")[-1]),
-                           f"HTTP {confirming.get('http_status', '-')}"], ADMITTED if shows_c else REFUSED)
-                    + box(xs[2], y, ("✗ shows " if shows_k else "✓ lacks ") + cut(expect, 18),
-                          [cut(str(control.get("action_id", "")).split(" -> ")[-1]),
-                           f"HTTP {control.get('http_status', '-')}"], REFUSED if shows_k else ADMITTED)
-                    + box(xs[3], y, verdict, [cut(reason, 32), cut(reason[31:], 32) if len(reason) > 31 else ""],
-                          verdict_colour.get(verdict, "#ef6c00"))
-                    + "".join(f'<path d="M{xs[k] + col_w + 2},{y + box_h / 2} L{xs[k + 1] - 3},{y + box_h / 2}" '
+                    + "".join(box(x, y, height, titled, colour) for x, (titled, colour) in zip(xs, boxes))
+                    + "".join(f'<path d="M{xs[k] + col_w + 2},{y + height / 2} L{xs[k + 1] - 3},{y + height / 2}" '
                               f'stroke="{INK}" stroke-width="1.4" marker-end="url(#arrow-verification-verdicts)"/>'
                               for k in range(3)) + "</g>")
-    return _svg("verification-verdicts", width, top + len(checks) * (box_h + 26) + 4, body,
+        y += height + gap
+    return _svg("verification-verdicts", width, y - gap + 4, body,
                 f"Lesson 7: {len(checks)} findings checked, each by a confirming act and a control")
 
 
@@ -490,7 +514,7 @@ STATUS_COLOURS = {"succeeded": ADMITTED, "failed": REFUSED, "unresolved": "#ef6c
 def execution_outcomes(demo: dict) -> str:
     """The demo's acts side by side; under each, the ledger events that name it, in order, the
     outcomes coloured by status and refusals marked, so a settlement and a refused second
-    settlement show under the act they belong to."""
+    settlement show under the act they belong to. Each text is wrapped to its column, never cut."""
     try:
         acts = [str(step["action_id"]) for step in demo["steps"] if step.get("step") == "execute"]
         events = sorted(demo["report"]["events"], key=lambda e: int(e["seq"]))
@@ -503,30 +527,38 @@ def execution_outcomes(demo: dict) -> str:
         payload = event.get("payload") if isinstance(event.get("payload"), dict) else {}
         return (event.get("kind") == "action" and event.get("id") == act) or payload.get("action_id") == act
 
-    col_w, row_h, top = 310, 24, 64
+    col_w, line_h = 310, 14
+    chars = fits(col_w - 14, 11)
     width = max(len(acts) * (col_w + 16) + 4, 980)
     body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">Each act and the ledger events that name it, '
             'in order</text>']
+    heads = [wrapped(act.split(" -> ")[-1], fits(col_w, 11)) for act in acts]
+    top = 56 + line_h * max(len(lines) for lines in heads)
     deepest = top
-    for i, act in enumerate(acts):
+    for i, (act, head) in enumerate(zip(acts, heads)):
         x = 10 + i * (col_w + 16)
-        label = act.split(" -> ")
-        body.append(f'<text x="{x}" y="42" font-weight="bold" fill="{INK}">{escape(label[0])}</text>'
-                    f'<text x="{x}" y="56" fill="{MUTED}" font-size="11">{escape(label[-1][:44])}</text>')
-        for k, event in enumerate(e for e in events if names(e, act)):
-            y = top + k * row_h
+        body.append(f'<text x="{x}" y="42" font-weight="bold" fill="{INK}">{escape(act.split(" -> ")[0])}</text>'
+                    + "".join(f'<text x="{x}" y="{56 + line_h * k}" fill="{MUTED}" font-size="11">{escape(line)}</text>'
+                              for k, line in enumerate(head)))
+        y = top
+        for event in (e for e in events if names(e, act)):
             payload = event.get("payload") if isinstance(event.get("payload"), dict) else {}
             status = str(event.get("status"))
             outcome = str(payload.get("status", "")) if event.get("kind") == "outcome" else ""
             colour = REFUSED if status == "refused" else STATUS_COLOURS.get(outcome, ADMITTED)
             said = event.get("reason") if status == "refused" else (outcome or _short(str(event.get("id")), 12))
             text = f'{event["seq"]:>3} {event["kind"]}: {"REFUSED " if status == "refused" else ""}{said}'
+            lines = wrapped(text, chars, indent="      ")
+            height = line_h * len(lines) + 10
             body.append(f'<g class="act-event" data-act="{_a(act)}" data-seq="{_a(event["seq"])}" '
                         f'data-kind="{_a(event["kind"])}" data-status="{_a(status)}" data-outcome="{_a(outcome)}">'
-                        f'<title>{escape(text)}</title><rect x="{x}" y="{y}" width="6" height="{row_h - 6}" '
-                        f'fill="{colour}"/><text x="{x + 12}" y="{y + 13}" font-size="11" fill="{INK}">'
-                        f'{escape(text[:46] + ("…" if len(text) > 46 else ""))}</text></g>')
-            deepest = max(deepest, y + row_h)
+                        f'<title>{escape(text)}</title><rect x="{x}" y="{y}" width="6" height="{height - 6}" '
+                        f'fill="{colour}"/>'
+                        + "".join(f'<text x="{x + 12}" y="{y + 13 + line_h * k}" font-size="11" fill="{INK}" '
+                                  f'xml:space="preserve">{escape(line)}</text>' for k, line in enumerate(lines))
+                        + "</g>")
+            y += height
+        deepest = max(deepest, y)
     body.append(f'<rect x="10" y="{deepest + 8}" width="6" height="12" fill="{ADMITTED}"/><text x="22" y="{deepest + 18}" '
                 f'font-size="11" fill="{INK}">admitted (succeeded)</text><rect x="170" y="{deepest + 8}" width="6" '
                 f'height="12" fill="#ef6c00"/><text x="182" y="{deepest + 18}" font-size="11" fill="{INK}">unresolved'

@@ -61,6 +61,15 @@ first two rows are about the whole file: every check fails with the same line,
 and ``course check`` prints that line alone (this module tells it through the
 file ``$COURSE_PROBLEM_FILE`` names).
 
+A check whose exercise acts on live things (a door, an adapter) keeps them here
+and hands the child a ``Callback``: ``yours.call("write_ahead", act,
+Callback(record), Callback(fetch))``. In the child each is a plain function
+that sends its arguments back here as JSON, where the check's own function
+runs, and returns its result (JSON) or raises the exception it raised,
+rebuilt in the child by its class name (a builtin one, or a class a blocked
+module lets out). The student's code reaches only what those functions do,
+in the order it calls them, and the check sees every call as it happens.
+
 For what a check catches itself from code held in process, ``yours.where(exc)``
 is that one line; ``yours.shown`` is the file as the student names it, and
 ``yours.fail(message)`` fails the check without a traceback. A check's fresh
@@ -85,6 +94,7 @@ import sys
 import tempfile
 import time
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -97,6 +107,7 @@ SEED_ENV = "COURSE_SEED"
 CHILD = Path(__file__).with_name("student_child.py")
 UNREADABLE_WHY = "it is the check's own data, not an input of your functions"
 LONGEST_ANSWER = 8 * 1024 * 1024  # bytes of one JSON reply the check reads before it gives up
+CALLBACK = "__check_function__"  # an argument the child turns into a stand-in for a Callback
 
 
 @functools.cache
@@ -108,6 +119,28 @@ def seed() -> int:
             raise ValueError(f"{SEED_ENV} must be a whole number, not {chosen!r}")
         return int(chosen)
     return secrets.randbelow(2**48)  # too many to try one by one from inside the student's code
+
+
+class Callback:
+    """A function of the check the student's code may call from its own process, with data only.
+
+    The child gets a stand-in that sends the arguments here; ``function``
+    runs in the check's process, and the child gets back what it returned or
+    the exception it raised (its module, class name and message). Only JSON
+    data crosses, so nothing the student's code holds leads back to the
+    check's objects.
+    """
+
+    def __init__(self, function: Callable) -> None:
+        self.function = function
+
+    def answer(self, arguments: list) -> dict:
+        """The reply the child gets for one call: what ``function`` returned, or what it raised."""
+        try:
+            return {"returned": self.function(*arguments)}
+        except Exception as exc:  # the check's own function raising is its answer (an adapter's error, say)
+            kind = type(exc)
+            return {"raised": {"module": kind.__module__, "type": kind.__qualname__, "message": str(exc)}}
 
 
 class Student:
@@ -276,7 +309,9 @@ class Student:
             self.fail(self._problem)
         if self._child is None or not self._child.alive():
             self._child = self._start()
-        answer = self._child.ask(name, args, self.timeout)
+        callbacks = [arg for arg in args if isinstance(arg, Callback)]
+        sent = [{CALLBACK: callbacks.index(arg)} if isinstance(arg, Callback) else arg for arg in args]
+        answer = self._child.ask(name, tuple(sent), self.timeout, callbacks)
         if "failure" in answer:
             self.fail(answer["failure"])
         if "raised" in answer:
@@ -348,13 +383,24 @@ class _Child:
                                               "(is there an endless loop at the top of the file?)",
                              lambda code: f"{self.shown} ended the check's process while loading (exit code {code})")
 
-    def ask(self, name: str, args: tuple, timeout: float) -> dict:
+    def ask(self, name: str, args: tuple, timeout: float, callbacks: list[Callback] = ()) -> dict:
         self.calls += 1
         self._send({"id": self.calls, "call": name, "args": list(args)})
-        answer = self._receive(timeout, lambda: f"{name} did not return within {timeout:g} s, so the check "
-                                                "stopped it (an endless loop?)",
-                               lambda code: f"{name} ended the check's process (exit code {code}) instead of "
-                                            "returning")
+        deadline = time.monotonic() + timeout
+        while True:
+            answer = self._receive(deadline - time.monotonic(),
+                                   lambda: f"{name} did not return within {timeout:g} s, so the check "
+                                           "stopped it (an endless loop?)",
+                                   lambda code: f"{name} ended the check's process (exit code {code}) instead of "
+                                                "returning")
+            if "failure" in answer or "callback" not in answer or answer.get("id") != self.calls:
+                break
+            number, arguments = answer["callback"], answer.get("args")
+            if not (type(number) is int and 0 <= number < len(callbacks) and isinstance(arguments, list)):
+                _stop(self.process)
+                return {"failure": f"{name} wrote into the check's channel instead of calling the check's "
+                                   "functions: the check reads only their arguments and what the function returns"}
+            self._send(callbacks[number].answer(arguments))  # the check's function runs here, in its process
         if "failure" not in answer and answer.get("id") != self.calls:
             _stop(self.process)
             return {"failure": f"{name} wrote into the check's channel instead of returning: the check reads only "
@@ -436,27 +482,36 @@ def _module_path(root: Path, module: str) -> Path:
 
 
 def let_out_source(root: Path, module: str, names: tuple[str, ...]) -> str:
-    """The source of the named top-level functions of ``module``, checked to need nothing else from it.
+    """The source of the named top-level functions (and classes) of ``module``, checked to need nothing else from it.
 
     A helper let out of a blocked module is compiled afresh from this text in
     the child, so it carries no reference back to the rest of the module; a
     function that uses another of the module's names cannot be let out alone.
+    A class is let out the same way (an exception class the exercise raises
+    or catches, say): its bases and body may use builtins only.
     """
     path = _module_path(root, module)
     text = path.read_text(encoding="utf-8")
-    found = {node.name: ast.get_source_segment(text, node) for node in ast.parse(text).body
-             if isinstance(node, ast.FunctionDef) and node.name in names}
+    lines = text.splitlines()
+    found = {node.name: "\n".join(lines[min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1:
+                                         node.end_lineno])  # a decorator is part of what it decorates
+             for node in ast.parse(text).body
+             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in names}
     absent = [name for name in names if name not in found]
     if absent:
         raise ValueError(f"{module} defines no function {', '.join(absent)} to let out")
-    source = "from __future__ import annotations\n\n" + "\n\n".join(found[name] for name in names) + "\n"
-    table = symtable.symtable(source, str(path), "exec")
-    for function in table.get_children():
-        needs = _globals_used(function) - set(dir(builtins)) - set(names)
+    future = "from __future__ import annotations\n\n"
+    for name in names:
+        table = symtable.symtable(future + found[name] + "\n", str(path), "exec")
+        needs = {s.get_name() for s in table.get_symbols()  # a class's bases and decorators are read up here
+                 if s.is_referenced() and not s.is_assigned() and not s.is_imported()}
+        for child in table.get_children():
+            needs |= _globals_used(child)
+        needs -= set(dir(builtins)) | set(names)
         if needs:
-            raise ValueError(f"{module}.{function.get_name()} uses {', '.join(sorted(needs))} from its module, "
+            raise ValueError(f"{module}.{name} uses {', '.join(sorted(needs))} from its module, "
                              "so it cannot be let out alone")
-    return source
+    return future + "\n\n".join(found[name] for name in names) + "\n"
 
 
 def _globals_used(table: symtable.SymbolTable) -> set[str]:

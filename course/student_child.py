@@ -23,11 +23,18 @@ once it is added. While the student's file runs in this process:
   sending a signal, loading C code through ctypes or raising a resource limit
   raises PermissionError.
 
+A call's arguments may stand for functions of the check (``course.student.Callback``):
+each becomes a function here that writes its arguments to the check as one JSON
+line and reads back what the check's function returned, or the exception it
+raised, rebuilt here by class name. The function itself runs in the check's
+process, so the student's file reaches only what it does.
+
 This file imports only the standard library, and nothing from the course.
 """
 
 from __future__ import annotations
 
+import builtins
 import importlib.util
 import json
 import os
@@ -171,12 +178,58 @@ def _walled(exc: BaseException) -> str:
     return ""
 
 
-def answer(module, request: dict, path: str, as_data: dict) -> dict:
+CALLBACK = "__check_function__"  # an argument that stands for one of the check's functions (course.student.Callback)
+
+
+def check_function(number: int, call: int, send, requests) -> types.FunctionType:
+    """A stand-in for the check's function ``number``: it sends its arguments to the check and waits for the answer.
+
+    The function runs in the check's process; what comes back is its result,
+    or the exception it raised, rebuilt here by class name.
+    """
+    def function(*args):
+        try:
+            line = json.dumps({"id": call, "callback": number, "args": list(args)}, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"the check's functions take data (dicts, lists, strings, numbers, True, False and "
+                            f"None): {exc}") from None
+        send(line)
+        reply = json.loads(requests.readline() or "{}")
+        if "raised" in reply:
+            raise rebuilt(reply["raised"])
+        if "returned" not in reply:
+            raise SystemExit("the check's channel closed")
+        return reply["returned"]
+
+    return function
+
+
+def rebuilt(raised: dict) -> Exception:
+    """The exception the check's function raised, as an instance of the class of that name here.
+
+    A builtin class is itself (TimeoutError); a class a blocked module lets
+    out is the stand-in's (core.run.execute's NotSent); any other is a new
+    Exception subclass of the same name and module.
+    """
+    module, name, message = str(raised.get("module")), str(raised.get("type")), str(raised.get("message"))
+    try:
+        found = getattr(builtins if module == "builtins" else sys.modules.get(module), name, None)
+    except Exception:  # noqa: BLE001  a stand-in module refuses a name it does not let out
+        found = None
+    if not (isinstance(found, type) and issubclass(found, Exception)):
+        found = type(name.rpartition(".")[2] or "Error", (Exception,), {"__module__": module})
+    return found(message)
+
+
+def answer(module, request: dict, path: str, as_data: dict, send=None, requests=None) -> dict:
     function = getattr(module, request["call"], None)
     if not callable(function):
         return {"not_callable": type(function).__name__}
+    args = [check_function(arg[CALLBACK], request["id"], send, requests)
+            if isinstance(arg, dict) and list(arg) == [CALLBACK] and type(arg[CALLBACK]) is int else arg
+            for arg in request["args"]]
     try:
-        value = function(*request["args"])
+        value = function(*args)
         if request["call"] in as_data:  # an object crosses as its data: a Policy as its snapshot()
             reader = getattr(value, as_data[request["call"]], None)
             if not callable(reader):
@@ -193,8 +246,11 @@ def answer(module, request: dict, path: str, as_data: dict) -> dict:
 def main() -> None:
     requests, replies = os.fdopen(int(sys.argv[1]), "rb"), int(sys.argv[2])
 
-    def send(message: dict) -> None:
-        os.write(replies, (json.dumps(message) + "\n").encode())
+    def send(message: dict | str) -> None:
+        line = message if isinstance(message, str) else json.dumps(message)
+        data = (line + "\n").encode()
+        while data:
+            data = data[os.write(replies, data):]
 
     setup = json.loads(requests.readline())
     os.environ["TMPDIR"] = setup["private"]
@@ -225,7 +281,7 @@ def main() -> None:
     send({"loaded": [name for name in setup["names"] if not hasattr(module, name)]})
     for line in requests:
         request = json.loads(line)
-        send({"id": request["id"], **answer(module, request, path, setup.get("as_data", {}))})
+        send({"id": request["id"], **answer(module, request, path, setup.get("as_data", {}), send, requests)})
 
 
 if __name__ == "__main__":

@@ -23,13 +23,18 @@ def admitted(report: dict, kind: str) -> list[dict]:
             if event["kind"] == kind and event["status"] == "admitted"]
 
 
-def judge(expect: str, confirming: str | None, control: str | None) -> str:
-    """The verdict two captured texts support for ``expect``, in order."""
-    if confirming is None:
+SERVER_ERROR = 500  # a capture from here up answered no question
+
+
+def judge(expect: str, confirming: dict | None, control: dict | None) -> str:
+    """The verdict two captures (their payloads) support for ``expect``, in order."""
+    if confirming is None or confirming["status"] >= SERVER_ERROR:
         return "inconclusive"
-    if expect not in confirming:
+    if expect not in confirming["body"]:
         return "refuted"
-    if control is None or expect in control:
+    if control is None or control["status"] >= SERVER_ERROR:
+        return "inconclusive"
+    if expect in control["body"]:
         return "inconclusive"
     return "confirmed"
 
@@ -49,13 +54,13 @@ def derive_sections(report: dict) -> dict:
         closed = {"how": close["payload"]["how"],
                   "reason": close["payload"]["reason"], "seq": close["seq"]}
 
-    bodies = {event["id"]: event["payload"]["body"]
-              for event in admitted(report, "capture")}
+    captures = {event["id"]: event["payload"]
+                for event in admitted(report, "capture")}
     verdicts = {}
     for event in admitted(report, "verdict"):
         payload = event["payload"]
-        confirming = bodies.get(payload["confirming_capture_id"])  # "": none
-        control = bodies.get(payload["control_capture_id"])
+        confirming = captures.get(payload["confirming_capture_id"])  # "": none
+        control = captures.get(payload["control_capture_id"])
         verdicts[payload["finding_id"]] = judge(payload["expect"], confirming,
                                                 control)
     findings = []

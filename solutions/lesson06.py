@@ -1,50 +1,63 @@
-"""Lesson 6, worked answer: replay a recorded response, or raise an error naming it.
+"""Lesson 6, worked answer: write the start ahead, ask the adapter once, settle once.
 
-``fetch`` does three things and no more. It looks the URL up exactly as the
-executor sent it: no guessing at another spelling, since the door already
-canonicalized the destination. It turns the table's header dict into the
-``(name, value)`` pairs an ``AdapterResult`` carries. And for a URL the table
-does not hold it raises ``LookupError`` with the URL in its message, so the
-executor's unresolved outcome says which request had no answer.
+The order is the whole idea. The unresolved outcome goes into the ledger
+before the adapter is asked, so the ledger says an act was started before
+anything acts; if the door refuses that start, the adapter is never asked.
+Then the adapter's answer decides the rest:
 
-It does not catch anything, log anything or invent a response: reporting
-what happened is the adapter's whole job, and recording it is the door's.
+* a response, whatever its status (a 404 and a 503 are answers too): the
+  capture, rendered as ``render_response`` writes every capture, then one
+  settled outcome, ``succeeded``, citing it;
+* ``NotSent``: nothing left, so the act is settled ``failed``, naming why;
+* any other error, or an answer that is not a response: the request may have
+  reached the target, so the act stays in doubt. A second unresolved outcome
+  names the error; nobody here knows how the act ended, so nothing settles it.
+
+A capture the door refuses leaves the act in doubt the same way: a response
+came back, but the ledger holds no evidence of it, so ``succeeded`` would cite
+nothing. The step never records a response the adapter did not give, and
+never settles an act twice.
 """
 
-from core.run.execute import AdapterResult
-
-HTML = "text/html; charset=utf-8"
-
-RECORDED = {
-    "https://lab.example:443/about": (
-        200,
-        {"Content-Type": HTML},
-        '<!doctype html>\n<html lang="en">\n<head>\n'
-        '  <meta name="generator" content="ExampleCMS 3.2.1">\n'
-        "  <title>About us - Lab Example Garden Supplies</title>\n</head>\n"
-        "<body>\n  <h1>About us</h1>\n</body>\n</html>\n",
-    ),
-    "https://lab.example:443/contact": (
-        200,
-        {"Content-Type": HTML},
-        '<!doctype html>\n<html lang="en">\n<head>\n'
-        '  <meta name="description"'
-        ' content="How to reach Lab Example Garden Supplies">\n'
-        "  <title>Contact - Lab Example Garden Supplies</title>\n</head>\n"
-        "<body>\n  <h1>Contact</h1>\n</body>\n</html>\n",
-    ),
-}
+from core.run.execute import NotSent
+from core.run.observe import render_response
 
 
-class ReplayAdapter:
-    """An adapter that answers each URL from a table of recorded responses."""
+def write_ahead(act: dict, record, fetch) -> dict:
+    """Carry out one admitted act: write its start ahead, ask, settle it once."""
+    run_id, action_id = act["run_id"], act["action_id"]
 
-    def __init__(self, recorded: dict | None = None):
-        self.recorded = RECORDED if recorded is None else recorded
+    def outcome(status: str, detail: str, capture_id: str = "") -> dict:
+        return record("outcome", {"run_id": run_id, "action_id": action_id,
+                                  "status": status, "capture_id": capture_id,
+                                  "detail": detail})
 
-    def fetch(self, url: str) -> AdapterResult:
-        """The response recorded for ``url``; none recorded is an adapter error."""
-        if url not in self.recorded:
-            raise LookupError(f"no recorded response for {url}")
-        status, headers, body = self.recorded[url]
-        return AdapterResult(status, tuple(headers.items()), body)
+    def ended(status: str, detail: str = "", capture_id: str = "") -> dict:
+        return {"status": status, "capture_id": capture_id, "detail": detail}
+
+    started = outcome("unresolved", "handed to the adapter")
+    if not started["recorded"]:  # without a written start, the act is never attempted
+        return ended("unresolved", f"outcome refused: {started['reason']}")
+    try:
+        response = fetch(act["url"])
+        body = render_response(response["status"], response["headers"],
+                               response["body"])
+    except NotSent as error:
+        detail = f"not sent: {error}"
+        settled = outcome("failed", detail)
+        return ended("failed" if settled["recorded"] else "unresolved", detail)
+    except Exception as error:  # it may have reached the target: in doubt, and said so
+        detail = f"in doubt: the request may have reached the target: {error!r}"
+        outcome("unresolved", detail)
+        return ended("unresolved", detail)
+    captured = record("capture", {"run_id": run_id, "action_id": action_id,
+                                  "status": response["status"], "body": body})
+    if not captured["recorded"]:
+        detail = f"capture refused: {captured['reason']}"
+        outcome("unresolved", detail)
+        return ended("unresolved", detail)
+    settled = outcome("succeeded", "", captured["id"])
+    if not settled["recorded"]:
+        return ended("unresolved", f"outcome refused: {settled['reason']}",
+                     captured["id"])
+    return ended("succeeded", "", captured["id"])

@@ -1,24 +1,73 @@
-"""Lesson 7, worked answer: a header look confirms, the contact page controls.
+"""Lesson 7, worked answer: the judgement, rule by rule, and a plan for one finding.
 
-The confirming action must be an act the run has not made: the finding quotes
-``inspect_metadata -> .../about``, and asking for that act again is the same
-action identity, which the door refuses as already recorded. The other
-passive tool, ``inspect_headers``, fetches the same page afresh, so its
-capture is new evidence made after the finding.
+``verdict_for`` asks its questions in a fixed order, and each answer stops it:
 
-The control uses the same tool on /contact: a page of the same site, built
-the same way, with meta tags of its own but no generator. Same tool, same
-site, one difference: the thing the claim is about.
+1. Is ``expect`` a part of the quote? If not, the check would test text the
+   finding never showed ("About us" tells the about page from the contact
+   page, but says nothing about a generator tag), and the door refuses it.
+2. Was there a confirming capture at all? A refused act, one never sent or
+   one in doubt leaves none: nothing was learned, so inconclusive.
+3. Is it a server error (5xx)? Then the server did not answer the question:
+   inconclusive, never refuted.
+4. Does it show ``expect``? A response without it refutes the claim, a 404
+   as surely as a 200.
+5. Did the control really run (a capture, not a server error)? Does it lack
+   ``expect``? Only then is the finding confirmed; otherwise the check
+   cannot tell the weakness from its absence.
 
-``expect`` is ``name="generator"``. The about page shows it and the contact
-page does not, so the control can tell the two apart. A broader text such as
-``<meta`` shows on both pages, and the door would judge the check
-inconclusive; the full quote would work too, but would also refute the claim
-the day the site upgraded its CMS, when the disclosure is still there.
+"Shows" is a substring test over the whole capture text, the status line and
+headers included, as the door's own rule is: a finding may quote a header.
+
+The plan: a header look at the about page is an act the run has not made (the
+finding quotes ``inspect_metadata``'s), so it is new evidence; the same look
+at the contact page, which has meta tags but no generator, is the control.
+``expect`` is ``name="generator"``, a part of the quote that the about page
+shows and the contact page does not. The whole quote would do too; ``<meta``
+would not (the control shows it), nor would any text from outside the quote.
 """
+
+SERVER_ERROR = 500
 
 FINDING_ACT = "inspect_metadata -> https://lab.example:443/about"
 QUOTE = '<meta name="generator" content="ExampleCMS 3.2.1">'
+
+
+def verdict_for(quote: str, expect: str, confirming: dict | None,
+                control: dict | None) -> dict:
+    """The verdict two captures support for ``expect``; refused if it is not quoted."""
+    wanted = repr(expect)
+    if expect not in quote:
+        return {"refused": f"expect {wanted} is not part of the finding's quote, so "
+                           "it tests something the finding never showed"}
+    if confirming is None:
+        return verdict("inconclusive", "no confirming capture was made, so the claim "
+                                       "was never tested")
+    status = confirming["status"]
+    if status >= SERVER_ERROR:
+        return verdict("inconclusive", f"the confirming capture is HTTP {status}, a "
+                                       f"server error: it neither shows nor disproves "
+                                       f"{wanted}")
+    if expect not in confirming["body"]:
+        return verdict("refuted", f"the confirming capture (HTTP {status}) does not "
+                                  f"show {wanted}")
+    if control is None:
+        return verdict("inconclusive", f"the confirming capture shows {wanted}, but "
+                                       "no negative control was captured")
+    if control["status"] >= SERVER_ERROR:
+        return verdict("inconclusive", f"the negative control is HTTP "
+                                       f"{control['status']}, a server error: it did "
+                                       "not really run")
+    if expect in control["body"]:
+        return verdict("inconclusive", f"the negative control shows {wanted} too, so "
+                                       "the check cannot tell the weakness from its "
+                                       "absence")
+    return verdict("confirmed", f"the confirming capture (HTTP {status}) shows "
+                                f"{wanted} and the negative control (HTTP "
+                                f"{control['status']}) does not")
+
+
+def verdict(name: str, reason: str) -> dict:
+    return {"verdict": name, "reason": reason}
 
 
 def my_generator_check() -> dict:

@@ -26,10 +26,14 @@ is what you check, never what you copy):
      payload of the admitted ``"capture"`` event whose ``id`` it is):
 
        no confirming capture                  -> "inconclusive"
+       the confirming capture's status >= 500 -> "inconclusive"
        the confirming text lacks ``expect``   -> "refuted"
-       no control capture                     -> "inconclusive"
+       no control capture, or status >= 500   -> "inconclusive"
        the control text shows ``expect`` too  -> "inconclusive"
        otherwise                              -> "confirmed"
+
+     (a capture's ``status`` is in its payload too: a server error, 500 or
+     more, answered no question, so it neither refutes nor controls).
 
      A finding with no admitted verdict event is ``"unverified"``.
 

@@ -33,6 +33,7 @@ from core.run.records import make_run
 from core.run.report import build_report
 from core.run.seal import abort, reseal, seal, unchained
 from core.run.stages import STAGES, advance
+from core.run.verify import Plan
 from core.safety import load_safety_pack
 from course.manifest import course_root
 from course.student import Student, seed
@@ -46,9 +47,12 @@ FINDING_FIELDS = ("finding_id", "capture_id", "quote", "claim", "verdict")
 VERDICTS = ("confirmed", "refuted", "inconclusive", "unverified")
 RUNS, CLOSED_EARLY = 4, 2
 EDITS, SEVERAL = 8, 6
-# Texts a verification plan may expect, some on the pages its acts fetch and some on none.
-EXPECTED_TEXTS = ("Page not found", "Index of /staging/", "lab-verify-<b>3</b>", "Lab Example Garden Supplies",
-                  "You asked for", "Disallow", "not on any page of the lab")
+def parts_of(quote: str, rng: random.Random) -> list[str]:
+    """Texts a verification plan may expect: parts of the finding's quote (lesson 7's door takes no other),
+    some on the pages its acts fetch and some on none."""
+    words = [word for word in quote.split() if len(word) > 1]
+    start = rng.randrange(len(quote))
+    return [quote, *words, quote[start:start + rng.randint(2, 6)]]
 WITHDRAWN = ("the operator withdrew the authorization", "the lab's owner asked to stop", "the budget review ended it")
 
 
@@ -82,7 +86,7 @@ def plan(rng: random.Random, reference: list[dict], refused: str = "") -> list[d
         elif roll < 0.2 or (refused == "evidence" and number == 0):
             check["evidence"]["action"] = "inspect_headers -> https://lab.example:443/nowhere"  # nothing to quote
         if rng.random() < 0.45:
-            check["expect"] = rng.choice(EXPECTED_TEXTS)
+            check["expect"] = rng.choice(parts_of(check["evidence"]["quote"], rng))
         if rng.random() < 0.2:
             check["control"] = copy.deepcopy(check["confirm"])
         if rng.random() < 0.3:
@@ -103,7 +107,8 @@ def fresh_config(rng: random.Random, refused: str = "", mark: str = ""):
 
 def closed_early(rng: random.Random, config, lab: Path, world: str) -> dict:
     """A run the operator aborts after a few acts, with a stage move or two tried first (some refused)."""
-    door = final_door(make_run(config.policy.snapshot(), {"world": world}), config.policy, config.gating)
+    door = final_door(make_run(config.policy.snapshot(), {"world": world}), config.policy, config.gating,
+                      plan=Plan(config.checks))
     acts, done = rng.randint(1, 5), []
 
     def withdraw(step: str, answer: object) -> None:
@@ -137,10 +142,15 @@ def rewrites(rng: random.Random, report: dict) -> list[tuple[str, dict]]:
     events = [unchained(event) for event in report["events"]]
     verdicts = [e for e in events if e["kind"] == "verdict" and e["status"] == "admitted"]
     bodies = {e["id"]: e["payload"]["body"] for e in events if e["kind"] == "capture" and e["status"] == "admitted"}
+    quotes = {e["id"]: e["payload"]["quote"] for e in events if e["kind"] == "finding" and e["status"] == "admitted"}
     for event in rng.sample(verdicts, len(verdicts)):
         confirming = bodies.get(event["payload"]["confirming_capture_id"], "")
         control = bodies.get(event["payload"]["control_capture_id"], "")
-        lines = [line.strip() for line in confirming.splitlines() if line.strip() and line.strip() not in control]
+        quote = quotes.get(event["payload"]["finding_id"], "")
+        parts = sorted({quote[i:j] for i in range(len(quote)) for j in range(i + 1, len(quote) + 1)})
+        # a part of the quote the confirming answer shows and the control does not: the door takes it
+        lines = [part for part in parts if part in confirming and part not in control
+                 and part != event["payload"]["expect"]]
         if lines and control:
             changed = copy.deepcopy(events)
             changed[events.index(event)]["payload"]["expect"] = rng.choice(lines)

@@ -1,75 +1,63 @@
-"""Lesson 6, your edit: an adapter that replays recorded responses.
+"""Lesson 6, your edit: the executor's write-ahead step.
 
-An adapter is anything with one method, ``fetch(url) -> AdapterResult``
-(core/run/execute.py). The executor hands it the URL of an act the door has
-admitted, exactly as the door wrote its destination (``https://lab.example:443/about``,
-with the port), and records what it returns. It never times, retries or
-checks the adapter: the adapter is trusted to report what it really did.
+``execute`` (core/run/execute.py) first records an act's action, so the
+policy and the selection decide whether it runs at all. You write what
+happens once the door has admitted it, as one function:
 
-Your adapter talks to no network. It answers from ``RECORDED``, a small table
-of responses copied from the lab: the URL, then (status, headers, body).
-A URL the table does not hold is an adapter error: ``fetch`` raises an
-exception whose message names the URL, and the executor turns it into an
-unresolved outcome. Your adapter must not make a response up for it.
+    write_ahead(act, record, fetch) -> dict
 
-Write ``ReplayAdapter.fetch``:
+* ``act`` is the admitted act, as data: ``{"run_id": ..., "action_id": ...,
+  "url": ...}``, where ``url`` is the one URL its request may fetch.
+* ``record(kind, payload)`` asks the check's door to record a payload, and
+  returns the door's answer: ``{"recorded": True, "kind": ..., "id": ...}``,
+  or ``{"recorded": False, "reason": ...}``.
+* ``fetch(url)`` asks the check's adapter. It returns the response as data,
+  ``{"status": 404, "headers": [["Content-Type", "text/html"], ...],
+  "body": "..."}``, or it raises: ``NotSent`` (import it from
+  ``core.run.execute``, the one name of that module you may import) when
+  nothing was sent, any other exception when the request may have reached
+  the target (a timeout, a connection reset while the answer came back).
 
-* a URL the table holds: return ``AdapterResult(status, headers, body)`` with
-  the recorded status and body, and the headers as a tuple of
-  ``(name, value)`` pairs (the table keeps them as a dict);
-* any other URL: raise an ``Exception`` (``LookupError`` fits) that names the URL.
+The payloads are lesson 2's. An outcome is ``{"run_id", "action_id",
+"status", "capture_id", "detail"}``: ``status`` is ``"unresolved"``,
+``"succeeded"`` or ``"failed"``; ``capture_id`` is ``""`` unless the outcome
+cites a capture; ``detail`` says what happened, in words. A capture is
+``{"run_id", "action_id", "status", "body"}``, whose ``body`` is the response
+as ``render_response`` (core/run/observe.py) writes it.
 
-The run your check drives (starter/lesson06_test.py) is lesson 5's loop with
-lesson 6's executor and your adapter, through lesson 6's door:
+The rules your step keeps:
 
-* the catalogue: ``inspect_headers`` (fam-recon, weight 2.0, cost 1.0) and
-  your ``inspect_metadata`` (passive, requires ``has_meta``; fam-recon,
-  weight 1.5, cost 1.0, lesson 5's worked answer); at most 4 actions;
-* the model's first reply proposes ``inspect_headers`` at /about, /admin
-  and /contact; its second, once the about page shows its generator tag,
-  ``inspect_metadata`` at /about; later replies propose nothing;
-* the door selects the header looks at /about, /admin and /contact, then
-  ``inspect_metadata`` at /about, and then the action budget is spent.
+1. The ledger says an act started before anything acts: record an
+   unresolved outcome first, and ask the adapter only once the door has
+   admitted it. If the door refuses it, the act is never attempted.
+2. Ask the adapter once, for the act's own URL.
+3. A response, whatever its status, is what the act found: record it as the
+   capture and settle the act ``succeeded``, citing the capture the door
+   named. Keep what the adapter reported; never record a response it did not
+   give.
+4. Nothing sent (``NotSent``): settle the act ``failed``, naming the error.
+5. Anything else that goes wrong once the request may have left: the act is
+   in doubt. Record a second unresolved outcome naming the error, and settle
+   nothing: nobody here knows how the act ended.
+6. An act is settled at most once, and never ``succeeded`` without a capture
+   the door admitted.
 
-The table has no response for /admin. Check your work with ``course check 6``;
-print what the door recorded for each act with ``python3 starter/lesson06_test.py``;
-read the worked answer, ``solutions/lesson06.py``, after your attempt.
+Return how your step left the act: ``{"status": ..., "capture_id": ...,
+"detail": ...}``, with the status it settled the act with (``"unresolved"``
+when the act is in doubt, or when the door refused its start), the capture
+the settlement cites (``""`` when there is none) and a detail in words.
+
+The check runs your file in a process of its own, with the reference
+executor unavailable. Check your work with ``course check 6``; print what the
+door recorded for each act of a small run with ``python3
+starter/lesson06_test.py``. The worked answer is ``solutions/lesson06.py``:
+read it after your attempt.
 """
 
-from core.run.execute import AdapterResult
-
-HTML = "text/html; charset=utf-8"
-
-RECORDED = {
-    "https://lab.example:443/about": (
-        200,
-        {"Content-Type": HTML},
-        '<!doctype html>\n<html lang="en">\n<head>\n'
-        '  <meta name="generator" content="ExampleCMS 3.2.1">\n'
-        "  <title>About us - Lab Example Garden Supplies</title>\n</head>\n"
-        "<body>\n  <h1>About us</h1>\n</body>\n</html>\n",
-    ),
-    "https://lab.example:443/contact": (
-        200,
-        {"Content-Type": HTML},
-        '<!doctype html>\n<html lang="en">\n<head>\n'
-        '  <meta name="description"'
-        ' content="How to reach Lab Example Garden Supplies">\n'
-        "  <title>Contact - Lab Example Garden Supplies</title>\n</head>\n"
-        "<body>\n  <h1>Contact</h1>\n</body>\n</html>\n",
-    ),
-}
+from core.run.execute import NotSent  # noqa: F401  (you will need them)
+from core.run.observe import render_response  # noqa: F401
 
 
-class ReplayAdapter:
-    """An adapter that answers each URL from a table of recorded responses."""
-
-    def __init__(self, recorded: dict | None = None):
-        self.recorded = RECORDED if recorded is None else recorded
-
-    def fetch(self, url: str) -> AdapterResult:
-        """The response recorded for ``url``; none recorded is an adapter error."""
-        # TODO 1: a URL the table holds: return its status, headers and body
-        #         as an AdapterResult
-        # TODO 2: any other URL: raise an exception whose message names the URL
-        raise NotImplementedError("ReplayAdapter.fetch is not written yet")
+def write_ahead(act: dict, record, fetch) -> dict:
+    """Carry out one admitted act: the start written ahead, the adapter asked, the act settled once."""
+    raise NotImplementedError("TODO 1: write the start ahead, ask the adapter, settle the act once")

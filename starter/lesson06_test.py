@@ -1,207 +1,451 @@
-"""Lesson 6 completion test: your ReplayAdapter, asked directly and then driven by the real executor.
+"""Lesson 6 completion test: your write-ahead step, with the check's own door and the check's own adapters.
 
-The first two checks ask ``fetch`` directly: a URL its table holds gives the
-recorded response, one it does not hold raises an error that names it. The
-last two are a pair, run in the fixed run starter/lesson06.py's docstring
-describes (lesson 5's loop, lesson 6's executor and door, a scripted model):
-what your adapter answers passes the door as action, capture and settled
-outcome; what it cannot answer becomes an unresolved outcome, and the run
-goes on. By default they check starter/lesson06.py; `course check 6` shows
-each result.
+Your file runs in a process of its own (course/student.py) with the
+reference executor, core.run.execute, unavailable to it (all but NotSent).
+The door and the adapters stay here, in the check's process: your
+``write_ahead`` gets them as two functions, ``record`` and ``fetch``, that
+send their arguments here and bring the answer back. So the check sees each
+step as it happens: what the ledger held when the adapter was asked, what was
+recorded after, and what the door refused.
+
+The adapters answer from tables this run makes from a seed it draws and
+prints when a case fails (``COURSE_SEED=N course check 6`` makes them again):
+URLs with responses of many statuses, URLs nothing was sent to, requests
+that time out or are reset once they may have reached the target, answers
+that are not responses. The last check runs your step in the lesson's loop
+(core/run/drive.py:work) and compares the ledger with the reference
+executor's on the same acts. By default the checks run starter/lesson06.py;
+`course check 6` shows each.
 """
 
+from __future__ import annotations
+
+import random
+import sys
+import textwrap
+from dataclasses import dataclass
 
 import pytest
 
-from core.run.demo_execution import steps_of
+from core.run.demo_execution import door_without_selection
 from core.run.demo_selection import proposal, scripted
 from core.run.doors import door_for
-from core.run.execute import AdapterResult
+from core.run.drive import work
+from core.run.execute import AdapterResult, ExecutionResult, NotSent, execute, request_url
 from core.run.observe import render_response
-from core.run.policy import Policy
+from core.run.policy import reference_policy
 from core.run.records import make_run
-from course.student import Student
-from course.target import load_lesson
+from course.student import Callback, Student, seed
 
-LAB = "https://lab.example:443"
-TOOLS = [
-    {"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
-     "weight": 2.0, "cost": 1.0},
-    {"tool_id": "inspect_metadata", "activity": "passive", "requires": {"has_meta": True}, "family": "fam-recon",
-     "weight": 1.5, "cost": 1.0},
-]
-REPLIES = (
-    [proposal("inspect_headers", "/about", "The about page may say what the site runs on."),
-     proposal("inspect_headers", "/admin", "An admin page is often there."),
-     proposal("inspect_headers", "/contact", "The contact page is linked.")],
-    [proposal("inspect_metadata", "/about", "The about page carries a generator tag.")],
-)
-MISSING = f"{LAB}/admin"  # the one URL the fixed run asks for that the table does not hold
-PLAN = [f"inspect_headers -> {LAB}/about", f"inspect_headers -> {LAB}/admin", f"inspect_headers -> {LAB}/contact",
-        f"inspect_metadata -> {LAB}/about"]
+yours = Student(6, names=("write_ahead",), blocked=("core.run.execute",), unreadable=("data",),
+                let_out={"core.run.execute": ("NotSent",)})
+
+LAB = "https://lab.example"
+WORDS = ("seeds", "tools", "shed", "hose", "rake", "bulbs", "soil", "trowel", "fern", "moss", "cedar", "wren")
+RESPONSES = (200, 201, 204, 301, 302, 304, 400, 401, 403, 404, 410, 418, 429, 500, 502, 503, 504)
+NAMES = ("Content-Type", "content-type", "X-Served-By", "Cache-Control", "ETag", "Retry-After", "Location")
+AFTER_SENDING = (TimeoutError, ConnectionResetError, BrokenPipeError, ConnectionAbortedError)
 
 
-yours = Student(6, names=("RECORDED", "ReplayAdapter"), in_process=True)  # the executor drives the adapter live
-where = yours.where  # the student's file and line an exception came from, as one line
+# --- the check's adapters: a table of what each URL does -------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def module():
-    loaded = yours.module  # one line when the file does not load or lacks a name
-    if not isinstance(loaded.RECORDED, dict):
-        pytest.fail("starter/lesson06.py defines RECORDED as something other than a table (a dict of "
-                    "URL -> (status, headers, body))")
-    if not callable(loaded.ReplayAdapter):
-        pytest.fail("starter/lesson06.py defines ReplayAdapter as something other than a class")
-    return loaded
+@dataclass(frozen=True)
+class Case:
+    """One act and what the adapter does when it is asked for the act's URL."""
+
+    path: str
+    does: str  # "responds", "not sent", "after sending", "odd", "refused capture"
+    status: int = 0
+    headers: tuple[tuple[str, str], ...] = ()
+    body: str = ""
+    error: str = ""  # the exception's class name, for "after sending"
+    message: str = ""
+
+    @property
+    def url(self) -> str:
+        return f"{LAB}:443{self.path}"
+
+    def answer(self):
+        """What the adapter gives the reference executor: an AdapterResult, or it raises."""
+        if self.does == "not sent":
+            raise NotSent(self.message)
+        if self.does == "after sending":
+            raise next(kind for kind in AFTER_SENDING if kind.__name__ == self.error)(self.message)
+        if self.does == "odd":
+            return None  # not a response at all
+        return AdapterResult(self.status, self.headers, self.body)
+
+    def as_data(self):
+        """What the adapter gives your step: the same answer, as data."""
+        answer = self.answer()
+        if answer is None:
+            return None
+        return {"status": answer.status, "headers": [list(pair) for pair in answer.headers], "body": answer.body}
+
+    def said(self) -> str:
+        """What the adapter did, in words, for a failure message."""
+        if self.does == "responds":
+            return f"the adapter answered HTTP {self.status}"
+        if self.does == "refused capture":
+            return f"the adapter answered with status {self.status}, which no capture can hold"
+        if self.does == "not sent":
+            return f"the adapter raised NotSent({self.message!r})"
+        if self.does == "after sending":
+            return f"the adapter raised {self.error}({self.message!r}) after the request may have reached the lab"
+        return "the adapter answered None, which is not a response"
 
 
-def adapter_of(module):
+class Table:
+    """The check's adapter: it answers each URL as its case says, and nothing else."""
+
+    def __init__(self, cases):
+        self.cases = {case.url: case for case in cases}
+
+    def fetch(self, url: str) -> AdapterResult:
+        case = self.cases.get(url)
+        if case is None:
+            raise NotSent(f"no recorded response for {url}")
+        return case.answer()
+
+
+def made(rng: random.Random, does: str, number: int) -> Case:
+    """A fresh case of the kind ``does``."""
+    path = f"/{rng.choice(WORDS)}-{rng.randint(10, 99)}-{number}"
+    if does in ("responds", "refused capture"):
+        status = rng.choice(RESPONSES) if does == "responds" else rng.choice((42, 600, 700, 999))
+        headers = tuple((rng.choice(NAMES), f"{rng.choice(WORDS)}-{rng.randint(0, 9)}") for _ in range(rng.randint(0, 3)))
+        body = f"<p>{rng.choice(WORDS)} {rng.randint(0, 10**6)}</p>\n" * rng.randint(0, 2)
+        return Case(path, does, status, headers, body)
+    if does == "not sent":
+        return Case(path, does, message=rng.choice(("connection refused", f"no recorded response for {LAB}:443{path}",
+                                                    "the request could not be built")))
+    if does == "after sending":
+        error = rng.choice(AFTER_SENDING).__name__
+        return Case(path, does, error=error, message=f"{rng.choice(WORDS)} went quiet after {rng.randint(1, 30)} s")
+    return Case(path, does)
+
+
+def fresh(does: str, count: int, salt: int) -> list[Case]:
+    rng = random.Random(seed() * 31 + salt)
+    return [made(rng, does, number) for number in range(count)]
+
+
+def from_seed() -> str:
+    chosen = seed()
+    return f"(a case made from seed {chosen}: COURSE_SEED={chosen} course check 6 makes it again)"
+
+
+# --- your step, on the check's door ---------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One act your step carried out: what it returned, each time the adapter was asked, what was recorded."""
+
+    case: Case
+    act: dict
+    answer: object
+    calls: list[dict]
+    events: list[dict]  # the ledger's events from your step, each with its payload
+
+
+def admitted_act(door, case: Case) -> dict:
+    """Record the case's action through the door (the check's half of execute); the act as your step gets it."""
+    payload = {"run_id": door.run.run_id, "tool": "inspect_headers", "destination": f"{LAB}{case.path}",
+               "arguments": {}}
+    answer = door.record("action", payload)
+    assert answer["recorded"], f"the check's door refused its own act: {answer['reason']}"
+    action = door.get("action", answer["id"])
+    return {"run_id": door.run.run_id, "action_id": answer["id"],
+            "url": request_url(action, door.policy.tool_named("inspect_headers"))}
+
+
+def outcomes_of(door, action_id: str) -> list[dict]:
+    return [outcome for outcome in door.records("outcome") if outcome["action_id"] == action_id]
+
+
+def your_step(door, act: dict, case: Case) -> Step:
+    """Hand ``act`` to your write_ahead with the door's record and an adapter that answers as ``case`` says."""
+    calls: list[dict] = []
+
+    def fetch(url):
+        held = outcomes_of(door, act["action_id"])
+        calls.append({"url": url, "outcomes": [o["status"] for o in held], "settled": act["action_id"] in door.settled})
+        if url != act["url"]:
+            raise NotSent(f"the check's adapter has no answer for {url}")
+        return case.as_data()
+
+    first = len(door.events)
     try:
-        adapter = module.ReplayAdapter()
-    except BaseException as exc:
-        pytest.fail(f"ReplayAdapter() raised: {where(exc)}")
-    if not callable(getattr(adapter, "fetch", None)):
-        pytest.fail("ReplayAdapter has no method fetch(url); the adapter protocol is that one method")
-    return adapter
+        answer = yours.call("write_ahead", act, Callback(door.record), Callback(fetch))
+    except pytest.fail.Exception as failure:
+        if calls and case.does in ("not sent", "after sending", "odd") and "raised:" in str(failure):
+            pytest.fail(f"{case.said()} and your step let the error out ({failure}): an adapter's error is "
+                        "recorded in the ledger, and the run goes on", pytrace=False)
+        raise
+    return Step(case, act, answer, calls, door.ledger[first:])
 
 
-def recorded_problem(module, adapter) -> str:
-    """Why fetch does not give back each recorded response as an AdapterResult, or ""."""
-    for url, (status, headers, body) in module.RECORDED.items():
-        try:
-            result = adapter.fetch(url)
-        except BaseException as exc:
-            return (f"ReplayAdapter.fetch(url) for {url} raised an error at {where(exc)}; for a URL its table "
-                    "holds, fetch must return the recorded response")
-        if not isinstance(result, AdapterResult):
-            return (f"ReplayAdapter.fetch(url) for {url} returned {type(result).__name__}, not an "
-                    "AdapterResult (from core.run.execute)")
-        pairs = tuple(headers.items())
-        if (result.status, result.body) != (status, body):
-            return f"ReplayAdapter.fetch(url) for {url} must return the recorded status and body, unchanged"
-        if result.headers != pairs:
-            return (f"ReplayAdapter.fetch(url) for {url} returned the headers {result.headers!r}; an AdapterResult "
-                    f"carries them as a tuple of (name, value) pairs, in the table's order: {pairs!r}")
+def problem(step: Step, door) -> str:
+    """Why your step broke a rule on this act, or ""."""
+    case, act, where = step.case, step.act, f"For {step.case.path}, {step.case.said()}"
+    mine = [event for event in step.events if not isinstance(event["payload"], dict)
+            or event["payload"].get("action_id") != act["action_id"] or event["kind"] not in ("outcome", "capture")]
+    if mine:
+        event = mine[0]
+        return (f"For {case.path}, your step recorded a {event['kind']} that is not this act's outcome or capture: "
+                "the step records only the act's own outcomes and its capture")
+    refused = [e for e in step.events if e["status"] == "refused" and not (e["kind"] == "capture"
+                                                                            and case.does == "refused capture")]
+    if refused and refused[0]["code"] == "already_settled":
+        return (f"{where}; the door refused a second settlement ({refused[0]['reason']}): an act is settled once, "
+                "and a settled outcome never changes")
+    if refused:
+        return f"{where}; the door refused your step's {refused[0]['kind']}: {refused[0]['reason']}"
+    if not step.calls:
+        return (f"{where.replace(case.said(), 'the adapter was never asked')}: once the door has admitted the "
+                "unresolved outcome, the step asks the adapter for the act's URL")
+    started = step.calls[0]
+    if "unresolved" not in started["outcomes"] or started["settled"]:
+        return (f"For {case.path}, the adapter was asked while the ledger held {started['outcomes'] or 'no outcome'} "
+                "for the act: the ledger must say the act started (an unresolved outcome, nothing settled) before "
+                "the adapter is asked")
+    if started["url"] != act["url"]:
+        return f"For {case.path}, the adapter was asked for {started['url']!r}, not the act's own URL {act['url']!r}"
+    if len(step.calls) > 1:
+        return (f"{where}; the adapter was asked {len(step.calls)} times for one act: the step asks once, since a "
+                "retry nobody decided on could act twice")
+    captures = [e["payload"] for e in step.events if e["kind"] == "capture" and e["status"] == "admitted"]
+    outcomes = [e["payload"] for e in step.events if e["kind"] == "outcome"]
+    settled = [o for o in outcomes if o.get("status") in ("succeeded", "failed")]
+    if len(settled) > 1:
+        return f"{where}; your step settled the act {len(settled)} times: an act is settled once"
+    if case.does == "responds":
+        expected = render_response(case.status, case.headers, case.body)
+        if not captures:
+            return f"{where}, and your step recorded no capture: a response, whatever its status, is captured"
+        if captures[0]["status"] != case.status:
+            return (f"{where}, and your capture says {captures[0]['status']}: the capture keeps the status the "
+                    "adapter reported")
+        if captures[0]["body"] != expected:
+            return (f"{where}, and your capture's body is not that response as render_response writes it: the "
+                    "capture holds the response the adapter gave, and nothing else")
+        cited = [o for o in settled if o.get("status") == "succeeded"]
+        if not cited or cited[0].get("capture_id") != door_capture(door, act):
+            return (f"{where}; the act must be settled succeeded, citing its capture (any response counts: the "
+                    f"request was carried out), and your step recorded {[o.get('status') for o in outcomes]}")
+    elif captures:
+        return (f"{where}, and your step recorded a capture with status {captures[0]['status']}: a response the "
+                "adapter never gave is never recorded")
+    elif case.does == "not sent":
+        failed = [o for o in settled if o.get("status") == "failed"]
+        if not failed:
+            return (f"{where}: nothing was sent, so the act is settled failed at once, and your step recorded "
+                    f"{[o.get('status') for o in outcomes]}")
+        if case.message not in str(failed[0].get("detail")):
+            return f"{where}; the failed outcome's detail must name the error ({case.message!r}), so the ledger says why"
+    elif case.does == "refused capture":
+        if settled:
+            return (f"{where}; the door refused its capture, so the ledger holds no evidence of a response: the act "
+                    f"stays unresolved, in doubt, but your step settled it {settled[0].get('status')}")
+        if len(outcomes) < 2 or not str(outcomes[-1].get("detail")).strip():
+            return (f"{where}; the door refused its capture, so the act stays unresolved, and a second unresolved "
+                    "outcome says why")
+    else:
+        if settled:
+            return (f"{where}; the request may have reached the target, so the act is in doubt and stays "
+                    f"unresolved, but your step settled it {settled[0].get('status')}")
+        if len(outcomes) < 2 or not str(outcomes[-1].get("detail")).strip():
+            return (f"{where}; the act stays unresolved, and a second unresolved outcome names what went wrong, so "
+                    "the ledger says the act is in doubt and why")
+        if case.does == "after sending" and case.message not in str(outcomes[-1].get("detail")):
+            return f"{where}; the unresolved outcome's detail must name the error ({case.message!r})"
+    return returned_problem(step, door)
+
+
+def door_capture(door, act: dict) -> str:
+    held = [c["capture_id"] for c in door.records("capture") if c["action_id"] == act["action_id"]]
+    return held[-1] if held else ""
+
+
+def returned_problem(step: Step, door) -> str:
+    """Why what your step returned does not say how the act ended, or ""."""
+    answer, act = step.answer, step.act
+    if not isinstance(answer, dict) or not {"status", "capture_id"} <= set(answer):
+        return (f"For {step.case.path}, write_ahead returned {answer!r}: it returns how the act ended, "
+                "{\"status\": ..., \"capture_id\": ..., \"detail\": ...}")
+    settled = [o["status"] for o in outcomes_of(door, act["action_id"]) if o["status"] != "unresolved"]
+    status = settled[0] if settled else "unresolved"
+    if answer["status"] != status or answer["capture_id"] != (door_capture(door, act) if status == "succeeded" else ""):
+        return (f"For {step.case.path}, write_ahead returned status {answer['status']!r} and capture "
+                f"{str(answer['capture_id'])[:12]!r}, but the ledger holds {status!r} for the act: it returns the "
+                "status the ledger holds and the capture it cites")
     return ""
 
 
-def fixed_run(adapter) -> tuple[object, list[dict]]:
-    """The fixed run with ``adapter``: its door and every step the loop took."""
-    policy = Policy.from_dict({"reference": "training-authorization-0001", "allowed_origins": [LAB],
-                               "tools": TOOLS, "max_actions": 4, "max_model_calls": 4})
-    door = door_for(6, make_run(policy.snapshot(), {"world": "lesson06-check"}), policy)
-    return door, steps_of(door, scripted(REPLIES), adapter)
+def check(cases: list[Case], world: str) -> None:
+    """Run your step on each case in one run (the run goes on after each), failing on the first broken rule."""
+    door = door_without_selection(world, max_actions=len(cases) + 4)
+    for case in cases:
+        found = problem(your_step(door, admitted_act(door, case), case), door)
+        if found:
+            pytest.fail(f"{found} {from_seed()}", pytrace=False)
 
 
-@pytest.fixture(scope="module")
-def run(module):
-    adapter = adapter_of(module)
-    if recorded_problem(module, adapter):  # the pair below needs the recorded responses first
-        return None
-    try:
-        return fixed_run(adapter)
-    except BaseException as exc:
-        pytest.fail(f"the fixed run stopped with an exception instead of recording it: {where(exc)}")
+# --- the checks -----------------------------------------------------------------------------------
 
 
-def needs_recorded(module, run) -> None:
-    if run is None:
-        pytest.fail("this check runs your adapter in the fixed run, so it needs fetch to return the recorded "
-                    "responses first (see the check: replay adapter returns each recorded response)")
+def test_the_start_is_written_before_the_adapter_is_asked():
+    check(fresh("responds", 3, 1), "lesson06-start")
 
 
-def short(identity: str) -> str:
-    return identity.replace(f" -> {LAB}", " ")
+def test_a_response_is_captured_as_the_adapter_gave_it_and_settled_once():
+    rng = random.Random(seed() * 31 + 2)
+    cases = [made(rng, "responds", number) for number in range(4)]
+    check([Case(c.path, c.does, rng.choice((200, 201, 204)), c.headers, c.body) for c in cases], "lesson06-200")
 
 
-def test_replay_adapter_returns_each_recorded_response(module):
-    problem = recorded_problem(module, adapter_of(module))
-    if problem:
-        pytest.fail(problem)
+def test_a_404_or_a_503_is_a_response_too():
+    rng = random.Random(seed() * 31 + 3)
+    cases = [made(rng, "responds", number) for number in range(6)]
+    statuses = [404, 503, *rng.sample([s for s in RESPONSES if s >= 300], 4)]
+    check([Case(c.path, c.does, status, c.headers, c.body) for c, status in zip(cases, statuses)], "lesson06-4xx")
 
 
-def test_a_url_with_no_recorded_response_is_an_adapter_error(module):
-    adapter = adapter_of(module)
-    try:
-        answer = adapter.fetch(MISSING)
-    except NotImplementedError:
-        pytest.fail(f"ReplayAdapter.fetch(url) for {MISSING} still raises NotImplementedError: fetch is not "
-                    "written yet; a URL the table does not hold must raise an error that names the URL")
-    except Exception as exc:
-        if MISSING not in str(exc):
-            pytest.fail(f"ReplayAdapter.fetch(url) for {MISSING} raised {type(exc).__name__}({str(exc)!r}); its "
-                        "message must name the URL, so the ledger says which request had no answer")
-        return
-    except BaseException as exc:
-        pytest.fail(f"ReplayAdapter.fetch(url) for {MISSING} raised {type(exc).__name__}, which is not an "
-                    "Exception: the executor records an Exception; anything else would stop the run")
-    pytest.fail(f"ReplayAdapter.fetch(url) for {MISSING} returned {answer!r}; the table holds no response for "
-                "that URL, so fetch must raise an error that names it, not make a response up")
+def test_nothing_sent_is_settled_failed_and_the_run_goes_on():
+    cases = fresh("not sent", 3, 4) + fresh("responds", 1, 5)
+    check(cases, "lesson06-not-sent")
 
 
-def test_its_responses_pass_the_door_as_action_capture_and_settled_outcome(module, run):
-    needs_recorded(module, run)
-    door, steps = run
-    executed = [step for step in steps if step["step"] == "execute"]
-    chosen = [step["action_id"] for step in executed]
-    if chosen != PLAN:
-        pytest.fail(f"the door executed {', '.join(map(short, chosen))}; the fixed run executes "
-                    f"{', '.join(map(short, PLAN))}")
-    for step in executed:
-        if step["action_id"] == PLAN[1]:
-            continue
-        if step["status"] != "succeeded":
-            pytest.fail(f"{short(step['action_id'])} ended {step['status']}: {step['detail']}")
-        kinds = [answer.get("kind") for answer in step["answers"]]
-        if kinds != ["action", "outcome", "capture", "outcome"]:
-            pytest.fail(f"{short(step['action_id'])} recorded {kinds}; an executed act records action, outcome, "
-                        "capture, outcome")
-        url = step["action_id"].split(" -> ", 1)[1]
-        status, headers, body = module.RECORDED[url]
-        if door.get("capture", step["capture_id"])["body"] != render_response(status, headers, body):
-            pytest.fail(f"the capture of {short(step['action_id'])} is not the recorded response")
-    if not door.observed().get("has_meta"):
-        pytest.fail("the about page's capture did not show its generator tag, so has_meta was never observed")
+def test_an_error_after_sending_leaves_the_act_in_doubt():
+    cases = fresh("after sending", 3, 6) + fresh("odd", 1, 7) + fresh("responds", 1, 8)
+    check(cases, "lesson06-in-doubt")
 
 
-def test_its_errors_become_unresolved_outcomes_and_the_run_goes_on(module, run):
-    needs_recorded(module, run)
-    door, steps = run
-    executed = [step for step in steps if step["step"] == "execute"]
-    missing = next((step for step in executed if step["action_id"] == PLAN[1]), None)
-    if missing is None:
-        pytest.fail(f"the door never executed {short(PLAN[1])}; the fixed run executes it second")
-    if missing["status"] != "unresolved" or MISSING not in missing["detail"]:
-        pytest.fail(f"{short(PLAN[1])} ended {missing['status']} ({missing['detail'] or 'no detail'}); with no "
-                    f"recorded response it must be an adapter error whose message names {MISSING}")
-    if any(capture["action_id"] == PLAN[1] for capture in door.records("capture")):
-        pytest.fail(f"the run holds a capture for {short(PLAN[1])}, a request nothing answered")
-    after = [step["status"] for step in executed[executed.index(missing) + 1:]]
-    if after != ["succeeded", "succeeded"]:
-        pytest.fail(f"after the adapter error the next acts ended {after}; the run must go on and both succeed")
+def test_a_start_the_door_refuses_is_never_attempted():
+    door = door_without_selection("lesson06-refused-start", max_actions=8)
+    for case in fresh("responds", 2, 9):
+        act = admitted_act(door, case)
+        settled = door.record("outcome", {"run_id": act["run_id"], "action_id": act["action_id"], "status": "failed",
+                                          "capture_id": "", "detail": "settled by the operator before it ran"})
+        assert settled["recorded"], settled
+        step = your_step(door, act, case)
+        if step.calls:
+            pytest.fail(f"For {case.path}, the door refused the unresolved outcome (the act is already settled), and "
+                        "your step asked the adapter anyway: without a written start the act is never attempted "
+                        f"{from_seed()}", pytrace=False)
+        admitted = [e for e in step.events if e["status"] == "admitted"]
+        if admitted:
+            pytest.fail(f"For {case.path}, the door refused the unresolved outcome, and your step went on to record "
+                        f"a {admitted[0]['kind']}: without a written start the act is never attempted "
+                        f"{from_seed()}", pytrace=False)
 
 
-def show(door, steps) -> None:
-    """Print what the door recorded for each act of the fixed run."""
-    for step in steps:
-        if step["step"] != "execute":
-            print("selection refused:", step["answer"]["reason"])
-            continue
-        print(f"{short(step['action_id'])}: execute returned {step['status']!r}")
-        for answer in step["answers"]:
-            if not answer["recorded"]:
-                print("  refused ", answer["reason"])
-                continue
-            record = door.get(answer["kind"], answer["id"])
-            if answer["kind"] == "outcome":
-                says = f"{record['status']}: {record['detail'] or 'cites capture ' + record['capture_id'][:12]}"
-            elif answer["kind"] == "capture":
-                says = f"status {record['status']}, capture {answer['id'][:12]}"
+def test_a_capture_the_door_refuses_is_not_a_success():
+    check(fresh("refused capture", 2, 10) + fresh("responds", 1, 11), "lesson06-refused-capture")
+
+
+def test_fresh_tables_of_acts():
+    rng = random.Random(seed() * 31 + 12)
+    kinds = ["responds"] * 8 + ["not sent"] * 3 + ["after sending"] * 3 + ["odd", "refused capture"]
+    rng.shuffle(kinds)
+    check([made(rng, does, number) for number, does in enumerate(kinds)], "lesson06-fresh")
+
+
+# --- the lesson's loop, with your step and with the reference executor ------------------------------
+
+
+def loop_cases() -> list[Case]:
+    rng = random.Random(seed() * 31 + 13)
+    kinds = ["responds", "responds", "not sent", "after sending", "responds", "refused capture", "responds"]
+    return [made(rng, does, number) for number, does in enumerate(kinds)]
+
+
+def loop(cases: list[Case], step) -> object:
+    """Lesson 6's door and the one driver's loop over ``cases``: a scripted model proposes every case at once."""
+    policy = reference_policy(tools=("inspect_headers",), max_actions=len(cases), max_model_calls=len(cases) + 2)
+    door = door_for(6, make_run(policy.snapshot(), {"world": "lesson06-loop"}), policy)
+    replies = ([proposal("inspect_headers", case.path, f"act {number}") for number, case in enumerate(cases)],)
+    work(door, scripted(replies), Table(cases), act=step)
+    return door
+
+
+def with_your_step(door, payload: dict, adapter: Table, reviews) -> ExecutionResult:
+    """execute's first half here (the action through the door), your write_ahead for the rest."""
+    answer = door.record("action", payload)
+    if not answer["recorded"]:
+        return ExecutionResult("", "refused", "", answer["reason"], (answer,))
+    action = door.get("action", answer["id"])
+    act = {"run_id": door.run.run_id, "action_id": answer["id"],
+           "url": request_url(action, door.policy.tool_named(action["tool"]))}
+    case = adapter.cases[act["url"]]
+    step = your_step(door, act, case)
+    found = problem(step, door)
+    if found:
+        pytest.fail(f"In the lesson's loop: {found} {from_seed()}", pytrace=False)
+    returned, last = step.answer, outcomes_of(door, answer["id"])[-1]  # the outcome a settled act is credited by
+    return ExecutionResult(answer["id"], returned["status"], returned["capture_id"], str(returned.get("detail", "")),
+                           (answer, {"recorded": True, "kind": "outcome", "id": last["outcome_id"]}))
+
+
+def shape(door) -> list[tuple]:
+    """The ledger as the run's later steps read it: each event's kind and status, an outcome's status and capture."""
+    shaped = []
+    for event in door.ledger:
+        payload = event["payload"] if isinstance(event["payload"], dict) else {}
+        extra = (payload.get("status"), payload.get("capture_id")) if event["kind"] == "outcome" else ()
+        shaped.append((event["kind"], event["status"], event["code"], *extra,
+                       event["id"] if event["kind"] in ("capture", "action", "transition") else ""))
+    return shaped
+
+
+def test_your_step_in_the_lessons_loop():
+    cases = loop_cases()
+    reference = loop(cases, lambda door, payload, adapter, reviews: execute(door, payload, adapter))
+    mine = loop(cases, with_your_step)
+    theirs, ours = shape(reference), shape(mine)
+    if ours != theirs:
+        at = next(index for index, (a, b) in enumerate(zip(ours, theirs)) if a != b) if len(ours) == len(theirs) \
+            else min(len(ours), len(theirs))
+        said = f"{ours[at][:4]}" if at < len(ours) else "nothing more"
+        pytest.fail(f"In the lesson's loop, event {at + 1} of your run is {said}, where the reference executor's is "
+                    f"{theirs[at][:4] if at < len(theirs) else 'nothing more'}: the loop goes on after every act, "
+                    f"and each act leaves the ledger as the rules above say {from_seed()}", pytrace=False)
+
+
+# --- python3 starter/lesson06_test.py: a small run with your step ------------------------------------
+
+
+SHOWN = (Case("/about", "responds", 200, (("Content-Type", "text/html"),), "<h1>About us</h1>\n"),
+         Case("/gone", "responds", 410, (), "Gone\n"),
+         Case("/down", "not sent", message="connection refused"),
+         Case("/slow", "after sending", error="TimeoutError", message="the lab did not answer within 10 s"))
+
+
+def show() -> None:
+    """Print what the door recorded for each act when your step carries it out."""
+    door = door_without_selection("lesson06-shown", max_actions=len(SHOWN))
+    for case in SHOWN:
+        act = admitted_act(door, case)
+        step = your_step(door, act, case)
+        print(textwrap.fill(f"{case.path}: {case.said()}", 88, subsequent_indent="    "))
+        answer = step.answer if isinstance(step.answer, dict) else {"status": step.answer}
+        print(f"  write_ahead returned {answer.get('status')!r}, capture "
+              f"{str(answer.get('capture_id', ''))[:12]!r}")
+        for event in step.events:
+            payload = event["payload"] if isinstance(event["payload"], dict) else {}
+            if event["status"] == "refused":
+                said = f"REFUSED: {event['reason']}"
+            elif event["kind"] == "outcome":
+                said = f"{payload.get('status')}: {payload.get('detail') or 'cites ' + str(payload.get('capture_id'))[:12]}"
             else:
-                says = "admitted"
-            print(f"  {answer['kind']:8} {says}")
+                said = f"status {payload.get('status')}, capture {event['id'][:12]}"
+            print(textwrap.fill(f"  {event['seq']:>2} {event['kind']:8} {said}", 88, subsequent_indent=" " * 14))
 
 
-if __name__ == "__main__":  # python3 starter/lesson06_test.py: the fixed run with your adapter
-    show(*fixed_run(load_lesson(6).ReplayAdapter()))
+if __name__ == "__main__":
+    try:
+        show()
+    except pytest.fail.Exception as failure:  # one line: what is not written yet, or what broke
+        sys.exit(str(failure))

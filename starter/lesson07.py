@@ -1,49 +1,76 @@
-"""Lesson 7, your edit: plan how the generator-disclosure finding is tested.
+"""Lesson 7, your edit: the judgement a verdict is made by, and the plan for your finding.
 
-Your fictional tool ``inspect_metadata`` read the about page, and its capture
-carries the line
+The door records a finding only if its quote occurs in the capture it cites;
+that proves the page said it once. A verdict says whether the claim holds up
+when the lab is asked again. Write the rule the door judges by, as one
+function of plain data:
+
+    verdict_for(quote, expect, confirming, control) -> dict
+
+* ``quote`` is the finding's quote, ``expect`` the text the check looks for;
+* ``confirming`` and ``control`` are the two captures as data,
+  ``{"status": 404, "body": "HTTP/1.1 404 Not Found\\n..."}`` (the body is the
+  capture's whole text: status line, headers, a blank line, the page), or
+  ``None`` when no capture was made (the act was refused, nothing was sent,
+  or the request is in doubt).
+
+It returns ``{"refused": reason}`` when the door must refuse the verdict, or
+``{"verdict": ..., "reason": ...}`` with one of ``"confirmed"``, ``"refuted"``
+and ``"inconclusive"`` and a reason in words. The rules:
+
+1. The evidence comes from the finding's own quote: an ``expect`` that is not
+   a part of the quote, letter for letter, tests something the finding never
+   showed, so the door refuses the verdict.
+2. A claim nobody tested is not disproved: with no confirming capture, or a
+   confirming capture that is a server error (a status of 500 or more: the
+   server did not answer the question), the verdict is inconclusive.
+3. A response that lacks the evidence refutes the claim, whatever its status
+   (a 404 lacks it as surely as a 200).
+4. A confirming capture that shows the evidence confirms the claim only
+   against a control that really ran (a capture, not a server error) and
+   does not show it; otherwise the check cannot tell the weakness from its
+   absence, and the verdict is inconclusive.
+
+"Shows" means the text occurs somewhere in the capture's body, headers
+included: a finding may quote a header.
+
+Then plan the check of your own finding. Your tool ``inspect_metadata`` read
+the about page, whose capture carries
 
     <meta name="generator" content="ExampleCMS 3.2.1">
 
-The run asserts a finding that quotes it: the site names its CMS and version.
-The door already checked that the quote occurs verbatim in the capture. That
-proves the page said it once; it does not prove the claim. Your job is the
-plan that tests it, in the shape of one entry of the configuration's
-"verification" list (data/policy/training-authorization-0001.json has two):
+and the run asserts a finding that quotes it. ``my_generator_check()``
+returns the plan, one entry of the configuration's "verification" list
+(data/policy/training-authorization-0001.json has two):
 
 * ``confirm``: a confirming action on https://lab.example/about, an act
-  distinct from the one the finding quotes, whose capture should show the
-  evidence again if the claim is true;
-* ``control``: a negative control on https://lab.example/contact, a
-  look-alike page of the same site that has meta tags but no generator, whose
-  capture must not show the evidence;
-* ``expect``: the text the confirming capture must show and the control must
-  not. Choose it so that it tells the two pages apart.
+  distinct from the one the finding quotes;
+* ``control``: a negative control on https://lab.example/contact, a page of
+  the same site with meta tags but no generator;
+* ``expect``: a part of the quote that the confirming capture must show and
+  the control must not.
 
 Each action is an object with exactly ``tool``, ``destination`` and
-``arguments``, like the "confirm" entries in the configuration. Keep
-``claim`` and ``evidence`` as they are.
+``arguments``. Keep ``claim`` and ``evidence`` as they are. The check runs
+your plan through lesson 7's whole door (the catalogue: ``inspect_headers``,
+``inspect_metadata`` and ``probe_reflection``; the operator's notes give the
+run the observation ``has_meta``; the model proposes ``inspect_metadata`` at
+/about, which the door selects and executes), and the door must confirm it.
 
-The run your check drives (starter/lesson07_test.py), through lesson 7's whole
-door, against the lab in process:
-
-* the catalogue: ``inspect_headers`` and ``inspect_metadata`` (passive, no
-  arguments) and ``probe_reflection``; at most 6 actions;
-* the operator's scoping notes already say the about page carries a generator
-  tag, so the run starts with the observation ``has_meta`` = True (the
-  operator's own fact, recorded at authorize, citing no capture);
-* the model proposes ``inspect_metadata`` at /about, the door selects it and
-  executes it; nothing else on the site has been looked at;
-* then the run enters verify, asserts the finding and runs your plan: the
-  confirming action, the control and the verdict the door judges.
-
-Check your work with ``course check 7``; print what the door answered to your
-plan with ``python3 starter/lesson07_test.py``. Read the worked answer,
-``solutions/lesson07.py``, after your attempt.
+The check runs your file in a process of its own, with the reference
+verifier (core.run.verify) unavailable. Check your work with ``course check
+7``; print what the door answers to your plan with ``python3
+starter/lesson07_test.py``. Read the worked answer, ``solutions/lesson07.py``,
+after your attempt.
 """
 
 FINDING_ACT = "inspect_metadata -> https://lab.example:443/about"
 QUOTE = '<meta name="generator" content="ExampleCMS 3.2.1">'
+
+
+def verdict_for(quote: str, expect: str, confirming: dict | None, control: dict | None) -> dict:
+    """The verdict the two captures support for ``expect``, or the door's refusal when it is not quoted."""
+    raise NotImplementedError("TODO 1: judge the two captures by the rules above")
 
 
 def my_generator_check() -> dict:
@@ -53,7 +80,7 @@ def my_generator_check() -> dict:
                  "ExampleCMS 3.2.1, in a generator meta tag, so anyone can look up "
                  "the known weaknesses of that version.",
         "evidence": {"action": FINDING_ACT, "quote": QUOTE},
-        "confirm": None,  # TODO 1: {"tool", "destination", "arguments"} on /about
-        "control": None,  # TODO 2: the same shape, on /contact
-        "expect": "",  # TODO 3: shown by the confirming capture, not by the control
+        "confirm": None,  # TODO 2: {"tool", "destination", "arguments"} on /about
+        "control": None,  # TODO 3: the same shape, on /contact
+        "expect": "",  # TODO 4: a part of QUOTE the confirming capture shows and the control does not
     }

@@ -26,17 +26,19 @@ LAB_GATING = {"taxonomy_version": 2, "caps": {"recon.passive": 10}, "fail_open_c
 
 
 def lab_run(lesson: int = 5, world: str = "lessons-3-5", without: tuple[str, ...] = (), gating: dict | None = None,
-            **changes):
+            plan=None, **changes):
     """A fresh run with the door of ``lesson`` under the lab policy (with ``changes`` applied).
 
     From lesson 8 on the door gates under ``gating`` (LAB_GATING unless
-    given). ``without`` names guards to leave out: a door is data, so a test
-    that drives one part by hand can build the door without the guard that
-    would make it go through another part first.
+    given); from lesson 7 on it holds the verify stage to ``plan`` (a
+    verify.Plan; none given, nothing acts there). ``without`` names guards to
+    leave out: a door is data, so a test that drives one part by hand can
+    build the door without the guard that would make it go through another
+    part first.
     """
     policy = reference_policy(**{"max_actions": 4, "max_model_calls": 4, **changes})
     rules = Gating.from_dict(gating or LAB_GATING) if lesson >= 8 else None
-    return door_for(lesson, make_run(policy.snapshot(), {"world": world}), policy, rules, without=without)
+    return door_for(lesson, make_run(policy.snapshot(), {"world": world}), policy, rules, plan=plan, without=without)
 
 
 def admitted_in(lesson: int = 7) -> dict[str, tuple[str, ...]]:

@@ -44,15 +44,20 @@ def test_each_verdict_is_the_one_its_captures_support(demo):
 
 def test_the_four_things_the_page_points_out(demo):
     shows = demo["shows"]
-    assert shows["confirmed"]["confirming"]["line"] == "<p>You asked for: lab-verify-<b>3</b></p>"
+    assert shows["confirmed"]["confirming"]["line"] == "<p>You asked for: lab-probe-<i>7</i></p>"
     assert shows["confirmed"]["control"]["action_id"].startswith(f"probe_reflection -> {LAB}/search?q=")
     assert shows["refuted"]["confirming"]["http_status"] == 404
-    assert shows["refuted"]["reason"] == "the confirming capture (HTTP 404) does not show 'Index of /staging/'"
+    assert shows["refuted"]["reason"] == "the confirming capture (HTTP 404) does not show '/staging/'"
     kept = shows["refuted_kept"]
     assert kept["still_held"] and kept["finding_seq"] < kept["verdict_seq"]
     events = demo["report"]["events"]
     assert (events[kept["finding_seq"] - 1]["kind"], events[kept["verdict_seq"] - 1]["kind"]) == ("finding", "verdict")
     assert [f["finding_id"] for f in demo["report"]["findings"]] == [v["finding_id"] for v in shows["verdicts"]]
+    unplanned = shows["unplanned"]
+    assert (unplanned["execution"], unplanned["event"]["code"], unplanned["event"]["by"]) == (
+        "refused", "not_planned", "door: verify.in_the_plan")
+    assert events[unplanned["event"]["seq"] - 1]["code"] == "not_planned"
+    assert demo["report"]["stage"] == "verify" and unplanned["event"]["seq"] == len(events)
 
 
 def test_the_evidence_was_chosen_through_the_whole_door(demo):
@@ -60,7 +65,7 @@ def test_the_evidence_was_chosen_through_the_whole_door(demo):
     executed = [e["id"] for e in report["events"] if e["kind"] == "action" and e["status"] == "admitted"]
     chosen = [s["action_id"] for s in report["selections"]]
     assert executed[:2] == chosen == [f"inspect_headers -> {LAB}/robots.txt", f"probe_reflection -> {LAB}/debug"]
-    assert report["counts"]["refusals"] == 1  # only "no eligible proposal is left to select"
+    assert [e["code"] for e in report["events"] if e["status"] == "refused"] == ["nothing_to_select", "not_planned"]
     stages = [e["id"] for e in report["events"] if e["kind"] == "transition"]
     assert stages[-1] == "select -> verify" and report["stage"] == "verify"
 
@@ -82,7 +87,8 @@ def test_the_command_line_writes_the_committed_artifact_and_refuses_bad_input_in
 
 @pytest.mark.parametrize(("change", "message"), [
     ({"quote": "Disallow: /nowhere/"}, "was refused: finding quote does not occur verbatim in capture"),
-    ({"expect": "Not Found"}, "this run gave confirmed, confirmed"),
+    ({"expect": "Not Found"}, "this run gave confirmed, a refused verdict (expect 'Not Found' is not part of the "
+                              "finding's quote"),
 ])
 def test_a_run_that_does_not_tell_the_lessons_story_is_one_line_not_a_traceback(monkeypatch, tmp_path, capsys,
                                                                                   change, message):

@@ -55,6 +55,14 @@ class Lab(LabAdapter):
         self.record: list[dict] = []
         super().__init__(HttpAdapter("inprocess", record=self.record), served_apart=deduplicates)
 
+    def requests_of(self, action_id: str, arguments: dict) -> list[dict]:
+        """What reached the lab under the key of the act ``action_id`` with ``arguments``, in this run."""
+        key = drive.idempotency_key(REFERENCE["run"]["run_id"], subject_of(action_id, arguments))
+        return [entry for entry in self.record if entry.get("idempotency_key") == key]
+
+
+PROBE_ARGUMENTS = {"marker": "lab-probe-<i>7</i>", "parameter": "q"}
+
 
 def full_journal(folder: Path, config: drive.Configuration | None = None) -> Path:
     """The journal of an uninterrupted run of ``config`` (the reference one by default), in process."""
@@ -167,8 +175,7 @@ def test_an_approval_waits_across_a_restart(reference_journal, tmp_path):
     approved = [r for r in report["reviews"] if r["subject_id"] == subject_of(PROBE, {"marker": "lab-probe-<i>7</i>",
                                                                                       "parameter": "q"})]
     assert [r["decision"] for r in approved] == ["approved"]
-    assert [e["query"] for e in lab.record if e["path"] == "/debug" and e["query"].startswith("q=lab-probe")] \
-        == ["q=lab-probe-%3Ci%3E7%3C%2Fi%3E"]
+    assert [e["replayed"] for e in lab.requests_of(PROBE, PROBE_ARGUMENTS)] == [False]
     assert report == REFERENCE
 
 
@@ -213,7 +220,7 @@ def test_an_approval_forged_into_the_journal_does_not_count_and_the_act_stays_he
     assert "does not hold" in done.notes[0]
     assert subject not in {r["subject_id"] for r in report["reviews"]}
     assert SEARCH not in {a["action_id"] for a in report["actions"]}
-    assert not [e for e in lab.record if e["path"] == "/search" and "probe" in e["query"]]
+    assert not lab.requests_of(SEARCH, held["payload"]["arguments"])
     assert [e["code"] for e in report["events"] if e["code"] == "journal_not_trusted"] == ["journal_not_trusted"]
     assert verify(report).ok and replay(report).divergences == ()
     # the same run never interrupted holds the act the same way
@@ -230,7 +237,7 @@ def test_an_approval_forged_over_a_rejection_does_not_count(reference_journal, t
     path = forge_approval(reference_journal, tmp_path / "f.jsonl", held["seq"], drive.load_configuration(), held)
     report = resumed(path, lab).driven.report
     assert [(r["decision"]) for r in report["reviews"] if r["subject_id"] == subject] == ["rejected"]
-    assert not [e for e in lab.record if e["path"] == "/search" and "probe" in e["query"]]
+    assert not lab.requests_of(SEARCH, held["payload"]["arguments"])
     assert (report["findings"], report["verdicts"]) == (REFERENCE["findings"], REFERENCE["verdicts"])
 
 
@@ -296,7 +303,7 @@ def test_a_journal_of_another_run_is_refused(reference_journal, tmp_path):
     path = cut(reference_journal, 40, tmp_path / "j.jsonl")
     done = main("--resume", str(path), "--config", str(other), "--out", str(tmp_path / "r.json"))
     assert done.returncode == 1 and done.stderr.count("\n") == 1
-    assert "is the journal of run bdaf359e5656" in done.stderr and "make run" in done.stderr
+    assert f"is the journal of run {REFERENCE['run']['run_id'][:12]}" in done.stderr and "make run" in done.stderr
     with pytest.raises(JournalError, match="no such journal"):
         journal.read(tmp_path / "nowhere.jsonl")
 
@@ -309,9 +316,8 @@ def test_an_act_in_doubt_is_sent_again_under_the_same_key_to_a_target_that_dedup
     """An act whose start is in the journal with nothing after it is sent again, under the key of the run and the exact act, with a start of its own."""
     lab = Lab(deduplicates=True)
     report = resumed(cut(reference_journal, PROBE_STARTED, tmp_path / "j.jsonl"), lab).driven.report
-    subject = subject_of(PROBE, {"marker": "lab-probe-<i>7</i>", "parameter": "q"})
-    sent = [e for e in lab.record if e["query"].startswith("q=lab-probe")]
-    assert [e["idempotency_key"] for e in sent] == [drive.idempotency_key(REFERENCE["run"]["run_id"], subject)]
+    sent = lab.requests_of(PROBE, PROBE_ARGUMENTS)
+    assert [e["replayed"] for e in sent] == [False] and sent[0]["query"] == "q=lab-probe-%3Ci%3E7%3C%2Fi%3E"
     details = [o["detail"] for o in report["outcomes"] if o["action_id"] == PROBE]
     assert details == ["handed to the adapter",
                        "in doubt after a restart: sent again (attempt 2) under the same idempotency key", ""]
@@ -323,7 +329,7 @@ def test_a_consequential_act_in_doubt_goes_to_a_person_where_the_target_does_not
     """Against a target that does not deduplicate, a consequential act in doubt is not sent again: it stays in doubt with a note for a person, and the gate's stale view fails the rest closed; a passive read in doubt is sent again."""
     lab = Lab(deduplicates=False)
     report = resumed(cut(reference_journal, PROBE_STARTED, tmp_path / "j.jsonl"), lab).driven.report
-    assert not [e for e in lab.record if e["query"].startswith("q=lab-probe")]
+    assert not lab.requests_of(PROBE, PROBE_ARGUMENTS)
     notes = [e for e in report["events"] if e["code"] == "in_doubt_for_a_person"]
     assert len(notes) == 1 and PROBE in notes[0]["reason"] and "a person must settle it" in notes[0]["reason"]
     assert [o["status"] for o in report["outcomes"] if o["action_id"] == PROBE] == ["unresolved"]
@@ -374,7 +380,7 @@ def test_a_resumed_run_is_carried_on_again_after_a_second_kill(reference_journal
     details = [o["detail"] for o in report["outcomes"] if o["action_id"] == PROBE]
     assert details[1:] == ["in doubt after a restart: sent again (attempt 2) under the same idempotency key",
                            "in doubt after a restart: sent again (attempt 3) under the same idempotency key", ""]
-    sent = [e for e in lab.record if e["query"].startswith("q=lab-probe")]
+    sent = lab.requests_of(PROBE, PROBE_ARGUMENTS)
     assert [e["replayed"] for e in sent] == [False, True]  # the lab acted once
     assert first.notes == () and (report["findings"], report["verdicts"]) == (REFERENCE["findings"],
                                                                                REFERENCE["verdicts"])

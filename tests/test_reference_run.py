@@ -96,7 +96,7 @@ def test_the_report_shows_every_element_of_the_story(sealed):
     # Findings with their verdicts.
     assert sorted(f["verdict"] for f in sealed["findings"]) == ["confirmed", "refuted"]
     refuted = next(f for f in sealed["findings"] if f["verdict"] == "refuted")
-    assert refuted["verdict_reason"] == "the confirming capture (HTTP 404) does not show 'Index of /staging/'"
+    assert refuted["verdict_reason"] == "the confirming capture (HTTP 404) does not show '/staging/'"
     # Held, then approved by the declared role in a recorded review, then admitted.
     def subject(event):
         payload = event["payload"]

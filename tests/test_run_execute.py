@@ -6,8 +6,15 @@ word for word). Helper tests live in tests/test_run_lessons_6_8_edges.py.
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+from core.run.doors import door_for
 from core.run.execute import AdapterResult, NotSent, execute
 from core.run.observe import render_response
+from core.run.policy import reference_policy
+from core.run.records import make_run
 from lab.fixtures import fixture_paths
 from lab import DEFAULT_LAB_DIR
 from lab.plugin import make_adapter
@@ -198,3 +205,76 @@ def test_in_process_and_loopback_http_give_byte_identical_captures():
     after = execute(over_http_recorder, payload(over_http_recorder, "https://lab.example/after-stop"), http_adapter)
     http_adapter.close()
     assert after.status == "failed" and after.detail.startswith("not sent: ConnectError: ")
+
+
+def test_a_response_of_any_status_is_what_the_act_found():
+    """A response of any status, a 404 or a 503 included, is what the act found: the act is settled succeeded, and its capture keeps that status."""
+    recorder = executing()
+    for status in (404, 410, 500, 503):
+        answer = AdapterResult(status, (("Content-Type", "text/plain"),), f"status {status}\n")
+
+        class Answering(FakeAdapter):
+            def fetch(self, url: str) -> AdapterResult:
+                return answer
+
+        result = execute(recorder, payload(recorder, f"https://lab.example/status-{status}"), Answering())
+        assert result.status == "succeeded", status
+        capture = recorder.get("capture", result.capture_id)
+        assert capture["status"] == status and capture["body"].startswith(f"HTTP/1.1 {status} ")
+        assert recorder.records("outcome")[-1]["capture_id"] == result.capture_id
+
+
+def test_an_answer_that_is_not_a_response_or_a_refused_capture_leaves_the_act_in_doubt():
+    """An answer that is not a response, or a response whose capture the door refuses, leaves the act in doubt: a second unresolved outcome says why, and nothing settles it."""
+    recorder = executing()
+
+    class Odd(FakeAdapter):
+        def fetch(self, url: str):
+            if url.endswith("/nothing"):
+                return None
+            if url.endswith("/forged"):
+                return AdapterResult(200, (("X-Note", "ok\r\nSet-Cookie: admin=1"),), "hi\n")
+            return AdapterResult(700, (), "a status no capture can hold\n")
+
+    for path, says in (("/nothing", "in doubt: the request may have reached the target: AttributeError("),
+                       ("/forged", "in doubt: the request may have reached the target: ValueError(\"header 'X-Note' "
+                                   "holds a line break"),
+                       ("/strange", "capture refused: malformed payload: RecordError('status must be an HTTP status "
+                                    "code 100..599, got 700')")):
+        result = execute(recorder, payload(recorder, f"https://lab.example{path}"), Odd())
+        outcomes = [o for o in recorder.records("outcome") if o["action_id"] == result.action_id]
+        assert result.status == "unresolved" and result.detail.startswith(says), (path, result.detail)
+        assert [o["status"] for o in outcomes] == ["unresolved", "unresolved"] and outcomes[-1]["detail"] == result.detail
+        assert result.action_id not in recorder.settled and result.capture_id == ""
+    assert recorder.records("capture") == []
+
+
+def test_the_start_is_written_ahead_and_without_a_sink_it_lives_in_this_process():
+    """The unresolved outcome is recorded before the adapter is asked, and a door given a sink has already handed the sink its bytes; without a sink the ledger lives only in the process, so a process stopped mid-request keeps the act's start only while it lives."""
+    written: list[bytes] = []
+    policy = reference_policy(max_actions=4)
+    door = door_for(6, make_run(policy.snapshot(), {"world": "written-ahead"}), policy, without=("is_the_selection",),
+                    sink=written.append)
+    go_to(door, "execute")
+    seen = {}
+
+    class Watching(FakeAdapter):
+        def fetch(self, url: str) -> AdapterResult:
+            seen["outcomes"] = [o["status"] for o in door.records("outcome")]
+            seen["sunk"] = json.loads(written[-1])
+            return PAGE
+
+    assert execute(door, payload(door, "https://lab.example/"), Watching()).status == "succeeded"
+    assert seen["outcomes"] == ["unresolved"]
+    assert (seen["sunk"]["kind"], seen["sunk"]["payload"]["status"]) == ("outcome", "unresolved")
+
+    recorder = executing()
+
+    class Interrupted(FakeAdapter):
+        def fetch(self, url: str) -> AdapterResult:
+            raise KeyboardInterrupt  # Ctrl-C, mid-request
+
+    with pytest.raises(KeyboardInterrupt):
+        execute(recorder, payload(recorder, "https://lab.example/about"), Interrupted())
+    assert [(o["status"], o["detail"]) for o in recorder.records("outcome")] == [("unresolved", "handed to the adapter")]
+    assert recorder.sink is None  # nothing of it left the process: a killed process takes this ledger along

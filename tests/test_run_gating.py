@@ -20,7 +20,7 @@ from core.run.gate import Gating, GatingError, act_subject, gate_state
 from core.run.policy import Policy
 from core.run.recorder import Recorder
 from core.run.records import make_run
-from core.run.verify import Check, run_check
+from core.run.verify import Check, Plan, run_check
 
 from .lab_run import go_to
 
@@ -46,16 +46,17 @@ class Lab:
 
 
 def gated(stage: str = "execute", caps: dict | None = None, fail_open: list | None = None, extra_tools: list = (),
-          world: str = "lesson-8") -> Recorder:
+          world: str = "lesson-8", plan: Plan | None = None) -> Recorder:
     """Lesson 8's door under the reference policy (with ``extra_tools``), moved to ``stage``.
 
     These tests hand acts to the gate directly; choosing them is lesson 5's
-    business, so the door is built without its guard is_the_selection.
+    business, so the door is built without its guard is_the_selection. In
+    the verify stage it admits the acts of ``plan`` (lesson 7's guard).
     """
     policy = Policy.from_dict({**CONFIG["policy"], "tools": CONFIG["policy"]["tools"] + list(extra_tools)})
     gating = Gating.from_dict({"taxonomy_version": 2, "caps": {"recon.passive": 10} if caps is None else caps,
                                "fail_open_classes": fail_open or []})
-    door = door_for(8, make_run(policy.snapshot(), {"world": world}), policy, gating)
+    door = door_for(8, make_run(policy.snapshot(), {"world": world}), policy, gating, plan=plan)
     guards = [guard for guard in door.guards if guard.__name__ != "is_the_selection"]
     recorder = Recorder(door.run, door.policy, door.kinds.values(), guards, **door.parts)
     recorder.stage = door.stage
@@ -284,15 +285,15 @@ def test_verification_actions_are_gated_like_any_other():
     """A confirming probe planned by verification is held like any other consequential action, and it runs only after its own approved review."""
     check = Check.from_dict({
         "claim": "The debug page echoes its q parameter.",
-        "evidence": {"action": "inspect_headers -> https://lab.example:443/debug", "quote": "<p>"},
+        "evidence": {"action": "inspect_headers -> https://lab.example:443/debug", "quote": "lab.example:443/debug"},
         "confirm": {"tool": "probe_reflection", "destination": "https://lab.example/debug?q=x", "arguments": {}},
         "control": {"tool": "inspect_headers", "destination": "https://lab.example/contact", "arguments": {}},
-        "expect": "debug?q=x"})
+        "expect": "/debug"})
     confirm = act_subject("probe_reflection -> https://lab.example:443/debug?q=x", {})
     approval = {"reviewer": "engagement-lead", "decision": "approved", "reason": "one light probe"}
     verdicts = {}
     for reviews in ({}, {confirm: approval}):
-        recorder, lab = gated(world=f"verify-with-{len(reviews)}-reviews"), Lab()
+        recorder, lab = gated(world=f"verify-with-{len(reviews)}-reviews", plan=Plan((check,))), Lab()
         assert execute(recorder, action(recorder, "inspect_headers", "https://lab.example/debug"), lab).status == "succeeded"
         go_to(recorder, "verify")
         run_check(recorder, check, lambda payload: execute_reviewed(recorder, payload, lab, reviews))

@@ -24,7 +24,7 @@ from core.run.plugins import PluginError, load_plugin
 from core.run.policy import Policy
 from core.run.recorder import Recorder, Refusal
 from core.run.records import RecordError, make_capture, make_run
-from core.run.verify import Check, CheckError, Verdict, judge, record_finding
+from core.run.verify import Check, CheckError, Plan, Verdict, judge, record_finding
 from lab import DEFAULT_LAB_DIR
 from lab.plugin import describe_world, make_adapter, make_model
 
@@ -59,10 +59,14 @@ def payload(recorder, destination="https://lab.example/", tool="inspect_headers"
     return {"run_id": recorder.run.run_id, "tool": tool, "destination": destination, "arguments": arguments or {}}
 
 
-def gated(stage="execute", selection_guard=False, **gating) -> Recorder:
-    """Lesson 8's door under the reference policy, moved to ``stage`` (without the selection guard by default)."""
+def gated(stage="execute", selection_guard=False, plan=None, **gating) -> Recorder:
+    """Lesson 8's door under the reference policy, moved to ``stage`` (without the selection guard by default).
+
+    In the verify stage it admits the acts of ``plan`` (lesson 7's guard).
+    """
     policy = Policy.from_dict(CONFIG["policy"])
-    door = door_for(8, make_run(policy.snapshot(), {"world": "edges"}), policy, Gating.from_dict({**GATING, **gating}))
+    door = door_for(8, make_run(policy.snapshot(), {"world": "edges"}), policy, Gating.from_dict({**GATING, **gating}),
+                    plan=plan)
     if not selection_guard:
         guards = [guard for guard in door.guards if guard.__name__ != "is_the_selection"]
         stage_now = door.stage
@@ -186,12 +190,16 @@ def test_a_verdict_must_name_a_held_finding_held_captures_and_evidence_text():
                              "confirm": {"tool": "inspect_headers", "destination": "https://lab.example/",
                                          "arguments": {}},
                              "control": {"tool": "inspect_headers", "destination": "https://lab.example/about",
-                                         "arguments": {}}, "expect": "x"})
+                                         "arguments": {}}, "expect": "Disallow"})
     finding = record_finding(recorder, check)["id"]
-    base = {"run_id": recorder.run.run_id, "finding_id": finding, "expect": "x", "confirming_capture_id": "",
+    base = {"run_id": recorder.run.run_id, "finding_id": finding, "expect": "allow", "confirming_capture_id": "",
             "control_capture_id": ""}
     attempts = [
         ({"finding_id": "0" * 64}, f"verdict names finding '{'0' * 64}' that this run does not hold"),
+        ({"expect": "About us"}, "expect 'About us' is not part of the finding's quote, so it tests something the "
+                                 "finding never showed"),
+        ({"expect": "disallow"}, "expect 'disallow' is not part of the finding's quote, so it tests something the "
+                                 "finding never showed"),  # a part, letter for letter
         ({"confirming_capture_id": "0" * 64}, f"verdict cites confirming capture '{'0' * 64}' that this run does not hold"),
         ({"expect": ""}, "expect must be the text the evidence should show, got ''"),
         ({"expect": 3}, "expect must be the text the evidence should show, got 3"),
@@ -207,8 +215,9 @@ def test_a_finding_without_a_capture_of_its_evidence_action_is_refused():
     go_to(recorder, "verify")
     check = Check.from_dict({"claim": "c", "evidence": {"action": "inspect_headers -> https://lab.example:443/",
                                                         "quote": "q"},
-                             "confirm": {"tool": "t", "destination": "d", "arguments": {}},
-                             "control": {"tool": "t", "destination": "d", "arguments": {}}, "expect": "x"})
+                             "confirm": {"tool": "t", "destination": "https://lab.example/a", "arguments": {}},
+                             "control": {"tool": "t", "destination": "https://lab.example/b", "arguments": {}},
+                             "expect": "q"})
     assert record_finding(recorder, check) == {
         "recorded": False, "reason": "no capture of 'inspect_headers -> https://lab.example:443/' is held to quote"}
     assert recorder.events[-1]["kind"] == "finding"
@@ -220,6 +229,11 @@ def test_a_finding_without_a_capture_of_its_evidence_action_is_refused():
     ({"confirm": {"tool": "t", "destination": "d"}}, "confirm lacks the field\\(s\\) arguments"),
     ({"control": {"tool": "t", "destination": "d", "arguments": []}}, "control arguments must be an object"),
     ({"expect": 5}, "expect must be non-empty text"),
+    ({"expect": "About us"}, "check: expect 'About us' is not part of the finding's quote"),
+    ({"confirm": {"tool": "probe reflection", "destination": "https://lab.example/", "arguments": {}}},
+     "check confirm is not an act the door can name: tool must be one word"),
+    ({"control": {"tool": "t", "destination": "lab.example", "arguments": {}}},
+     "check control is not an act the door can name: destination 'lab.example' is not a valid origin"),
     ({"extra": 1}, "check has unknown field\\(s\\) extra"),
 ])
 def test_a_check_refuses_a_malformed_plan(change, message):
@@ -273,7 +287,13 @@ def test_a_review_of_a_held_action_waits_for_a_stage_that_admits_reviews():
 
 
 def test_class_usage_counts_every_admitted_action_verification_included():
-    recorder = gated(caps={"recon.passive": 2})
+    planned = Check.from_dict({"claim": "c", "evidence": {"action": "inspect_headers -> https://lab.example:443/",
+                                                          "quote": "Lab Example"},
+                               "confirm": {"tool": "inspect_headers", "destination": "https://lab.example/about",
+                                           "arguments": {}},
+                               "control": {"tool": "inspect_headers", "destination": "https://lab.example/contact",
+                                           "arguments": {}}, "expect": "Lab Example"})
+    recorder = gated(caps={"recon.passive": 2}, plan=Plan((planned,)))
     lab = make_adapter("inprocess")
     assert execute(recorder, payload(recorder, "https://lab.example/"), lab).status == "succeeded"
     go_to(recorder, "verify")

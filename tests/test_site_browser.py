@@ -142,6 +142,28 @@ def test_every_picture_is_shown_within_the_page(page, site_url, where, picture):
                         "a => a.name.startsWith('data-'))).length") > 0
 
 
+# Every text of a picture, measured where the browser drew it: its box against the picture's box.
+TEXTS_OUT_OF_PICTURE = """s => { const frame = s.getBoundingClientRect();
+  return [...s.querySelectorAll('text')].map(t => [t.textContent, t.getBoundingClientRect()])
+    .filter(([text, box]) => box.width > 0 && (box.left < frame.left - 1 || box.right > frame.right + 1
+                                               || box.top < frame.top - 1 || box.bottom > frame.bottom + 1))
+    .map(([text, box]) => `${text.slice(0, 60)} at ${Math.round(box.left - frame.left)}..`
+                          + `${Math.round(box.right - frame.left)} of ${Math.round(frame.width)}`); }"""
+
+
+@pytest.mark.parametrize("where, picture", pictures_on_pages(), ids=lambda v: str(v))
+def test_no_text_of_a_picture_runs_outside_it_or_is_cut_short(page, site_url, where, picture):
+    """Every text in every picture lies inside the picture as the browser draws it, and none is cut with an ellipsis."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(site_url + where)
+    svg = page.locator(f"svg#picture-{picture}")
+    svg.scroll_into_view_if_needed()
+    assert svg.evaluate(TEXTS_OUT_OF_PICTURE) == []
+    cut = svg.evaluate("s => [...s.querySelectorAll('text')].map(t => t.textContent)"
+                       ".filter(t => t.trimEnd().endsWith('\u2026'))")
+    assert cut == [], f"texts cut short in {picture}: {cut}"
+
+
 @needs_lesson
 def test_the_notebook_page_shows_its_outputs_unwrapped(page, site_url):
     page.set_viewport_size({"width": 1280, "height": 900})

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from course.student import Student, let_out_source, seed
+from course.student import Callback, Student, let_out_source, seed
 
 REPO = Path(__file__).resolve().parent.parent
 OBSERVE = REPO / "core" / "run" / "observe.py"
@@ -155,6 +155,75 @@ def test_only_a_self_contained_function_can_be_let_out():
         let_out_source(REPO, "core.run.observe", ("nothing",))
     with pytest.raises(ValueError, match="no wall"):
         Student(4, in_process=True, blocked=("core.run.observe",))
+
+
+def test_a_class_is_let_out_only_with_builtins_and_with_its_decorators():
+    assert "class NotSent(Exception):" in let_out_source(REPO, "core.run.execute", ("NotSent",))
+    with pytest.raises(ValueError, match="AdapterResult uses dataclass from its module"):
+        let_out_source(REPO, "core.run.execute", ("AdapterResult",))  # the decorator comes with the class
+
+
+# --- the check's functions, called from the child ----------------------------------------------
+
+EXECUTE_WALL = {"blocked": ("core.run.execute",), "let_out": {"core.run.execute": ("NotSent",)}}
+
+
+def test_the_childs_code_calls_the_checks_functions_with_data_and_the_check_sees_each_call(write):
+    from core.run.execute import NotSent
+
+    seen = []
+
+    def fetch(url):
+        seen.append(("fetch", url))
+        if url == "/down":
+            raise NotSent("connection refused")
+        if url == "/slow":
+            raise TimeoutError("timed out")
+        if url == "/odd":
+            raise LookupError("no page")
+        return {"status": 200, "url": url}
+
+    def record(kind):
+        seen.append(("record", kind))
+        return {"recorded": True, "calls so far": len(seen)}
+
+    yours = write("""
+        from core.run.execute import NotSent
+        def answer(record, fetch, urls):
+            said = [record("outcome")]
+            for url in urls:
+                try:
+                    said.append(fetch(url))
+                except NotSent as error:
+                    said.append(["not sent", str(error), type(error).__module__])
+                except Exception as error:
+                    said.append(repr(error))
+            return said
+    """, **EXECUTE_WALL)
+    said = yours.call("answer", Callback(record), Callback(fetch), ["/a", "/down", "/slow", "/odd"])
+    assert said == [{"recorded": True, "calls so far": 1}, {"status": 200, "url": "/a"},
+                    ["not sent", "connection refused", "core.run.execute"], "TimeoutError('timed out')",
+                    "LookupError('no page')"]
+    assert seen == [("record", "outcome"), ("fetch", "/a"), ("fetch", "/down"), ("fetch", "/slow"), ("fetch", "/odd")]
+
+
+def test_a_check_function_takes_data_only_and_a_forged_call_breaks_the_channel(write):
+    yours = write("""
+        import json, os
+        def answer(record):
+            return record({1, 2})
+        def forged(record):
+            for fd in map(int, os.listdir("/proc/self/fd")):
+                try:
+                    os.write(fd, (json.dumps({"id": 2, "callback": 7, "args": []}) + "\\n").encode())
+                except OSError:
+                    pass
+            return record("x")
+    """, names=("answer", "forged"))
+    line = failure(lambda: yours.call("answer", Callback(lambda value: value)))
+    assert line.startswith("answer raised: ") and "TypeError: the check's functions take data" in line, line
+    assert failure(lambda: yours.call("forged", Callback(lambda value: value))).startswith(
+        "forged wrote into the check's channel instead of calling the check's functions")
 
 
 # --- the wall: what the student's file cannot reach ---------------------------------------------

@@ -143,7 +143,7 @@ def test_a_file_that_is_not_a_log_is_refused_in_one_line(tmp_path, content, name
 def test_append_on_the_command_line_is_idempotent_and_refuses_a_second_head(tmp_path, capsys):
     log = tmp_path / "heads.log"
     said = run_tlog(capsys, "append", log, REFERENCE)
-    assert said.code == 0 and said.out == "appended run bdaf359e5656 as leaf 0: the log holds 1 leaf\n"
+    assert said.code == 0 and said.out == "appended run 9e329b63f306 as leaf 0: the log holds 1 leaf\n"
     written = log.read_bytes()
     said = run_tlog(capsys, "append", log, REFERENCE)
     assert said.code == 0 and "nothing changed" in said.out

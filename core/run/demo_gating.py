@@ -3,11 +3,12 @@
     python3 -m core.run.demo_gating --out data/course/gating-demo.json
 
 Each scene is a small run of its own, through ``door_for(8, run, policy,
-gating)``. The demo walks each run straight to the verify stage: there
-lesson 7's verification acts pass the door without a selection, so the demo
-can hand acts to the gate itself (in the execute stage lesson 5's guard
-would first ask whether the act was chosen). The scenes show, as ledger
-events:
+gating)`` with lesson 7's plan guard (``in_the_plan``) left out. The demo
+walks each run straight to the verify stage: there no selection is asked
+for, and with the plan guard out of the way the demo can hand acts to the
+gate itself (in the execute stage lesson 5's guard would first ask whether
+the act was chosen, and in the verify stage lesson 7's whether the operator
+planned it). The scenes show, as ledger events:
 
 * ``classes``: a known class admitted; a legacy name resolved to its
   canonical row; an unknown class consequential and denied. No door is
@@ -69,7 +70,8 @@ def gating_of(caps: dict, fail_open: list | None = None) -> Gating:
 
 
 def at_verify(door: Recorder) -> Recorder:
-    """Walk ``door`` to the verify stage, where acts reach the gate without a selection."""
+    """Walk ``door`` to the verify stage, where acts reach the gate without a selection (and, with the
+    plan guard left out of the door, without a plan)."""
     for stage in ROUTE:
         answer = advance(door, stage)
         if not answer["recorded"]:
@@ -141,8 +143,11 @@ class Scene:
                             "trigger_classes": dict(sorted(state.triggers.items()))}}
 
 
+WITHOUT = ("in_the_plan",)  # lesson 7's guard, which would ask whether the operator planned each act
+
+
 def new_door(world: str, policy: Policy, gating: Gating) -> Recorder:
-    return door_for(8, make_run(policy.snapshot(), {"world": world}), policy, gating)
+    return door_for(8, make_run(policy.snapshot(), {"world": world}), policy, gating, without=WITHOUT)
 
 
 # --- the scenes ---------------------------------------------------------------------------------

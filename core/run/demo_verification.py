@@ -5,7 +5,8 @@
 The operator's configuration (data/policy/training-authorization-0001.json)
 plans two checks under "verification". Each names the act whose capture the
 finding quotes, the quote, a confirming action, a negative control and the
-text the confirming capture should show and the control must not.
+part of the quote the confirming capture should show and the control must
+not. The plan is a part of the door: in the verify stage, only its acts run.
 
 The run first gathers its evidence the ordinary way: a scripted model
 proposes the two acts the findings quote (the probe of /debug and a look at
@@ -19,7 +20,9 @@ the verdict the door judges from the two captures. The artifact shows:
 * the staging claim refuted by its 404;
 * each verdict with its evidence: both acts, their captures, and whether
   each capture shows the expected text;
-* the refuted finding kept in the ledger beside its verdict.
+* the refuted finding kept in the ledger beside its verdict;
+* an act the plan does not hold (the other path robots.txt names) turned
+  away in the verify stage, before the policy is asked.
 
 The lab runs in process over fixed fixture files, so the artifact is
 byte-identical on every machine.
@@ -28,7 +31,7 @@ byte-identical on every machine.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from core.run.canon import write_artifact
@@ -36,12 +39,12 @@ from core.run.commandline import OneLineParser
 from core.run.demo_selection import proposal, scripted
 from core.run.doors import door_for
 from core.run.drive import DEFAULT_LAB, enter, lab_adapter, load_configuration, work
-from core.run.execute import ExecutionResult, execute
+from core.run.execute import Adapter, ExecutionResult, execute
 from core.run.plugins import load_plugin
 from core.run.policy import reference_policy
 from core.run.recorder import Recorder
 from core.run.records import make_run
-from core.run.verify import Act, Check, run_check
+from core.run.verify import Act, Check, Plan, run_check
 
 # What the scripted model writes: one reply with the two acts the findings will quote,
 # then nothing (every later call gets no proposals).
@@ -59,23 +62,35 @@ def reference_checks() -> tuple[Check, ...]:
     return load_configuration().checks
 
 
+# An act no check plans: robots.txt names /backup/ too, but the operator planned no look at it.
+UNPLANNED = {"tool": "inspect_headers", "destination": "https://lab.example/backup/", "arguments": {}}
+
+
 @contextmanager
-def verifying(world: str = "verification-demo", **policy_changes: object) -> Iterator[tuple[Recorder, Act]]:
+def verifying(world: str = "verification-demo", checks: Iterable[Check] | None = None,
+              lab: Callable[[Adapter], Adapter] | None = None,
+              **policy_changes: object) -> Iterator[tuple[Recorder, Act]]:
     """A lesson 7 run whose evidence is gathered, standing in the verify stage; yields the door and ``act``.
 
-    The policy is the reference configuration's, with ``policy_changes``
-    applied (``max_actions=3`` leaves one action for verification). ``act``
-    executes one action payload through the same door, with the lab's
-    in-process adapter.
+    The door holds ``checks`` as its verification plan (the reference
+    configuration's unless given), so in the verify stage only their acts
+    run. The policy is the reference configuration's, with
+    ``policy_changes`` applied (``max_actions=3`` leaves one action for
+    verification). ``act`` executes one action payload through the same
+    door, with the lab's in-process adapter, or with what ``lab`` makes of
+    it for the verify stage (a lab whose pages answer otherwise, for a page
+    that shows what a verdict rests on).
     """
     config = load_configuration()
     policy = reference_policy(**policy_changes)
     run = make_run(policy.snapshot(), {"demo": world, "lab": load_plugin(config.plugins["world"])(DEFAULT_LAB)})
-    door = door_for(7, run, policy)
+    plan = Plan(tuple(reference_checks() if checks is None else checks))
+    door = door_for(7, run, policy, plan=plan)
     with lab_adapter(config.plugins, "inprocess", DEFAULT_LAB) as adapter:
         work(door, scripted(REPLIES), adapter, reviews={})  # ends in select: nothing left to choose
         enter(door, "verify")
-        yield door, lambda payload: execute(door, payload, adapter)
+        answering = adapter if lab is None else lab(adapter)
+        yield door, lambda payload: execute(door, payload, answering)
 
 
 def evidence(door: Recorder, result: ExecutionResult, expect: str) -> dict:
@@ -115,10 +130,16 @@ def verify_check(door: Recorder, check: Check, act: Act) -> dict:
 
 
 def run_demo() -> dict:
-    """Gather the evidence, verify both reference checks; return the artifact as data."""
+    """Gather the evidence, verify both reference checks, try one unplanned act; return the artifact as data."""
     with verifying() as (door, act):
         checks = [verify_check(door, check, act) for check in reference_checks()]
-    return {"checks": checks, "shows": _what_it_shows(door, checks), "report": door.snapshot()}
+        unplanned = act({"run_id": door.run.run_id, **UNPLANNED})
+    shows = _what_it_shows(door, checks)
+    shows["unplanned"] = {"action": UNPLANNED, "execution": unplanned.status, "reason": unplanned.detail,
+                          "event": door.events[-1]}
+    if shows["unplanned"]["event"]["code"] != "not_planned":
+        raise DemoError(f"the unplanned act was not turned away by the plan: {unplanned.status} {unplanned.detail}")
+    return {"checks": checks, "shows": shows, "report": door.snapshot()}
 
 
 class DemoError(RuntimeError):
@@ -126,7 +147,7 @@ class DemoError(RuntimeError):
 
 
 def _what_it_shows(door: Recorder, checks: list[dict]) -> dict:
-    """The four things the lesson looks for, each pointed out."""
+    """The four things the lesson looks for in the verdicts, each pointed out."""
     for step in checks:
         if not step["finding"]["recorded"]:
             raise DemoError(f"the finding {step['claim'][:40]!r}... was refused: {step['finding']['reason']}")

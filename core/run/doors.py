@@ -11,8 +11,9 @@ and each lesson's tests and pages can build the door of their own lesson:
 ``PARTS`` lists each lesson's part: the rows it adds, the hooks it adds to
 earlier rows (hooks add up; no lesson replaces another's builder or hook),
 where its kinds are admitted (lesson 3's stage table, which the later
-parts add to), its refusal codes, what it needs given (lesson 8's gating)
-and what it does when a run starts. ``GUARDS`` lists every guard in the
+parts add to), its refusal codes, what it needs given (lesson 8's gating),
+what it may be given (lesson 7's verification plan, empty unless given) and
+what it does when a run starts. ``GUARDS`` lists every guard in the
 order the door asks them, each with the lesson that adds it. A door for
 lesson N has every part and guard of lessons up to N, nothing later.
 
@@ -33,6 +34,7 @@ from core.run.policy import Policy, PolicyError
 from core.run.recorder import BOUNDED, BY_CALLER, UNREPRESENTABLE, Guard, Hook, Kind, Recorder
 from core.run.records import RecordError, Run
 from core.run.seal import Verification
+from core.run.verify import PLAN, CheckError, Plan  # by name: this module's verify() is the report's
 from core.safety import SafetyPackError, pack_as_sealed, safety_sections
 
 RUN_FIELDS = ("policy_digest", "run_id", "world_digest")
@@ -53,6 +55,7 @@ class Part:
     admitted_in: Mapping[str, object] = field(default_factory=dict)  # kind -> its stages, or stages.EVERY_STAGE
     codes: Mapping[str, str] = field(default_factory=dict)  # the refusal codes its guards and builders give
     needs: tuple[str, ...] = ()  # parts the door must be given (lesson 8's gating)
+    takes: Mapping[str, object] = field(default_factory=dict)  # parts it may be given -> what it holds if not
     start: Callable[[Recorder], None] | None = None  # run once, when a door is built
 
 
@@ -61,7 +64,8 @@ PARTS = (
     Part(3, kinds=(stages.TRANSITION,), admitted_in=stages.ADMITTED_IN, codes=stages.CODES, start=stages.start),
     Part(4, kinds=propose.KINDS, admitted_in=propose.ADMITTED_IN, codes={**observe.CODES, **propose.CODES}),
     Part(5, kinds=select.KINDS, hooks=select.HOOKS, admitted_in=select.ADMITTED_IN, codes=select.CODES),
-    Part(7, kinds=verify.KINDS, admitted_in=verify.ADMITTED_IN, codes=verify.CODES),
+    Part(7, kinds=verify.KINDS, admitted_in=verify.ADMITTED_IN, codes=verify.CODES,
+         takes={PLAN: Plan()}),  # no plan given: nothing acts in the verify stage
     Part(8, hooks=gate.HOOKS, admitted_in=gate.ADMITTED_IN, codes=gate.CODES, needs=("gating",),
          start=gate.start),
     Part(9, kinds=(seal.CLOSE,), admitted_in=seal.ADMITTED_IN, codes=seal.CODES),
@@ -77,6 +81,7 @@ GUARDS: tuple[tuple[int, Guard], ...] = (
     (2, recorder.fields_are_declared),
     (4, observe.cites_a_held_capture),  # after authorize, a fact names the capture it was read from
     (5, select.is_the_selection),  # in the execute stage, only the chosen act
+    (7, verify.in_the_plan),  # in the verify stage, only the operator's planned acts
     (8, gate.reviewed_by_its_approver),  # a held act's review comes from its class's approver role
     (2, recorder.kinds_contract),  # the kind's own builder: the policy for an action
     (8, gate.the_gate),  # last: an authorized act runs now, is held for review, or is denied
@@ -85,8 +90,8 @@ GUARDS: tuple[tuple[int, Guard], ...] = (
 # The one table of codes: every part's, and the notes a run carried on from its journal writes.
 CODES = {**{code: meaning for part in PARTS for code, meaning in part.codes.items()}, **journal.CODES}
 
-# Each section of a report, derived from a door: lesson 9's, then lesson 10's safety verdict.
-SECTIONS = (*report.SECTIONS, safety_sections)
+# Each section of a report, derived from a door: lesson 9's, lesson 7's plan, lesson 10's safety verdict.
+SECTIONS = (*report.SECTIONS, verify.plan_sections, safety_sections)
 
 
 def stage_table(lesson: int = LAST_LESSON) -> stages.StageTable:
@@ -98,11 +103,13 @@ def stage_table(lesson: int = LAST_LESSON) -> stages.StageTable:
 
 
 def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None = None, *,
-             stage_table: stages.StageTable | None = None, without: Iterable[str] = (),
-             sink: Callable[[bytes], None] | None = None) -> Recorder:
+             plan: Plan | None = None, stage_table: stages.StageTable | None = None,
+             without: Iterable[str] = (), sink: Callable[[bytes], None] | None = None) -> Recorder:
     """The door of ``lesson`` for ``run`` under ``policy``: every part and guard up to that lesson.
 
-    ``gating`` is what lesson 8's part needs. ``stage_table`` replaces the
+    ``gating`` is what lesson 8's part needs. ``plan`` is the operator's
+    verification plan, which lesson 7's part holds the verify stage to (a
+    door given none has an empty plan). ``stage_table`` replaces the
     reference stage machine (another engagement's; the stage moves and the
     close stay admitted everywhere). ``without`` names guards to leave out,
     for a page or a test that attacks one part with another out of the way.
@@ -111,12 +118,16 @@ def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None =
     if not 2 <= lesson <= LAST_LESSON:
         raise ValueError(f"lessons 2 to {LAST_LESSON} have doors, not {lesson!r}")
     parts = [part for part in PARTS if part.lesson <= lesson]
-    given = {"gating": gating} if gating is not None else {}
+    given = {name: value for name, value in (("gating", gating), (PLAN, plan)) if value is not None}
     needed = {need for part in parts for need in part.needs}
-    if needed - set(given) or set(given) - needed:
-        missing, unused = sorted(needed - set(given)), sorted(set(given) - needed)
+    taken = {name: default for part in parts for name, default in part.takes.items()}
+    if needed - set(given) or set(given) - needed - set(taken):
+        missing, unused = sorted(needed - set(given)), sorted(set(given) - needed - set(taken))
         raise ValueError(f"the door of lesson {lesson} needs {', '.join(missing) or 'nothing more'}"
                          + (f" and takes no {', '.join(unused)}" if unused else ""))
+    if plan is not None and not isinstance(plan, Plan):
+        raise TypeError(f"a door's plan is a verify.Plan, not {type(plan).__name__}")
+    given = {**taken, **given}
     table = _stage_table(parts, stage_table, lesson)
     if table is not None:
         given["stage_table"] = table
@@ -179,8 +190,8 @@ def _stage_table(parts: list[Part], given: stages.StageTable | None, lesson: int
 # --- asking a sealed ledger's questions again ----------------------------------------------
 
 
-def setting_of(report: dict) -> tuple[Run, Policy, gate.Gating]:
-    """The run, policy and gating a report was made under, each checked against what the report recorded.
+def setting_of(report: dict) -> tuple[Run, Policy, gate.Gating, Plan]:
+    """The run, policy, gating and verification plan a report was made under, each checked as it is read.
 
     The gating names the taxonomy version; the table is loaded as that
     version shipped (taxonomy.carried_taxonomy) and its digest compared with
@@ -194,8 +205,9 @@ def setting_of(report: dict) -> tuple[Run, Policy, gate.Gating]:
         policy = Policy.from_dict(report.get("policy"))
         policy_digest = digest(policy.snapshot())
         gating = gate.Gating.from_dict(report.get("gating"))
-    except (RecordError, PolicyError, CanonError, gate.GatingError) as exc:
-        raise DoorError(f"the report's run, policy or gating cannot be rebuilt: {exc}") from None
+        plan = Plan.from_dict(report.get("plan"), "the report's plan")
+    except (RecordError, PolicyError, CanonError, gate.GatingError, CheckError) as exc:
+        raise DoorError(f"the report's run, policy, gating or plan cannot be rebuilt: {exc}") from None
     if policy_digest != run.policy_digest:
         raise DoorError("the report's policy is not the one its run identifier was made from")
     if not isinstance(taxonomy, dict) or taxonomy.get("version") != gating.taxonomy_version:
@@ -204,7 +216,7 @@ def setting_of(report: dict) -> tuple[Run, Policy, gate.Gating]:
         raise DoorError(f"the taxonomy table, version {gating.taxonomy_version}, has changed since the report "
                         f"was sealed (its digest is now {gating.table.digest[:12]}, the report recorded "
                         f"{str(taxonomy.get('digest'))[:12]}): the table changed, not the report")
-    return run, policy, gating
+    return run, policy, gating, plan
 
 
 def redecidable(event: dict) -> bool:
@@ -236,8 +248,8 @@ def ask_again(door: Recorder, event: dict) -> None:
 
 def redo(report: dict) -> Recorder:
     """A fresh final door, rebuilt from the report's setting, asked every question of its ledger again."""
-    run, policy, gating = setting_of(report)
-    door = final_door(run, policy, gating)
+    run, policy, gating, plan = setting_of(report)
+    door = final_door(run, policy, gating, plan=plan)
     for event in report["events"]:
         ask_again(door, event)
     return door

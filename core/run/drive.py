@@ -7,7 +7,8 @@ table allows (lesson 3). ``run`` is the whole job, and reads in order:
    policy, the gating, the scripted reviews, the verification plan and the
    plug-ins that provide the lab's adapter and model);
 2. the run is named by its policy and the world it meets (``world_of``) and
-   its door is built with every lesson's part (doors.final_door);
+   its door is built with every lesson's part (doors.final_door), holding
+   the verify stage to the configuration's verification plan;
 3. ``work``: the loop of lessons 4 to 6. Ask the model, select the best open
    proposal, execute it (with its scripted review when the gate holds it,
    lesson 8), credit a settled outcome, observe the capture, and ask the
@@ -63,7 +64,7 @@ from core.run.recorder import Recorder
 from core.run.records import REVIEW_DECISIONS, RecordError, Run, make_action, make_run, require_keys, shown
 from core.run.select import select_next
 from core.run.stages import advance
-from core.run.verify import Check, CheckError, capture_of, run_check, verify_finding
+from core.run.verify import Check, CheckError, Plan, capture_of, run_check, verify_finding
 from core.safety import load_safety_pack
 
 REPO = Path(__file__).resolve().parents[2]
@@ -173,8 +174,9 @@ def identify(config: Configuration, lab_dir: Path = DEFAULT_LAB) -> Run:
 
 
 def door_of(config: Configuration, run: Run, sink: Callable[[bytes], None] | None = None) -> Recorder:
-    """``run``'s door: every lesson's part (doors.final_door), under the configuration's policy and gating."""
-    return final_door(run, config.policy, config.gating, sink=sink)
+    """``run``'s door: every lesson's part (doors.final_door), under the configuration's policy and gating,
+    holding the verify stage to its verification plan."""
+    return final_door(run, config.policy, config.gating, plan=Plan(config.checks), sink=sink)
 
 
 @contextmanager

@@ -38,7 +38,7 @@ from core.run.recorder import Recorder
 from core.run.records import shown
 from core.run.seal import Verification, verify_chain
 
-FORMAT = "harness-report/3"
+FORMAT = "harness-report/4"  # 4: the report carries its verification plan (lesson 7)
 UNVERIFIED = "unverified"
 SHORT = 12  # hex digits a reader needs to tell identifiers apart
 

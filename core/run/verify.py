@@ -6,20 +6,37 @@ may name a path that does not exist; a page may echo a word without echoing
 markup. So a finding is tested, the way an experiment is:
 
 * a **confirming action**, distinct from the act the finding quotes, that
-  should show the expected evidence if the claim is true;
+  should show the quoted evidence again if the claim is true;
 * a **negative control**, a look-alike where the weakness should be absent,
   that must *not* show it. Without a control, a check that fires on every
   page would confirm every claim.
 
-Both are ordinary actions: they pass the same policy, door, gate and budgets
-as anything a model proposed. Then a ``verdict`` is recorded, and the door
-decides it from the two captures itself (``judge``), so a caller can bring
-evidence but cannot pick the verdict:
+The evidence a check looks for, ``expect``, is a part of the finding's own
+quote: a check asks the lab again for what the finding showed, never for
+some other text that happens to tell two pages apart. The door refuses a
+verdict whose ``expect`` is not in the quote, and the configuration refuses
+such a plan before the run starts.
 
-* ``refuted``: the confirming capture lacks the evidence;
-* ``confirmed``: the confirming capture shows it and the control does not;
-* ``inconclusive``: a capture is missing, or the control shows the evidence
-  too, so the check cannot tell a weak page from a sound one.
+Both actions are ordinary actions: they pass the same policy, door, gate
+and budgets as anything a model proposed, and in the verify stage the door
+admits only the acts of the operator's plan (``in_the_plan``, the part
+``Plan`` a door is given), as in the execute stage it admits only the
+selection. Then a ``verdict`` is recorded, and the door decides it from the
+two captures itself (``judge``), so a caller can bring evidence but cannot
+pick the verdict:
+
+* ``refuted``: the confirming act got a response, and it lacks the evidence
+  (a 404 lacks it as surely as a 200 does);
+* ``confirmed``: the confirming capture shows it and the control's does not;
+* ``inconclusive``: a capture is missing (the act was refused, or the
+  transport failed), a response is a server error (5xx: the server did not
+  answer the question), or the control shows the evidence too, so the check
+  cannot tell a weak page from a sound one.
+
+``judge`` is a substring test over the whole capture text, status line and
+headers included: it does not parse markup, so evidence written inside an
+HTML comment counts as shown. A verdict is a claim about two captures, not a
+proof of exploitability.
 
 A refuted finding is not removed. It stays in the ledger with its verdict:
 what the run once believed, and why it stopped believing it, are both part
@@ -28,17 +45,31 @@ of the record.
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from core.run.canon import CanonError, canonical_bytes
 from core.run.execute import ExecutionResult
-from core.run.recorder import Kind, Recorder, Refusal
-from core.run.records import Capture, RecordError, named_by_content, record_data, require_keys, require_text, shown
+from core.run.recorder import Kind, Recorder, Refusal, Request
+from core.run.records import (
+    Capture,
+    RecordError,
+    action_identity,
+    named_by_content,
+    record_data,
+    require_keys,
+    require_text,
+    shown,
+)
 
 VERDICT_KIND = "verdict"
 VERDICTS = ("confirmed", "refuted", "inconclusive")
 CHECK_FIELDS = ("claim", "evidence", "confirm", "control", "expect")
 ACTION_FIELDS = ("tool", "destination", "arguments")
+SERVER_ERROR = 500  # a status from here up says the server failed: its answer is not the page the claim is about
+PLAN = "plan"  # the door's part that holds the operator's verification plan
 
 Act = Callable[[dict], ExecutionResult]  # runs one action payload through the door (execute.execute)
 
@@ -74,15 +105,33 @@ class Verdict:
     to_dict = record_data
 
 
+def expect_problem(quote: str, expect: str) -> str:
+    """Why ``expect`` is not evidence the finding quoted, or "" when it is a part of the quote.
+
+    A check looks again for what the finding showed. Text from elsewhere on
+    the page ("About us", say) may tell two pages apart, but it tests
+    something the finding never quoted.
+    """
+    if expect in quote:
+        return ""
+    return f"expect {shown(expect)} is not part of the finding's quote, so it tests something the finding never showed"
+
+
 def judge(expect: str, confirming: Capture | None, control: Capture | None) -> tuple[str, str]:
     """The verdict two captures support for the evidence ``expect``, and the reason, in a fixed order."""
     wanted = shown(expect)
     if confirming is None:
         return "inconclusive", "no confirming capture was made, so the claim was never tested"
+    if confirming.status >= SERVER_ERROR:
+        return "inconclusive", (f"the confirming capture is HTTP {confirming.status}, a server error: it neither "
+                                f"shows nor disproves {wanted}")
     if expect not in confirming.body:
         return "refuted", f"the confirming capture (HTTP {confirming.status}) does not show {wanted}"
     if control is None:
         return "inconclusive", f"the confirming capture shows {wanted}, but no negative control was captured"
+    if control.status >= SERVER_ERROR:
+        return "inconclusive", (f"the confirming capture shows {wanted}, but the negative control is HTTP "
+                                f"{control.status}, a server error: it did not really run")
     if expect in control.body:
         return "inconclusive", (f"the negative control shows {wanted} too, so the check cannot tell "
                                 "the weakness from its absence")
@@ -105,6 +154,9 @@ def build_verdict(door: Recorder, payload: dict) -> Verdict:
     if not isinstance(expect, str) or not expect:
         raise Refusal("malformed_payload", f"expect must be the text the evidence should show, got {shown(expect)}")
     finding = door.stored("finding", finding_id)
+    problem = expect_problem(finding.quote, expect)
+    if problem:
+        raise Refusal("expect_not_quoted", problem)
     taken = {door.stored("capture", finding.capture_id).action_id: "the act the finding quotes"}
     confirming = _evidence(door, "confirming", payload.get("confirming_capture_id", ""), finding_id, taken)
     if confirming is not None:
@@ -143,8 +195,10 @@ ADMITTED_IN = {"action": ("verify",), "capture": ("verify",), "outcome": ("verif
 CODES = {
     "unknown_finding": "the verdict names a finding this run does not hold",
     "already_judged": "the finding already has a verdict",
+    "expect_not_quoted": "the verdict's expected evidence is not part of the finding's quote",
     "evidence_not_distinct": "the evidence comes from the act the finding quotes, or the confirming act",
     "evidence_before_finding": "the evidence was captured before the finding was recorded",
+    "not_planned": "in the verify stage, an act that is not in the operator's verification plan",
     "nothing_to_quote": "no capture of the check's evidence act is held (the caller's refusal)",
 }
 
@@ -162,8 +216,8 @@ class Check:
 
     ``evidence`` names the action whose capture the finding quotes and the
     quote; ``confirm`` and ``control`` are the two planned actions (tool,
-    destination, arguments); ``expect`` is the text the confirming capture
-    should show and the control must not.
+    destination, arguments); ``expect`` is the part of the quote the
+    confirming capture should show and the control must not.
     """
 
     claim: str
@@ -189,8 +243,86 @@ class Check:
                              ("control destination", data["control"]["destination"])):
             if not isinstance(value, str) or not value.strip():
                 raise CheckError(f"{where} {label} must be non-empty text")
-        return cls(data["claim"], evidence["action"], evidence["quote"], dict(data["confirm"]), dict(data["control"]),
+        problem = expect_problem(evidence["quote"], data["expect"])
+        if problem:
+            raise CheckError(f"{where}: {problem}")
+        acts = {}
+        for name in ("confirm", "control"):
+            try:
+                acts[name] = _copied(data[name])
+                _act_of(acts[name])
+            except (RecordError, CanonError, ValueError, TypeError) as exc:
+                raise CheckError(f"{where} {name} is not an act the door can name: {exc}") from None
+        return cls(data["claim"], evidence["action"], evidence["quote"], acts["confirm"], acts["control"],
                    data["expect"])
+
+    def to_dict(self) -> dict:
+        """The check as the operator wrote it (the shape ``from_dict`` reads)."""
+        return {"claim": self.claim, "evidence": {"action": self.evidence_action, "quote": self.quote},
+                "confirm": _copied(self.confirm), "control": _copied(self.control), "expect": self.expect}
+
+
+def _copied(action: dict) -> dict:
+    """A fresh copy of a planned action, read back from its canonical JSON: nothing outside can edit the plan."""
+    return json.loads(canonical_bytes(action))
+
+
+def _act_of(action: dict) -> tuple[str, bytes]:
+    """What the plan guard compares: the act's identity and the canonical bytes of its arguments."""
+    return action_identity(action["tool"], action["destination"]), canonical_bytes(action["arguments"])
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The operator's verification plan, as a part of the door: the checks, and the acts they may carry out.
+
+    In the verify stage the door admits an action only if it is one of
+    these acts, its identity and its arguments exactly as the plan wrote
+    them. An empty plan (``Plan()``, what a door is given by default) lets
+    nothing act in the verify stage.
+    """
+
+    checks: tuple[Check, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not all(isinstance(check, Check) for check in self.checks):
+            raise CheckError("a plan is made of checks (verify.Check)")
+
+    @functools.cached_property
+    def acts(self) -> frozenset[tuple[str, bytes]]:
+        return frozenset(_act_of(act) for check in self.checks for act in (check.confirm, check.control))
+
+    def snapshot(self) -> list[dict]:
+        """The plan as a report keeps it: each check as the operator wrote it."""
+        return [check.to_dict() for check in self.checks]
+
+    @classmethod
+    def from_dict(cls, data: object, where: str = "plan") -> Plan:
+        """A plan from its snapshot (a list of checks), or CheckError naming what is wrong."""
+        if not isinstance(data, list):
+            raise CheckError(f"{where} must be a list of checks")
+        return cls(tuple(Check.from_dict(entry, f"{where}[{index}]") for index, entry in enumerate(data)))
+
+
+def in_the_plan(door: Recorder, request: Request) -> None:
+    """In the verify stage an action is admitted only if the operator's plan holds it, arguments included.
+
+    Whatever drives the run cannot use the verify stage to act freely: a
+    confirming act or a control nobody planned is turned away before the
+    policy is asked, as lesson 5's guard turns away an act nobody chose.
+    """
+    if request.kind != "action" or door.stage != "verify":
+        return
+    plan = door.parts.get(PLAN) or Plan()
+    if _act_of(request.payload) not in plan.acts:
+        identity = action_identity(request.payload["tool"], request.payload["destination"])
+        raise Refusal("not_planned", f"action {shown(identity)} is not an act of the operator's verification plan")
+
+
+def plan_sections(door: Recorder, given: object) -> dict:
+    """The plan a run's verify stage was held to, for its report: what ``doors.redo`` rebuilds the door with."""
+    plan = door.parts.get(PLAN)
+    return {} if plan is None else {"plan": plan.snapshot()}
 
 
 def capture_of(door: Recorder, action_id: str) -> str | None:

@@ -3,6 +3,8 @@
     python -m lab.killmatrix                 every kill point (make killmatrix, make bench)
     python -m lab.killmatrix --sample        a few of each kind (the test suite's)
     python -m lab.killmatrix --points 10,s3  the writes and sends named (s3: after the third send)
+    python -m lab.killmatrix --kill s7 --journal FILE --lab-url URL
+                                             one run killed there, its journal kept, nothing resumed
 
 For each kill point the reference run is driven over real loopback HTTP, with
 a journal (core/run/journal.py), against a lab served in a process of its
@@ -431,16 +433,51 @@ def parse_points(text: str, ref: Reference) -> list[Point]:
     return chosen
 
 
+def kill_once(spec: str, kept: Path, url: str) -> str:
+    """The reference run with its journal at ``kept``, against the lab served at ``url``, killed at ``spec``.
+
+    Nothing is resumed: the journal is left as the kill left it, for
+    ``python -m core.run.main --resume``. Returns one line saying where the kill fell.
+    """
+    scheme, _, rest = url.partition("://")
+    host, _, port = rest.rstrip("/").partition(":")
+    if scheme != "http" or host != "127.0.0.1" or not port.isdigit():
+        raise ValueError(f"--lab-url must be http://127.0.0.1:PORT, not {url!r}")
+    what, digits = (SEND, spec[1:]) if spec.startswith("s") else (WRITE, spec)
+    if not digits.isdigit() or int(digits) < 1:
+        raise ValueError(f"kill point {spec!r} is not a write (10) or a send (s3)")
+    point = Point(what, int(digits))
+    missed = killed_run(point, kept, int(port))
+    if missed:
+        raise RuntimeError(missed)
+    last = journal.read(kept).events[-1]
+    payload = last["payload"] if isinstance(last["payload"], dict) else {}
+    act = payload.get("action_id", "")
+    said = f"{last['kind']} {last['status']}" + (f" ({payload['detail']})" if payload.get("detail") else "")
+    when = (f"after the lab answered request {point.n}, before the run wrote what came back"
+            if what == SEND else f"right after ledger write {point.n}")
+    return (f"killed with SIGKILL {when}; the journal's last event, {last['seq']}: {said}"
+            + (f" of {act}" if act else ""))
+
+
 def main_command(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lab.killmatrix", description=__doc__.splitlines()[0])
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--sample", action="store_true", help="the first point of each kind (the test suite's)")
     choice.add_argument("--points", metavar="LIST", help="kill points by number: 10 is after write 10, s3 after send 3")
+    choice.add_argument("--kill", metavar="POINT", help="kill one run at POINT and keep its --journal (needs --lab-url)")
+    parser.add_argument("--journal", type=Path, metavar="FILE", help="with --kill: the journal to write (new)")
+    parser.add_argument("--lab-url", metavar="URL", help="with --kill: the lab served at http://127.0.0.1:PORT")
     parser.add_argument("--show", action="store_true", help="also print each point that failed, and why")
     args = parser.parse_args(argv)
     try:
+        if args.kill is not None:
+            if args.journal is None or args.lab_url is None:
+                raise ValueError("--kill needs --journal FILE and --lab-url URL")
+            print(kill_once(args.kill, args.journal, args.lab_url))
+            return 0
         tally = kill_matrix(args.points, args.sample)
-    except (RuntimeError, ValueError) as exc:
+    except (RuntimeError, ValueError, journal.JournalError) as exc:
         print(f"killmatrix: {exc}", file=sys.stderr)
         return 2
     print("\n".join(tally.lines()))

@@ -320,7 +320,7 @@ def test_an_act_in_doubt_is_sent_again_under_the_same_key_to_a_target_that_dedup
     assert [e["replayed"] for e in sent] == [False] and sent[0]["query"] == "q=lab-probe-%3Ci%3E7%3C%2Fi%3E"
     details = [o["detail"] for o in report["outcomes"] if o["action_id"] == PROBE]
     assert details == ["handed to the adapter",
-                       "in doubt after a restart: sent again (attempt 2) under the same idempotency key", ""]
+                       "in doubt after a restart: sent again under its idempotency key (attempt 2)", ""]
     assert (report["findings"], report["verdicts"]) == (REFERENCE["findings"], REFERENCE["verdicts"])
 
 
@@ -378,8 +378,8 @@ def test_a_resumed_run_is_carried_on_again_after_a_second_kill(reference_journal
     assert journal.read(again_cut).events[-1]["payload"]["detail"].startswith("in doubt after a restart")
     report = resumed(again_cut, lab).driven.report
     details = [o["detail"] for o in report["outcomes"] if o["action_id"] == PROBE]
-    assert details[1:] == ["in doubt after a restart: sent again (attempt 2) under the same idempotency key",
-                           "in doubt after a restart: sent again (attempt 3) under the same idempotency key", ""]
+    assert details[1:] == ["in doubt after a restart: sent again under its idempotency key (attempt 2)",
+                           "in doubt after a restart: sent again under its idempotency key (attempt 3)", ""]
     sent = lab.requests_of(PROBE, PROBE_ARGUMENTS)
     assert [e["replayed"] for e in sent] == [False, True]  # the lab acted once
     assert first.notes == () and (report["findings"], report["verdicts"]) == (REFERENCE["findings"],

@@ -151,3 +151,17 @@ def test_kill_minus_9_at_an_arbitrary_moment_then_resume_acts_nothing_twice_and_
             assert times == 1, f"{where}: {keys[key]['action_id']} acted {times} times"
     assert (report["findings"], report["verdicts"]) == (REFERENCE["findings"], REFERENCE["verdicts"]), where
     assert os.path.getsize(journal) > 0
+
+
+def test_one_kill_leaves_the_journal_as_the_kill_left_it_and_bad_input_gets_one_line(tmp_path):
+    """python -m lab.killmatrix --kill POINT kills one run there and keeps its journal unresumed; a bad point or lab URL is one line and exit 2."""
+    journal_path = tmp_path / "run.jsonl"
+    with server.running(record=tmp_path / "record.jsonl") as port:
+        done = killmatrix("--kill", "30", "--journal", str(journal_path), "--lab-url", f"http://127.0.0.1:{port}")
+    assert done.returncode == 0 and done.stdout.startswith("killed with SIGKILL right after ledger write 30;")
+    assert len(journal_path.read_bytes().splitlines()) == 31
+    for bad in (["--kill", "s0", "--journal", str(tmp_path / "x"), "--lab-url", "http://127.0.0.1:9"],
+                ["--kill", "3", "--journal", str(tmp_path / "y"), "--lab-url", "https://lab.example/"],
+                ["--kill", "3"]):
+        refused = killmatrix(*bad)
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and refused.stderr.startswith("killmatrix: ")

@@ -311,7 +311,7 @@ def carry_on(door: Recorder, action_id: str, adapter: Adapter) -> ExecutionResul
                                         "deduplicate, so it is not sent again: a person must settle it",
                              code="in_doubt_for_a_person", by="drive.carry_on")
         return ExecutionResult(action_id, "unresolved", "", answer["reason"], (answer,))
-    again = f"in doubt after a restart: sent again (attempt {len(outcomes) + 1}) under the same idempotency key"
+    again = f"in doubt after a restart: sent again under its idempotency key (attempt {len(outcomes) + 1})"
     return attempt(door, action_id, adapter, again)
 
 

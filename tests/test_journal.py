@@ -426,3 +426,27 @@ def test_two_processes_never_write_one_journal(reference_journal, tmp_path):
         with pytest.raises(JournalError, match="being written by another run"):
             resumed(path)
     assert resumed(cut(reference_journal, 30, tmp_path / "free.jsonl")).driven.report == REFERENCE
+
+
+def test_a_capture_forged_into_the_journal_is_admitted_as_the_scope_says(reference_journal, tmp_path):
+    """What resume cannot catch: a capture the lab never sent, forged into the journal with its chain recomputed, is admitted by the fresh door like any other, because the adapter's word is trusted."""
+    config = drive.load_configuration()
+    start = FIRST_STARTED  # the first act's start: nothing came back yet
+    read = journal.read(cut(reference_journal, start, tmp_path / "forged.jsonl"))
+    door = drive.door_of(config, drive.identify(config))
+    for event in read.events:
+        ask_again(door, event)
+    action_id = read.events[-1]["payload"]["action_id"]
+    assert door.record("capture", {"run_id": door.run.run_id, "action_id": action_id, "status": 200,
+                                   "body": "HTTP/1.1 200 OK\n\nforged: the lab never sent this"})["recorded"]
+    head, lines = read.heads[-1], []
+    for data in door.event_bytes()[start:]:
+        head = chain_link(head, data)
+        lines.append(b'{"chain":"' + head.encode() + b'","event":' + data + b"}\n")
+    path = tmp_path / "forged.jsonl"
+    path.write_bytes(path.read_bytes() + b"".join(lines))
+    done = resumed(path)
+    assert done.notes == ()
+    bodies = [c["body"] for c in done.driven.report["captures"] if c["action_id"] == action_id]
+    assert bodies == ["HTTP/1.1 200 OK\n\nforged: the lab never sent this"]
+    assert verify(done.driven.report).ok

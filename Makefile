@@ -19,7 +19,9 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/python -m pip install --quiet -c requirements.lock -e '.[dev]'
 	@touch $(STAMP)
 
-# The main job: the full reference run behind lesson 1, sealed, then its rendered report.
+# The main job: the full reference run behind lesson 1, sealed, then its rendered report;
+# then the transparency log of lesson 11 (build/tlog/, the same bytes every time), the run's
+# inclusion proof in it, and the run checked against the log, its witness and a kept checkpoint.
 run: $(STAMP)
 	@mkdir -p build
 	$(BIN)/python -m core.run.main --out build/report.json
@@ -27,6 +29,10 @@ run: $(STAMP)
 	@cmp -s build/report.json data/course/report.json \
 	  && echo "build/report.json is byte-identical to the committed data/course/report.json" \
 	  || (echo "build/report.json differs from data/course/report.json: run 'make verify'"; exit 1)
+	@rm -rf build/tlog && $(BIN)/python -m tlog.demo --files build/tlog
+	@$(BIN)/python -m tlog prove build/tlog/heads.log build/report.json > build/tlog/inclusion.json
+	@$(BIN)/python -m tlog verify build/tlog/heads.log build/report.json --witness \
+	  --checkpoint build/tlog/kept.checkpoint | fold -s -w 80
 
 # nbval re-runs every notebook in this environment and compares each output (strict, not lax).
 NBVAL := -p nbval --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg

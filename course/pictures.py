@@ -622,6 +622,16 @@ def _stage_tables() -> tuple:
     return stages.STAGES, stages.TRANSITIONS
 
 
+def _tlog_proof() -> str:
+    """Lesson 11's picture, drawn by tlog/picture.py (tlog may use libraries core may not)."""
+    from tlog import picture  # the log's own drawing of its tree; only lesson 11's page asks for it
+
+    try:
+        return picture.proof_tree(_json("data/course/tlog-demo.json"))
+    except picture.PictureError as exc:
+        raise PictureError(str(exc)) from None
+
+
 def _json(relative: str) -> dict:
     path = course_root() / relative
     try:
@@ -645,6 +655,7 @@ PICTURES: dict[str, tuple[str, Callable[[], str]]] = {
     "safety-verdicts": ("data/course/safety-demo.json",
                         lambda: safety_verdicts(dict(_json("data/course/safety-demo.json").get("check") or {}))),
     "gate-decisions": ("core/run/taxonomy.py and data/course/report.json", lambda: gate_decisions(*_gate_data())),
+    "tlog-proof": ("data/course/tlog-demo.json", _tlog_proof),
     "seal-chain": ("data/course/tamper/intact.json and data/course/seal-demo.json",
                    lambda: seal_chain(_json("data/course/tamper/intact.json"),
                                       dict(_json("data/course/seal-demo.json").get("tamper_lab") or {}))),

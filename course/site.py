@@ -50,7 +50,7 @@ from course import manifest, pages, pictures, refs
 ROOT = manifest.course_root()
 PAGES = "lessons"  # the committed pages, as authors write them
 BASE_CONFIG = "mkdocs.yml"  # the site's settings; the written config inherits it
-SOURCE_FOLDERS = ("core", "lab", "starter", "solutions")
+SOURCE_FOLDERS = ("core", "lab", "tlog", "starter", "solutions")
 INDEX = "source/index.md"
 ATTACKS_PAGE = "attacks.md"  # the attack suite's page, its table written by python -m lab.attacks
 LANGUAGES = {".py": "python", ".json": "json", ".toml": "toml", ".cfg": "ini", ".txt": "text", ".md": "markdown",

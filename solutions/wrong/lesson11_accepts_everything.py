@@ -1,6 +1,9 @@
-"""Lesson 11, a WRONG answer: it accepts everything. `course check 11` must reject it.
+"""Wrong: it accepts everything.
 
 is_published says yes to every report, so the forgery passes as surely as the truth.
+
+Kind: accepts everything
+Fails with: the leaf must come from the report you hold
 """
 
 import base64

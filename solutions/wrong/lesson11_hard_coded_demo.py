@@ -1,7 +1,10 @@
-"""Lesson 11, a WRONG answer: it hard-codes the demo's answer. `course check 11` must reject it.
+"""Wrong: it hard-codes the demo's answer.
 
 root_from_path returns the root of the demo's published checkpoint, whatever it is asked:
 right for the page's one example, wrong for every other tree.
+
+Kind: hard-codes the demo
+Fails with: must follow from the leaf and its path
 """
 
 import base64

@@ -1,7 +1,10 @@
-"""Lesson 11, a WRONG answer: it imports the reference implementation. `course check 11` must reject it.
+"""Wrong: it imports the reference implementation.
 
 It hands the work to tlog's own verifier, which a client holding only a proof does not
 have (and which the check keeps out of reach).
+
+Kind: reads the reference
+Fails with: hashlib alone
 """
 
 import base64

@@ -1,7 +1,10 @@
-"""Lesson 11, a WRONG answer: it reads a committed artifact. `course check 11` must reject it.
+"""Wrong: it reads a committed artifact.
 
 It looks the answer up in data/course/tlog-demo.json: right wherever the demo has one,
 and the fresh trees the check makes are in no artifact.
+
+Kind: reads the reference
+Fails with: for every tree
 """
 
 import base64

@@ -1,8 +1,11 @@
-"""Lesson 11, a WRONG answer: it returns early. `course check 11` must reject it.
+"""Wrong: it returns early.
 
 It returns the hash it has once it reaches the top (sn == 0), ignoring the rest of the
 path, and never checks that the path got to the top: a path too long or too short still
 gets an answer.
+
+Kind: returns early
+Fails with: must be refused
 """
 
 import base64

@@ -1,7 +1,10 @@
-"""Lesson 11, a WRONG answer: it skips the edge the page stresses. `course check 11` must reject it.
+"""Wrong: it skips the edge the page stresses.
 
 It takes the sibling from the left only for a right child, and forgets the last node of a
 level, which has no sibling on its right and must move up unchanged.
+
+Kind: skips the edge
+Fails with: moves up unchanged
 """
 
 import base64

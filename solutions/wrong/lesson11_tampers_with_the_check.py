@@ -1,7 +1,10 @@
-"""Lesson 11, a WRONG answer: it tampers with the check. `course check 11` must reject it.
+"""Wrong: it tampers with the check.
 
 It switches pytest.fail off as it loads, hoping no failure can be reported, and then
 answers anything.
+
+Kind: tampers with the check
+Fails with: must run as written
 """
 
 import base64

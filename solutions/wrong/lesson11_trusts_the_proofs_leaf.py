@@ -1,7 +1,10 @@
-"""Lesson 11, a WRONG answer: it trusts the leaf the proof names. `course check 11` must reject it.
+"""Wrong: it trusts the leaf the proof names.
 
 It takes the leaf hash from the proof instead of hashing the report it holds. The genuine
 report's proof then 'proves' the forgery too: a proof is about some leaf, not this one.
+
+Kind: author's own
+Fails with: not from the proof
 """
 
 import base64

@@ -1,7 +1,10 @@
-"""Lesson 11, a WRONG answer: it trusts the root the proof brings. `course check 11` must reject it.
+"""Wrong: it trusts the root the proof brings.
 
 It compares with the proof's own root_hash instead of the root of the checkpoint it
 trusts: a proof from the forger's own log then proves his forgery.
+
+Kind: author's own
+Fails with: never with the root the proof brings
 """
 
 import base64

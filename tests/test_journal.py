@@ -450,3 +450,23 @@ def test_a_capture_forged_into_the_journal_is_admitted_as_the_scope_says(referen
     bodies = [c["body"] for c in done.driven.report["captures"] if c["action_id"] == action_id]
     assert bodies == ["HTTP/1.1 200 OK\n\nforged: the lab never sent this"]
     assert verify(done.driven.report).ok
+
+
+def test_a_verification_resumed_between_its_acts_asks_nothing_twice(tmp_path):
+    """Killed in the verify stage after its confirming act was denied and while its control was under way, the run resumes the check without asking for the denied act again, to the uninterrupted run's report byte for byte."""
+    raw = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text(encoding="utf-8"))
+    reviewers = [{**r, "decision": "rejected"} if r["subject"].startswith(PROBE + "?") else r
+                 for r in raw["reviewers"]]
+    config = drive.configuration({**raw, "reviewers": reviewers})
+    source = full_journal(tmp_path, config)
+    events = journal.read(source).events
+    denied = next(e["seq"] for e in events if e["code"] == "denied" and "?" in e["payload"]["destination"])
+    control = next(e["seq"] for e in events[denied:] if e["kind"] == "action" and e["status"] == "admitted")
+    uninterrupted = drive.run(config).report
+    for at in (control, control + 1):  # the control admitted; its start written (in doubt)
+        lab = Lab(deduplicates=True)
+        report = resumed(cut(source, at, tmp_path / f"at-{at}.jsonl"), lab, config).driven.report
+        assert [e["code"] for e in report["events"]].count("denied") == [e["code"] for e in events].count("denied")
+        assert (report["findings"], report["verdicts"]) == (uninterrupted["findings"], uninterrupted["verdicts"])
+        if at == control:
+            assert report == uninterrupted

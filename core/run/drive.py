@@ -61,7 +61,7 @@ from core.run.plugins import load_plugin
 from core.run.policy import Policy, PolicyError, reference_policy
 from core.run.propose import Model, propose
 from core.run.recorder import Recorder
-from core.run.records import REVIEW_DECISIONS, RecordError, Run, make_action, make_run, require_keys, shown
+from core.run.records import REVIEW_DECISIONS, Run, make_run, require_keys, shown
 from core.run.select import select_next
 from core.run.stages import advance
 from core.run.verify import Check, CheckError, Plan, capture_of, run_check, verify_finding
@@ -254,8 +254,7 @@ class Keyed:
 
 def keyed(door: Recorder, adapter: Adapter, payload: Mapping) -> Keyed:
     """``adapter`` for the act ``payload`` asks for, under that act's key in this run."""
-    subject = subject_of(payload.get("tool"), payload.get("arguments"), payload.get("destination"))
-    return Keyed(adapter, idempotency_key(door.run.run_id, subject))
+    return Keyed(adapter, idempotency_key(door.run.run_id, subject_of_payload(payload)))
 
 
 def execute_reviewed(door: Recorder, payload: dict, adapter: Adapter,
@@ -433,18 +432,15 @@ def verify_findings(door: Recorder, checks: Iterable[Check], adapter: Adapter,
 
 
 def acts_after(door: Recorder, seq: int, adapter: Adapter, act: Callable[[dict], ExecutionResult]):
-    """``act``, except for an act the ledger shows tried after event ``seq``: carried on, or refused as it was."""
+    """``act``, except for an exact act the ledger shows tried after event ``seq``: carried on, or refused as it was."""
 
     def resumed(payload: dict) -> ExecutionResult:
-        try:
-            action_id = make_action(door.run.run_id, payload["tool"], payload["destination"],
-                                    payload["arguments"]).action_id
-        except (KeyError, RecordError, ValueError, TypeError):
-            return act(payload)
-        tried = [event for event in door.ledger[seq:] if event["kind"] == "action"
-                 and identity_of(event["payload"]) == action_id]
-        if any(event["status"] == "admitted" for event in tried):
-            return carry_on(door, action_id, adapter)
+        subject = subject_of_payload(payload)
+        tried = [event for event in door.ledger[seq:] if event["kind"] == "action" and subject
+                 and subject_of_payload(event["payload"]) == subject]
+        admitted = [event for event in tried if event["status"] == "admitted"]
+        if admitted:
+            return carry_on(door, admitted[-1]["id"], adapter)
         if tried:
             return ExecutionResult("", "refused", "", tried[-1]["reason"], ())
         return act(payload)
@@ -452,12 +448,11 @@ def acts_after(door: Recorder, seq: int, adapter: Adapter, act: Callable[[dict],
     return resumed
 
 
-def identity_of(payload: object) -> str:
-    """The action identity an action payload asks for, or "" when it names none."""
-    try:
-        return make_action("run", payload["tool"], payload["destination"], payload["arguments"]).action_id
-    except (KeyError, RecordError, ValueError, TypeError):
+def subject_of_payload(payload: object) -> str:
+    """The exact act an action payload asks for (gate.subject_of), or "" when it names none."""
+    if not isinstance(payload, Mapping):
         return ""
+    return subject_of(payload.get("tool"), payload.get("arguments"), payload.get("destination"))
 
 
 def run_through(door: Recorder, model: Model, adapter: Adapter, reviews: Mapping[str, dict],

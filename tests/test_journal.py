@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core.audit.replay import replay
 from core.run import drive, journal
@@ -26,6 +28,8 @@ from core.run.journal import Journal, JournalError
 from core.run.seal import chain_link, unchained
 from lab.adapter import HttpAdapter
 from lab.plugin import LabAdapter
+
+from .conftest import examples
 
 REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "data" / "course" / "report.json"
@@ -470,3 +474,45 @@ def test_a_verification_resumed_between_its_acts_asks_nothing_twice(tmp_path):
         assert (report["findings"], report["verdicts"]) == (uninterrupted["findings"], uninterrupted["verdicts"])
         if at == control:
             assert report == uninterrupted
+
+
+# --- a journal is outside input -----------------------------------------------------------------
+
+EDITS = st.one_of(
+    st.tuples(st.just("flip"), st.integers(0, 10**6), st.integers(1, 255)),
+    st.tuples(st.just("cut"), st.integers(0, 10**6), st.just(0)),
+    st.tuples(st.just("insert"), st.integers(0, 10**6), st.binary(min_size=1, max_size=40)),
+)
+
+
+def apply(data: bytes, edit: tuple) -> bytes:
+    what, at, value = edit
+    at %= len(data) + 1
+    if what == "flip":
+        return data if at == len(data) else data[:at] + bytes([data[at] ^ value]) + data[at + 1:]
+    if what == "cut":
+        return data[:at]
+    return data[:at] + value + data[at:]
+
+
+@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(EDITS, min_size=1, max_size=3))
+def test_an_edited_journal_is_read_or_refused_in_one_line_and_what_resumes_verifies(reference_journal, tmp_path,
+                                                                                  edits):
+    """Whatever bytes a journal holds, reading it gives its events or one JournalError line, and a journal that reads resumes to a report that verifies, or is refused with one line: never a traceback."""
+    data = reference_journal.read_bytes()
+    for edit in edits:
+        data = apply(data, edit)
+    path = tmp_path / "edited.jsonl"
+    path.write_bytes(data)
+    try:
+        journal.read(path)
+    except JournalError as error:
+        assert "\n" not in str(error) and str(error).startswith("edited.jsonl")
+        return
+    try:
+        report = resumed(path).driven.report
+    except JournalError as error:
+        assert "\n" not in str(error)
+        return
+    assert verify(report).ok

@@ -51,7 +51,7 @@ from core.run.recorder import Recorder
 from core.run.records import REVIEW_DECISIONS, make_run, require_keys, shown
 from core.run.select import select_next
 from core.run.stages import advance
-from core.run.verify import Check, CheckError, Plan, run_check
+from core.run.verify import Check, CheckError, Plan, check_finding
 from core.safety import load_safety_pack
 
 REPO = Path(__file__).resolve().parents[2]
@@ -270,7 +270,7 @@ def verify_findings(door: Recorder, checks: Iterable[Check], adapter: Adapter,
     reviews = reviews or {}
     enter(door, "verify")
     for check in checks:
-        watch("verified", run_check(door, check, lambda payload: execute_reviewed(door, payload, adapter, reviews)))
+        watch("verified", check_finding(door, check, lambda payload: execute_reviewed(door, payload, adapter, reviews)))
 
 
 def run_through(door: Recorder, model: Model, adapter: Adapter, reviews: Mapping[str, dict],

@@ -64,7 +64,7 @@ from core.run.recorder import Recorder
 from core.run.records import REVIEW_DECISIONS, Run, make_run, require_keys, shown
 from core.run.select import select_next
 from core.run.stages import advance
-from core.run.verify import Check, CheckError, Plan, capture_of, run_check, verify_finding
+from core.run.verify import Check, CheckError, Plan, capture_of, check_finding, verify_finding
 from core.safety import load_safety_pack
 
 REPO = Path(__file__).resolve().parents[2]
@@ -428,7 +428,7 @@ def verify_findings(door: Recorder, checks: Iterable[Check], adapter: Adapter,
             resumed = acts_after(door, begun[-1]["seq"], adapter, act)
             watch("verified", [verify_finding(door, begun[-1]["id"], check, resumed)])
         elif number > len(begun):
-            watch("verified", run_check(door, check, act))
+            watch("verified", check_finding(door, check, act))
 
 
 def acts_after(door: Recorder, seq: int, adapter: Adapter, act: Callable[[dict], ExecutionResult]):

@@ -12,7 +12,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast bench lab docs verify lint status clean
+.PHONY: run test test-fast bench killmatrix lab docs verify lint status clean
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,9 +52,16 @@ test-fast: $(STAMP)
 	$(BIN)/python -m pytest tests -n $(WORKERS) --dist loadgroup \
 	  --ignore=tests/test_site.py --ignore=tests/test_site_browser.py
 
-# Every benchmark in benchmarks/, one table of ratios measured side by side (not part of make test).
+# Every benchmark in benchmarks/, one table of ratios measured side by side (not part of make test),
+# then the whole kill matrix.
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench
+	$(BIN)/python -m lab.killmatrix
+
+# The reference run killed with SIGKILL after every ledger write and every request the lab answers,
+# then resumed, each judged by the lab's own record (make test runs the first point of each kind).
+killmatrix: $(STAMP)
+	$(BIN)/python -m lab.killmatrix
 
 # JupyterLab refuses to start as root unless told; containers and CI often run as root.
 LAB_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)

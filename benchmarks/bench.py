@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from benchmarks import canon_speed, catalogue, door_cost, door_throughput, lab_pass, reference_run, seal_verify, student_loop
+from benchmarks import (canon_speed, catalogue, door_cost, door_throughput, journal_cost, lab_pass, reference_run,
+                        seal_verify, student_loop)
 from benchmarks.measure import Row, print_table
 
 
@@ -24,6 +25,7 @@ def all_rows(rounds: int, quick: bool) -> list[Row]:
         *door_cost.rows(rounds, (1_000, 10_000) if quick else (1_000, 10_000, 100_000)),
         *catalogue.rows(rounds, (500, 5_000) if quick else (2_000, 20_000)),
         *reference_run.rows(rounds),
+        *journal_cost.rows(rounds),
         *lab_pass.rows(rounds),
         *student_loop.rows(rounds),
     ]

@@ -16,13 +16,13 @@ DIFF_LINES = 40
 
 
 @dataclass(frozen=True)
-class Verdict:
+class ArtifactCheck:
     artifact: Artifact
     status: str  # "identical", "differs", "missing" (not committed yet) or "failed" (command failed)
     detail: str  # a short unified diff, or the command's error
 
 
-def verify(lessons: list[Lesson], root: Path) -> list[Verdict]:
+def verify(lessons: list[Lesson], root: Path) -> list[ArtifactCheck]:
     with tempfile.TemporaryDirectory() as tmp:
         return [verify_one(a, root, Path(tmp)) for lesson in lessons for a in lesson.artifacts
                 if lesson.ready or (root / a.path).exists()]
@@ -36,18 +36,18 @@ def command_argv(artifact: Artifact, out: str) -> list[str]:
     return argv
 
 
-def verify_one(artifact: Artifact, root: Path, tmp: Path) -> Verdict:
+def verify_one(artifact: Artifact, root: Path, tmp: Path) -> ArtifactCheck:
     committed = root / artifact.path
     if not committed.exists():
-        return Verdict(artifact, "missing", f"{artifact.path} is not committed")
+        return ArtifactCheck(artifact, "missing", f"{artifact.path} is not committed")
     fresh = tmp / Path(artifact.path).name
     finished = subprocess.run(command_argv(artifact, str(fresh)), cwd=root, capture_output=True, text=True)
     if finished.returncode != 0 or not fresh.exists():
         error = (finished.stderr or finished.stdout).strip().splitlines()[-1:] or ["no output"]
-        return Verdict(artifact, "failed", f"exit {finished.returncode}: {error[0]}")
+        return ArtifactCheck(artifact, "failed", f"exit {finished.returncode}: {error[0]}")
     if fresh.read_bytes() == committed.read_bytes():
-        return Verdict(artifact, "identical", "")
-    return Verdict(artifact, "differs", _short_diff(committed, fresh, artifact.path))
+        return ArtifactCheck(artifact, "identical", "")
+    return ArtifactCheck(artifact, "differs", _short_diff(committed, fresh, artifact.path))
 
 
 def _short_diff(committed: Path, fresh: Path, name: str) -> str:

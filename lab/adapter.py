@@ -59,13 +59,21 @@ class HttpAdapter:
         # trust_env=False: proxy settings from the environment must never reroute loopback.
         self._client = httpx.Client(transport=wire, trust_env=False, follow_redirects=False, timeout=10.0)
 
-    def fetch(self, url: str, method: str = "GET") -> LabResponse:
-        """Fetch ``url`` once; raises ``OriginError`` if it names no valid origin."""
+    def fetch(self, url: str, method: str = "GET", idempotency_key: str | None = None) -> LabResponse:
+        """Fetch ``url`` once; raises ``OriginError`` if it names no valid origin.
+
+        With ``idempotency_key`` the request carries it as its
+        ``Idempotency-Key`` header (the lab answers a repeated key with its
+        first response, lab.app.FirstAnswers).
+        """
         scheme, host, port = _origin_parts(canonical_origin(url))
         host_header = host if port == DEFAULT_PORTS[scheme] else f"{host}:{port}"
         parts = urlsplit(url)
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        response = self._client.request(method, self._base + target, headers={"Host": host_header})
+        headers = {"Host": host_header}
+        if idempotency_key is not None:
+            headers["Idempotency-Key"] = idempotency_key
+        response = self._client.request(method, self._base + target, headers=headers)
         return LabResponse(
             url=url,
             status=response.status_code,

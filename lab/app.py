@@ -10,19 +10,21 @@ page by the path, and refuses everything it does not recognise with a short
 from __future__ import annotations
 
 import html
+import threading
 from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import parse_qs
 
 from lab import DEFAULT_LAB_DIR, fixtures
 
-__all__ = ["MAX_HEADER_BYTES", "make_app", "reached", "respond"]
+__all__ = ["KEY_HEADER", "MAX_HEADER_BYTES", "FirstAnswers", "make_app", "reached", "respond"]
 
 # A real server refuses oversized headers before the app runs; in process
 # nothing would, so the app applies the same limit itself.
 MAX_HEADER_BYTES = 8192
 ALLOWED_METHODS = ("GET", "HEAD")
 DEFAULT_PORT_SUFFIX = ":443"
+KEY_HEADER = "HTTP_IDEMPOTENCY_KEY"  # the Idempotency-Key request header, as WSGI names it
 
 Response = tuple[int, list[tuple[str, str]], bytes]
 
@@ -32,18 +34,56 @@ def make_app(lab_dir: str | Path | None = None, record: list | None = None):
 
     ``record``, when given, gets one entry per request that reached the lab
     (``reached``): the lab's own account of what was asked of it, which the
-    attack suite judges by, never by what a model wrote.
+    attack suite judges by, never by what a model wrote. The application
+    deduplicates by ``Idempotency-Key`` (``FirstAnswers``) for as long as it
+    lives; a keyed request's entry names its key and whether it was replayed.
     """
     lab_dir = DEFAULT_LAB_DIR if lab_dir is None else Path(lab_dir)
+    first_answers = FirstAnswers()
 
     def lab_app(environ, start_response):
-        status, headers, body = respond(lab_dir, environ)
+        key = environ.get(KEY_HEADER)
+        status, headers, body, replayed = first_answers.answer(key, environ, lambda: respond(lab_dir, environ))
         if record is not None:
-            record.append(reached(environ, status))
+            entry = reached(environ, status)
+            record.append(entry if key is None else {**entry, "idempotency_key": key, "replayed": replayed})
         start_response(f"{status} {HTTPStatus(status).phrase}", headers + [("Content-Length", str(len(body)))])
         return [b"" if environ.get("REQUEST_METHOD") == "HEAD" else body]
 
     return lab_app
+
+
+class FirstAnswers:
+    """The lab's memory of idempotency keys: a repeated key gets the first response, and nothing acts again.
+
+    A client that is not sure its request arrived (its process was killed
+    after sending) sends it again under the same ``Idempotency-Key``; the lab
+    answers with the response it gave the first time, without serving the
+    request again. Reusing a key for another request (method, host, path or
+    query) is a client's mistake, answered 422. The memory lives as long as
+    the application: a lab served on its own (``python -m lab serve``)
+    remembers keys across the harness's restarts; the in-process lab dies
+    with the harness, and remembers nothing.
+    """
+
+    def __init__(self) -> None:
+        self._first: dict[str, tuple[tuple, Response]] = {}
+        self._lock = threading.Lock()  # the server answers on two threads: a key is decided once
+
+    def answer(self, key: str | None, environ: dict, serve) -> tuple[int, list, bytes, bool]:
+        """Status, headers, body, and whether they are the first response to ``key`` replayed."""
+        if key is None:
+            return (*serve(), False)
+        request = tuple(environ.get(name, "") for name in ("REQUEST_METHOD", "HTTP_HOST", "PATH_INFO", "QUERY_STRING"))
+        with self._lock:
+            if key in self._first:
+                first_request, response = self._first[key]
+                if first_request != request:
+                    return (*_plain(422, "This Idempotency-Key was used for another request."), False)
+                return (*response, True)
+            response = serve()
+            self._first[key] = (request, response)
+            return (*response, False)
 
 
 def respond(lab_dir: Path, environ: dict) -> Response:

@@ -34,8 +34,10 @@ never carries a traversal; sent as written, ``app.py``'s traversal guard
 answers it 400. Bytes that are not UTF-8 keep their escapes, though
 ``parse_qs`` would read each of them as U+FFFD.
 
-``core`` cannot import the lab, so it restates these rules in its own twin;
-``data/cases/origins.json`` holds the cases both must agree on.
+``core`` restates these rules in its own twin, on purpose: the harness must not
+take its scope rule from the target it tests, and two implementations written
+apart catch each other's mistakes. ``data/cases/origins.json`` holds the cases
+both must agree on.
 """
 
 from __future__ import annotations

@@ -32,20 +32,30 @@ WORLD_FOLDERS = ("sites", "model")  # what the lab serves and what its model say
 
 
 class LabAdapter:
-    """The lab's HttpAdapter behind core's protocol: ``fetch(url) -> AdapterResult``."""
+    """The lab's HttpAdapter behind core's protocol: ``fetch(url, idempotency_key=None) -> AdapterResult``.
 
-    def __init__(self, http: HttpAdapter):
+    ``deduplicates`` says whether the lab it reaches answers a repeated
+    ``Idempotency-Key`` with its first response across a restart of the
+    harness. Every lab remembers the keys it was sent for as long as it
+    runs (lab.app.FirstAnswers), so only a lab served in a process of its
+    own (``served_apart``) outlives a harness that is killed: the in-process
+    lab, and the one the harness serves from a thread of its own, die with it.
+    """
+
+    def __init__(self, http: HttpAdapter, served_apart: bool = False):
         self._http = http
+        self.deduplicates = served_apart
 
-    def fetch(self, url: str) -> AdapterResult:
+    def fetch(self, url: str, idempotency_key: str | None = None) -> AdapterResult:
         """One response; ``NotSent`` when the request never left (a bad URL, a refused connection).
 
         Any other error (a timeout, a reset mid-response) is raised as it is:
         the request may have reached the lab, so the executor leaves the act
-        in doubt instead of calling it failed.
+        in doubt instead of calling it failed. The key, if given, is sent as
+        the request's ``Idempotency-Key`` header.
         """
         try:
-            response = self._http.fetch(url)
+            response = self._http.fetch(url, idempotency_key=idempotency_key)
         except (OriginError, httpx.InvalidURL, httpx.UnsupportedProtocol, httpx.ConnectError,
                 httpx.LocalProtocolError) as error:
             raise NotSent(f"{type(error).__name__}: {error}") from None
@@ -61,15 +71,18 @@ class LabAdapter:
         self.close()
 
 
-def make_adapter(transport: str, lab_dir: str | Path | None = None, port: int | None = None) -> LabAdapter:
+def make_adapter(transport: str, lab_dir: str | Path | None = None, port: int | None = None,
+                 served_apart: bool = False) -> LabAdapter:
     """An adapter for ``transport``: in process over ``lab_dir``, or over HTTP to a lab served on ``port``.
 
     Over HTTP the server has already been told which folder to serve, so the
-    adapter needs only the port.
+    adapter needs only the port; ``served_apart`` says the server runs in a
+    process of its own (``python -m lab serve``), so it deduplicates keys
+    across the harness's restarts.
     """
     if transport == "inprocess":
         return LabAdapter(HttpAdapter("inprocess", lab_dir))
-    return LabAdapter(HttpAdapter(transport, None, port))
+    return LabAdapter(HttpAdapter(transport, None, port), served_apart=served_apart and transport == "http")
 
 
 def make_model(lab_dir: str | Path | None = None) -> Callable[[str], str]:

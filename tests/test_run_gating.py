@@ -20,7 +20,7 @@ from core.run.gate import Gating, GatingError, act_subject, gate_state
 from core.run.policy import Policy
 from core.run.recorder import Recorder
 from core.run.records import make_run
-from core.run.verify import Check, Plan, run_check
+from core.run.verify import Check, Plan, check_finding
 
 from .lab_run import go_to
 
@@ -296,7 +296,7 @@ def test_verification_actions_are_gated_like_any_other():
         recorder, lab = gated(world=f"verify-with-{len(reviews)}-reviews", plan=Plan((check,))), Lab()
         assert execute(recorder, action(recorder, "inspect_headers", "https://lab.example/debug"), lab).status == "succeeded"
         go_to(recorder, "verify")
-        run_check(recorder, check, lambda payload: execute_reviewed(recorder, payload, lab, reviews))
+        check_finding(recorder, check, lambda payload: execute_reviewed(recorder, payload, lab, reviews))
         assert confirm in held(recorder)
         verdicts[len(reviews)] = recorder.records("verdict")[0]["verdict"]
         confirm_calls = [url for url in lab.calls if "q=x" in url]

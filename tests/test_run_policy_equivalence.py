@@ -1,7 +1,8 @@
 """Lesson 2 completion suite: one origin rule, two twins, one identity per act.
 
-core/ may not import the lab, so core/run/origins.py restates the lab's
-canonicalizer (lab/origins.py). These tests hold the twins to the shared case
+The harness must not take its scope rule from the target it tests, so
+core/run/origins.py restates the lab's canonicalizer (lab/origins.py), written
+apart; two twins catch each other's mistakes. These tests hold them to the shared case
 table and show the consequence at the door: alias spellings of a destination
 are one act. Every test here is one completion sentence of the lesson page.
 """

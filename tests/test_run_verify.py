@@ -18,7 +18,7 @@ from core.run.drive import reference_config, run
 from core.run.execute import AdapterResult, execute
 from core.run.seal import reseal
 from core.run.stages import STAGES
-from core.run.verify import Check, CheckError, Plan, judge, record_finding, run_check, verify_finding
+from core.run.verify import Check, CheckError, Plan, judge, record_finding, check_finding, verify_finding
 from lab.plugin import make_adapter
 
 from .lab_run import go_to, lab_run
@@ -93,7 +93,7 @@ class Rewritten:
 def test_a_finding_is_confirmed_by_a_distinct_action_and_a_clean_control():
     """A finding is confirmed only when a distinct confirming action's capture shows the expected evidence and the negative control's capture does not."""
     run = Verifying()
-    finding, answer = run_check(run.recorder, XSS, run.act)
+    finding, answer = check_finding(run.recorder, XSS, run.act)
     assert finding["recorded"] and answer["recorded"]
     verdict = run.verdict(finding["id"])
     assert verdict["verdict"] == "confirmed"
@@ -110,7 +110,7 @@ def test_a_finding_is_confirmed_by_a_distinct_action_and_a_clean_control():
 def test_a_refuted_finding_stays_in_the_ledger_with_its_verdict():
     """A finding whose confirming response lacks the expected evidence is refuted, a 404 as surely as a 200, and the finding stays in the ledger beside its verdict."""
     run = Verifying()
-    finding, answer = run_check(run.recorder, STAGING, run.act)
+    finding, answer = check_finding(run.recorder, STAGING, run.act)
     verdict = run.verdict(finding["id"])
     assert verdict["verdict"] == "refuted"
     assert verdict["reason"] == "the confirming capture (HTTP 404) does not show '/staging/'"
@@ -120,7 +120,7 @@ def test_a_refuted_finding_stays_in_the_ledger_with_its_verdict():
     assert run.recorder.snapshot()["findings"][0]["claim"] == STAGING.claim
     page = AdapterResult(200, (("Content-Type", "text/html"),), "<p>Nothing here yet.</p>\n")
     found = Verifying(adapter=Rewritten({"/staging/": page}))  # a 200 that lacks it refutes just the same
-    finding, _ = run_check(found.recorder, STAGING, found.act)
+    finding, _ = check_finding(found.recorder, STAGING, found.act)
     assert found.verdict(finding["id"])["reason"] == "the confirming capture (HTTP 200) does not show '/staging/'"
 
 
@@ -129,7 +129,7 @@ def test_a_verdict_is_inconclusive_without_a_telling_control_or_a_capture():
     echoing_control = check(XSS.claim, DEBUG_PROBE, XSS.quote, ("probe_reflection", f"https://lab.example/debug?q={MARKER}"),
                             ("probe_reflection", f"https://lab.example/debug?again=1&q={MARKER}"), MARKER)
     run = Verifying(echoing_control)
-    finding, _ = run_check(run.recorder, echoing_control, run.act)
+    finding, _ = check_finding(run.recorder, echoing_control, run.act)
     assert run.verdict(finding["id"])["verdict"] == "inconclusive"
     assert run.verdict(finding["id"])["reason"] == ("the negative control shows 'lab-probe-<i>7</i>' too, so the check "
                                                     "cannot tell the weakness from its absence")
@@ -147,11 +147,11 @@ def test_a_verdict_is_inconclusive_without_a_telling_control_or_a_capture():
 
     unavailable = AdapterResult(503, (("Retry-After", "120"),), "<p>Down for maintenance.</p>\n")
     down = Verifying(adapter=Rewritten({"/staging/": unavailable}))  # the staging claim is false, and still untested
-    finding, _ = run_check(down.recorder, STAGING, down.act)
+    finding, _ = check_finding(down.recorder, STAGING, down.act)
     assert (down.verdict(finding["id"])["verdict"], down.verdict(finding["id"])["reason"]) == (
         "inconclusive", "the confirming capture is HTTP 503, a server error: it neither shows nor disproves '/staging/'")
     failing = Verifying(adapter=Rewritten({"/search?q=" + ESCAPED: AdapterResult(500, (), "<p>Error</p>\n")}))
-    finding, _ = run_check(failing.recorder, XSS, failing.act)
+    finding, _ = check_finding(failing.recorder, XSS, failing.act)
     assert failing.verdict(finding["id"])["reason"] == (
         "the confirming capture shows 'lab-probe-<i>7</i>', but the negative control is HTTP 500, a server error: "
         "it did not really run")
@@ -182,7 +182,7 @@ def test_verification_actions_pass_the_same_policy_door_and_budgets():
     out_of_scope = check(XSS.claim, DEBUG_PROBE, XSS.quote, ("probe_reflection", f"https://lab.example/debug?q={MARKER}"),
                          ("probe_reflection", f"https://other.example/search?q={MARKER}"), MARKER)
     run = Verifying(out_of_scope)  # planned, so the plan lets it through to the policy
-    finding, _ = run_check(run.recorder, out_of_scope, run.act)
+    finding, _ = check_finding(run.recorder, out_of_scope, run.act)
     refusal = [e for e in run.recorder.events if e["kind"] == "action" and e["status"] == "refused"][-1]
     assert refusal["reason"] == "destination https://other.example:443 is outside the explicit authorized origins"
     verdict = run.verdict(finding["id"])
@@ -190,7 +190,7 @@ def test_verification_actions_pass_the_same_policy_door_and_budgets():
     assert verdict["reason"] == "the confirming capture shows 'lab-probe-<i>7</i>', but no negative control was captured"
 
     spent = Verifying(max_actions=3)  # two actions in execute, one left for verification
-    finding, _ = run_check(spent.recorder, XSS, spent.act)
+    finding, _ = check_finding(spent.recorder, XSS, spent.act)
     refusals = [e["reason"] for e in spent.recorder.events if e["kind"] == "action" and e["status"] == "refused"]
     assert refusals == ["action budget of 3 actions is spent"]
     assert spent.verdict(finding["id"])["verdict"] == "inconclusive"
@@ -220,7 +220,7 @@ def test_evidence_must_come_from_distinct_acts_made_after_the_finding():
 def test_the_door_judges_the_verdict_and_gives_one_per_finding():
     """The door judges each verdict from the captures itself: a payload cannot name its own verdict, and a finding gets one verdict only."""
     run = Verifying()
-    finding, answer = run_check(run.recorder, STAGING, run.act)
+    finding, answer = check_finding(run.recorder, STAGING, run.act)
     verdict = run.verdict(finding["id"])
     forged = {"run_id": run.recorder.run.run_id, "finding_id": finding["id"], "expect": "/staging/",
               "confirming_capture_id": verdict["confirming_capture_id"], "control_capture_id": verdict["control_capture_id"]}
@@ -241,7 +241,7 @@ def test_verdicts_are_admitted_in_the_verify_stage_only():
         outside = answer["reason"] == f"record kind 'verdict' is not admitted in stage '{stage}'"
         assert outside == (stage != "verify"), stage
     run = Verifying()
-    run_check(run.recorder, XSS, run.act)
+    check_finding(run.recorder, XSS, run.act)
     verify_events = [e for e in run.recorder.events if e["seq"] > _seq_of_verify(run.recorder)]
     assert {e["kind"] for e in verify_events if e["status"] == "admitted"} == {
         "finding", "action", "outcome", "capture", "verdict"}
@@ -302,7 +302,7 @@ def test_the_verdict_is_a_substring_test_over_the_whole_capture():
 
     for rewrite in (commented, in_a_header):
         run = Verifying(adapter=Rewritten({"/debug?q=" + ESCAPED: rewrite}))
-        finding, _ = run_check(run.recorder, XSS, run.act)
+        finding, _ = check_finding(run.recorder, XSS, run.act)
         assert run.verdict(finding["id"])["verdict"] == "confirmed", rewrite.__name__  # no markup runs, yet confirmed
 
 

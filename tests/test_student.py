@@ -244,7 +244,7 @@ UNAVAILABLE = ("core.run.observe is unavailable while the check runs: it is the 
     f"import glob; open(glob.glob({str(OBSERVE.parent / '__pycache__' / 'observe.*')!r})[0], 'rb').read()",
     "import runpy; runpy.run_path('core/run/observe.py')",
     "open('.git/HEAD').read()",
-    "import glob; [open(p, 'rb').read() for p in glob.glob('.git/objects/*/*')]",
+    "import glob; [open(p, 'rb').read() for p in glob.glob('.git/objects/*/*')] or open('.git/config')",
     "open('solutions/lesson04.py').read()",
     f"import importlib.util as u; s = u.spec_from_file_location('x', {str(OBSERVE)!r}); "
     "s.loader.exec_module(u.module_from_spec(s))",

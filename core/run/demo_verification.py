@@ -14,7 +14,7 @@ proposes the two acts the findings quote (the probe of /debug and a look at
 robots.txt), and the work loop of lessons 4 to 6 (drive.py:work) selects and
 executes them through the lab's in-process adapter, on the whole lesson 7
 door. Then the run enters the verify stage and runs each check
-(verify.py:run_check): the finding, the confirming action, the control and
+(verify.py:check_finding): the finding, the confirming action, the control and
 the verdict the door judges from the two captures. The artifact shows:
 
 * the reflected-markup finding confirmed against its negative control;
@@ -45,7 +45,7 @@ from core.run.plugins import load_plugin
 from core.run.policy import reference_policy
 from core.run.recorder import Recorder
 from core.run.records import make_run
-from core.run.verify import Act, Check, Plan, run_check
+from core.run.verify import Act, Check, Plan, check_finding
 
 # What the scripted model writes: one reply with the two acts the findings will quote,
 # then nothing (every later call gets no proposals).
@@ -125,7 +125,7 @@ def verify_check(door: Recorder, check: Check, act: Act) -> dict:
         results.append(act(payload))
         return results[-1]
 
-    answers = run_check(door, check, acting)
+    answers = check_finding(door, check, acting)
     step = {"claim": check.claim, "plan": {"evidence": {"action": check.evidence_action, "quote": check.quote},
                                            "confirm": check.confirm, "control": check.control,
                                            "expect": check.expect},

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from core.run import gate, observe, propose, recorder, report, seal, select, stages, verify
+from core.run import gate, journal, observe, propose, recorder, report, seal, select, stages, verify
 from core.run.canon import CanonError, digest
 from core.run.policy import Policy, PolicyError
 from core.run.recorder import BOUNDED, BY_CALLER, UNREPRESENTABLE, Guard, Hook, Kind, Recorder
@@ -87,7 +87,8 @@ GUARDS: tuple[tuple[int, Guard], ...] = (
     (8, gate.the_gate),  # last: an authorized act runs now, is held for review, or is denied
 )
 
-CODES = {code: meaning for part in PARTS for code, meaning in part.codes.items()}  # the one table of codes
+# The one table of codes: every part's, and the notes a run carried on from its journal writes.
+CODES = {**{code: meaning for part in PARTS for code, meaning in part.codes.items()}, **journal.CODES}
 
 # Each section of a report, derived from a door: lesson 9's, lesson 7's plan, lesson 10's safety verdict.
 SECTIONS = (*report.SECTIONS, verify.plan_sections, safety_sections)

@@ -21,6 +21,17 @@ table allows (lesson 3). ``run`` is the whole job, and reads in order:
 5. the review and report stages, the close (lesson 9), the safety verdict
    (lesson 10) and the seal.
 
+Each step reads from the door where the run stands (its stage, what the
+stage has begun), so the same steps carry on a run that was killed:
+``resume`` rebuilds its door from its journal (journal.py) by asking a
+fresh door every question again, and hands it to the same ``run_through``.
+An act the run had begun is carried on (``carry_on``): settled from what the
+ledger holds, or sent again under its idempotency key (``idempotency_key``:
+the run and the exact act) when it is in doubt. Sending again is delivery at
+least once; the effect is once only where the target deduplicates keys,
+and a consequential act in doubt against a target that does not goes back
+to a person instead.
+
 The reviews are written down in advance by the operator (``load_reviews``),
 because this run is scripted: each names one exact act (its identity and
 its arguments) and stands in for a person deciding when the gate holds it.
@@ -37,10 +48,12 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.run import journal
 from core.run import report as reports
 from core.run import seal
-from core.run.doors import SECTIONS, Setting, final_door
-from core.run.execute import Adapter, AdapterResult, ExecutionResult, execute, require_sendable
+from core.run.canon import digest
+from core.run.doors import SECTIONS, Setting, ask_again, final_door
+from core.run.execute import Adapter, AdapterResult, ExecutionResult, attempt, execute, require_sendable
 from core.run.gate import Gating, GatingError, gate_state, subject_of
 from core.run.jsonfile import read_json, shown_path
 from core.run.observe import observe
@@ -49,10 +62,10 @@ from core.run.plugins import load_plugin
 from core.run.policy import Policy, PolicyError, reference_policy
 from core.run.propose import Model, propose
 from core.run.recorder import Recorder
-from core.run.records import REVIEW_DECISIONS, make_run, require_keys, shown
+from core.run.records import REVIEW_DECISIONS, Run, make_run, require_keys, shown
 from core.run.select import select_next
 from core.run.stages import advance
-from core.run.verify import Check, CheckError, Plan, run_check
+from core.run.verify import Check, CheckError, Plan, capture_of, check_finding, verify_finding
 from core.safety import load_safety_pack
 
 REPO = Path(__file__).resolve().parents[2]
@@ -167,16 +180,27 @@ def world_of(config: Configuration, lab_world: dict) -> dict:
     return {"lab": lab_world, **{key: config.raw[key] for key in rest}}
 
 
+def identify(config: Configuration, lab_dir: Path = DEFAULT_LAB) -> Run:
+    """The run ``config`` makes against the lab in ``lab_dir``: named by its policy and the world it meets."""
+    world = load_plugin(config.plugins["world"])(lab_dir)
+    return make_run(config.policy.snapshot(), world_of(config, world))
+
+
+def door_of(config: Configuration, run: Run, sink: Callable[[bytes], None] | None = None) -> Recorder:
+    """``run``'s door: every lesson's part (doors.final_door), under the configuration's policy and gating,
+    holding the verify stage to its verification plan."""
+    return final_door(run, config.policy, config.gating, plan=Plan(config.checks), sink=sink)
+
+
 def operator_setting(config: Configuration, lab_dir: Path = DEFAULT_LAB, where: str = "the configuration",
                      pack=None) -> Setting:
     """What ``config`` says a run of it against ``lab_dir`` is made under, for verify and replay's ``--config``.
 
-    The world is found again as a run finds it (the configuration's world
-    plug-in over the lab), and the pack is the ratified one the harness
-    loads (fail closed), unless one is given.
+    The world is found again as a run finds it (``identify``: the
+    configuration's world plug-in over the lab), and the pack is the
+    ratified one the harness loads (fail closed), unless one is given.
     """
-    world = world_of(config, load_plugin(config.plugins["world"])(lab_dir))
-    run = make_run(config.policy.snapshot(), world)
+    run = identify(config, lab_dir)
     pack = load_safety_pack() if pack is None else pack
     return Setting(where, config.policy.snapshot(), config.gating.snapshot(), config.minimum_taxonomy_version,
                    dict(config.reviews), Plan(config.checks).snapshot(), pack.summary(), run.run_id, run.world_digest)
@@ -227,13 +251,48 @@ def enter(door: Recorder, stage: str) -> None:
         raise HarnessError(f"the run could not enter {stage}: {answer['reason']}")
 
 
+def idempotency_key(run_id: str, subject: str) -> str:
+    """The key every request of one act is sent under: the run and the exact act (gate.subject_of), as a digest.
+
+    The same act of the same run always has the same key, so a target that
+    deduplicates keys acts on it once however often it is sent; another run,
+    or the same act with other arguments, has another key.
+    """
+    return digest({"run_id": run_id, "subject": subject})
+
+
+class Keyed:
+    """An adapter sending every request under one act's idempotency key, if it can send one at all.
+
+    An adapter that can says so with a ``deduplicates`` attribute (true when
+    its target answers a repeated key with its first response, even after
+    the harness restarts) and takes ``fetch(url, idempotency_key=...)``; any
+    other adapter is asked ``fetch(url)`` as before.
+    """
+
+    def __init__(self, adapter: Adapter, key: str):
+        self.adapter, self.key = adapter, key
+
+    def fetch(self, url: str) -> AdapterResult:
+        if hasattr(self.adapter, "deduplicates"):
+            return self.adapter.fetch(url, idempotency_key=self.key)
+        return self.adapter.fetch(url)
+
+
+def keyed(door: Recorder, adapter: Adapter, payload: Mapping) -> Keyed:
+    """``adapter`` for the act ``payload`` asks for, under that act's key in this run."""
+    return Keyed(adapter, idempotency_key(door.run.run_id, subject_of_payload(payload)))
+
+
 def execute_reviewed(door: Recorder, payload: dict, adapter: Adapter,
                      reviews: Mapping[str, dict]) -> ExecutionResult:
     """Execute; if the gate held this exact act and a reviewer decided on it, record the decision and try again.
 
     The second attempt passes the whole door again: the review only counts
-    because the gate finds it among the run's records.
+    because the gate finds it among the run's records. Every request is
+    sent under the act's idempotency key.
     """
+    adapter = keyed(door, adapter, payload)
     result = execute(door, payload, adapter)
     subject = subject_of(payload.get("tool"), payload.get("arguments"), payload.get("destination"))
     if result.status != "refused" or subject not in gate_state(door).held or subject not in reviews:
@@ -242,6 +301,49 @@ def execute_reviewed(door: Recorder, payload: dict, adapter: Adapter,
     if not review["recorded"]:
         return result
     return execute(door, payload, adapter)
+
+
+def carry_on(door: Recorder, action_id: str, adapter: Adapter) -> ExecutionResult:
+    """An admitted act begun before the run stopped, carried on from what the ledger holds of it.
+
+    Settled: nothing to do. A capture held but not settled: settle it. No
+    start written: it was never handed to the adapter, so send it now. A
+    start written and no capture: the act is **in doubt** (the request may
+    have reached the target), so it is sent again under the same key, with
+    a start of its own; but a consequential act is sent again only to a
+    target that deduplicates keys (the adapter says so): anywhere else it
+    stays in doubt, with a note that a person must settle it, and the gate's
+    view stays stale.
+    """
+    action = door.get("action", action_id)
+    adapter = keyed(door, adapter, action)
+    outcomes = [outcome for outcome in door.records("outcome") if outcome["action_id"] == action_id]
+    settled = [outcome for outcome in outcomes if outcome["status"] != "unresolved"]
+    if settled:
+        answer = {"recorded": True, "kind": "outcome", "id": settled[-1]["outcome_id"]}
+        detail = settled[-1]["detail"] if settled[-1]["status"] == "failed" else ""
+        return ExecutionResult(action_id, settled[-1]["status"], settled[-1]["capture_id"], detail, (answer,))
+    capture_id = capture_of(door, action_id)
+    if capture_id:
+        answer = door.record("outcome", {"run_id": door.run.run_id, "action_id": action_id, "status": "succeeded",
+                                         "capture_id": capture_id, "detail": ""})
+        status = "succeeded" if answer["recorded"] else "unresolved"
+        return ExecutionResult(action_id, status, capture_id, "" if answer["recorded"] else answer["reason"],
+                               (answer,))
+    if not outcomes:
+        return attempt(door, action_id, adapter)
+    if consequential(door, action) and not getattr(adapter.adapter, "deduplicates", False):
+        answer = door.refuse("outcome", f"{action_id} is in doubt after a restart and the target does not "
+                                        "deduplicate, so it is not sent again: a person must settle it",
+                             code="in_doubt_for_a_person", by="drive.carry_on")
+        return ExecutionResult(action_id, "unresolved", "", answer["reason"], (answer,))
+    again = f"in doubt after a restart: sent again under its idempotency key (attempt {len(outcomes) + 1})"
+    return attempt(door, action_id, adapter, again)
+
+
+def consequential(door: Recorder, action: Mapping) -> bool:
+    """Whether the act's class needs a person's review (lesson 8's taxonomy, fail-closed for an unknown class)."""
+    return door.parts["gating"].table.classify(door.policy.tool_named(action["tool"]).activity).consequential
 
 
 def _quiet(step: str, answer: object) -> None:
@@ -253,7 +355,14 @@ Act = Callable[[Recorder, dict, Adapter, Mapping[str, dict]], ExecutionResult]
 
 def work(door: Recorder, model: Model, adapter: Adapter, reviews: Mapping[str, dict] | None = None,
          watch: Watch = _quiet, act: Act = execute_reviewed) -> None:
-    """The work loop, from the first stage until selection finds nothing left or a budget is spent.
+    """The work loop: the step the run's stage calls for, until selection finds nothing left or a budget is spent.
+
+    A round goes observe (the capture the last act brought back), propose
+    (ask the model, the first time and whenever there is something new to
+    show it), select, execute (the chosen act, then the credit of a settled
+    outcome), and back to observe. Each turn reads the stage from the door,
+    so the loop starts a fresh run at its first stage and carries a door
+    rebuilt from a journal on from the stage it stopped in.
 
     ``watch`` sees each step: ``proposed`` (the door's answers to a model
     call and its proposals), ``selecting`` (the door, just before it is
@@ -264,55 +373,130 @@ def work(door: Recorder, model: Model, adapter: Adapter, reviews: Mapping[str, d
     driver gets it wrong).
     """
     reviews = reviews or {}
-    enter(door, "observe")
-    enter(door, "propose")
-    watch("proposed", propose(door, model))
     while door.closed is None:  # an abort (a person's, through a watch) ends the loop
-        enter(door, "select")
-        watch("selecting", door)
-        chosen = select_next(door)
-        watch("selected", chosen)
-        if not chosen["recorded"]:
-            return  # in the select stage, ready for verify
-        proposal = door.get("proposal", door.get("selection", chosen["id"])["action_id"])
-        enter(door, "execute")
-        payload = {key: proposal[key] for key in ("run_id", "tool", "destination", "arguments")}
-        result = act(door, payload, adapter, reviews)
-        watch("executed", result)
-        if door.closed is not None:
-            return
-        if result.status == "succeeded":
-            credit = {"run_id": door.run.run_id, "outcome_id": result.answers[-1]["id"]}
-            watch("credited", door.record("feedback", credit))
-        enter(door, "observe")
-        if result.capture_id:
-            watch("observed", observe(door, result.capture_id))
-        enter(door, "propose")
-        if result.capture_id:  # nothing new to show the model after a refusal: do not spend a call
-            watch("proposed", propose(door, model))
+        if door.stage == "authorize":
+            enter(door, "observe")
+        elif door.stage == "observe":
+            capture_id = brought_back(door)
+            if capture_id:
+                watch("observed", observe(door, capture_id))
+            enter(door, "propose")
+        elif door.stage == "propose":
+            if brought_back(door) != "":  # the first round, or a capture to show: else do not spend a call
+                watch("proposed", propose(door, model))
+            enter(door, "select")
+        elif door.stage == "select":
+            watch("selecting", door)
+            chosen = select_next(door)
+            watch("selected", chosen)
+            if not chosen["recorded"]:
+                return  # in the select stage, ready for verify
+            enter(door, "execute")
+        elif door.stage == "execute":
+            result = carry_out(door, adapter, reviews, act)
+            watch("executed", result)
+            if door.closed is not None:
+                return
+            if result.status == "succeeded":
+                credit = {"run_id": door.run.run_id, "outcome_id": result.answers[-1]["id"]}
+                watch("credited", door.record("feedback", credit))
+            enter(door, "observe")
+        else:
+            return  # verification and after: the work is done
+
+
+def brought_back(door: Recorder) -> str | None:
+    """The capture the run's last execute stage recorded ("" if none), or None before the first execute stage."""
+    capture_id = ""
+    for event in reversed(door.events):
+        if event["status"] != "admitted":
+            continue
+        if event["kind"] == "transition" and event["id"].endswith("-> execute"):
+            return capture_id
+        if event["kind"] == "capture" and not capture_id:
+            capture_id = event["id"]
+    return None
+
+
+def this_stage(door: Recorder) -> list[dict]:
+    """The events since the run moved into its current stage: none in a running loop; in a resumed one, its start."""
+    events = door.events
+    moves = [index for index, event in enumerate(events) if event["kind"] == "transition"
+             and event["status"] == "admitted"]
+    return events[moves[-1] + 1:] if moves else events
+
+
+def carry_out(door: Recorder, adapter: Adapter, reviews: Mapping[str, dict], act: Act) -> ExecutionResult:
+    """The selected act, handed to ``act``; or carried on, if the execute stage began it before a restart."""
+    begun = [event for event in this_stage(door) if event["kind"] == "action" and event["status"] == "admitted"]
+    if begun:
+        return carry_on(door, begun[-1]["id"], adapter)
+    proposal = door.get("proposal", door.get("selection", next(door.newest_first("selection")))["action_id"])
+    payload = {key: proposal[key] for key in ("run_id", "tool", "destination", "arguments")}
+    return act(door, payload, adapter, reviews)
 
 
 def verify_findings(door: Recorder, checks: Iterable[Check], adapter: Adapter,
                     reviews: Mapping[str, dict] | None = None, watch: Watch = _quiet) -> None:
-    """Lesson 7 in the run: assert each planned finding and verify it through the same gated door."""
+    """Lesson 7 in the run: assert each planned finding and verify it through the same gated door.
+
+    A door already in the verify stage (rebuilt from a journal) has begun
+    its checks in order, each with its finding: the checks before its last
+    finding are done, that one is carried on from the acts it began, and
+    the rest run as usual.
+    """
     reviews = reviews or {}
-    enter(door, "verify")
-    for check in checks:
-        watch("verified", run_check(door, check, lambda payload: execute_reviewed(door, payload, adapter, reviews)))
+    act = lambda payload: execute_reviewed(door, payload, adapter, reviews)  # noqa: E731
+    begun = [event for event in this_stage(door) if event["kind"] == "finding"] if door.stage == "verify" else []
+    if door.stage != "verify":
+        enter(door, "verify")
+    for number, check in enumerate(checks, start=1):
+        if number == len(begun) and begun[-1]["status"] == "admitted":
+            resumed = acts_after(door, begun[-1]["seq"], adapter, act)
+            watch("verified", [verify_finding(door, begun[-1]["id"], check, resumed)])
+        elif number > len(begun):
+            watch("verified", check_finding(door, check, act))
+
+
+def acts_after(door: Recorder, seq: int, adapter: Adapter, act: Callable[[dict], ExecutionResult]):
+    """``act``, except for an exact act the ledger shows tried after event ``seq``: carried on, or refused as it was."""
+
+    def resumed(payload: dict) -> ExecutionResult:
+        subject = subject_of_payload(payload)
+        tried = [event for event in door.ledger[seq:] if event["kind"] == "action" and subject
+                 and subject_of_payload(event["payload"]) == subject]
+        admitted = [event for event in tried if event["status"] == "admitted"]
+        if admitted:
+            return carry_on(door, admitted[-1]["id"], adapter)
+        if tried:
+            return ExecutionResult("", "refused", "", tried[-1]["reason"], ())
+        return act(payload)
+
+    return resumed
+
+
+def subject_of_payload(payload: object) -> str:
+    """The exact act an action payload asks for (gate.subject_of), or "" when it names none."""
+    if not isinstance(payload, Mapping):
+        return ""
+    return subject_of(payload.get("tool"), payload.get("arguments"), payload.get("destination"))
 
 
 def run_through(door: Recorder, model: Model, adapter: Adapter, reviews: Mapping[str, dict],
                 checks: Iterable[Check], watch: Watch = _quiet) -> None:
-    """Every stage of a run in order: the work loop, verification, review and the report stage."""
+    """Every stage of a run in order, from the stage it is in: the work loop, verification, review and report."""
     work(door, model, adapter, reviews, watch)
-    verify_findings(door, checks, adapter, reviews, watch)
-    enter(door, "review")
-    enter(door, "report")
+    if door.stage in ("select", "verify"):
+        verify_findings(door, checks, adapter, reviews, watch)
+    if door.stage == "verify":
+        enter(door, "review")
+    if door.stage == "review":
+        enter(door, "report")
 
 
 def seal_run(door: Recorder, pack=None, reason: str = FINISH_REASON) -> dict:
     """Finish the run, judge it against the safety ``pack`` (the ratified one unless given) and seal its report."""
-    closed = seal.finish(door, reason)
+    closed = seal.finish(door, reason) if door.closed is None else {"recorded": True}
     if not closed["recorded"]:
         raise HarnessError(f"the run could not be finished: {closed['reason']}")
     return seal_report(door, pack)
@@ -351,12 +535,97 @@ def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "in
     if transport not in TRANSPORTS:
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
     pack = load_safety_pack() if pack is None else pack  # fail closed: no run starts without its boundaries
-    world = load_plugin(config.plugins["world"])(lab_dir)
-    door = final_door(make_run(config.policy.snapshot(), world_of(config, world)), config.policy, config.gating,
-                      plan=Plan(config.checks), sink=sink)
-    model = model or load_plugin(config.plugins["model"])(lab_dir)
-    with ExitStack() as stack:
-        if adapter is None:
-            adapter = stack.enter_context(lab_adapter(config.plugins, transport, lab_dir))
-        run_through(door, model, adapter, config.reviews, config.checks, watch)
+    door = door_of(config, identify(config, lab_dir), sink)
+    return carried_through(door, config, lab_dir, transport, model, adapter, watch, pack)
+
+
+def carried_through(door: Recorder, config: Configuration, lab_dir: Path, transport: str, model: Model | None,
+                    adapter: Adapter | None, watch: Watch, pack) -> Driven:
+    """``door``'s run through every stage from the one it is in, then sealed; the configuration's model and adapter
+    unless others are given."""
+    if door.closed is None:  # a run resumed after its close (finished or aborted) is only sealed
+        model = model or load_plugin(config.plugins["model"])(lab_dir)
+        with ExitStack() as stack:
+            if adapter is None:
+                adapter = stack.enter_context(lab_adapter(config.plugins, transport, lab_dir))
+            run_through(door, model, adapter, config.reviews, config.checks, watch)
     return Driven(door, seal_run(door, pack))
+
+
+# --- carrying a killed run on --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """A run carried on from its journal: the driven run, and the notes its resumption recorded (one line each)."""
+
+    driven: Driven
+    notes: tuple[str, ...]
+
+
+def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB, transport: str = "inprocess", *,
+           model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet) -> Resumed:
+    """Carry on the run whose journal is at ``path``, to its sealed report; the journal goes on being written.
+
+    The journal must hold together (journal.read names the first line that
+    does not) and belong to the run ``config`` makes against ``lab_dir``.
+    Its door is rebuilt by asking a fresh door every question again, and it
+    is trusted only as far as that door decides every line the same way and
+    every review it admits is one ``config`` holds (``trusted``): an
+    approval counts because the operator's configuration holds it, never
+    because the journal says so. The run restarts at ``journal.restart_point``
+    of what is trusted; a torn last line, or a line not trusted, is noted in
+    the ledger. Raises journal.JournalError with one line naming what is wrong.
+    """
+    if transport not in TRANSPORTS:
+        raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
+    pack = load_safety_pack()
+    run = identify(config, lab_dir)
+    sink, read = journal.Journal.reopen(path)
+    with sink:
+        if read.run is not None and read.run != run.to_dict():
+            raise journal.JournalError(f"{shown_path(path)} is the journal of run "
+                                       f"{str(read.run.get('run_id'))[:12]}, but this configuration and lab make "
+                                       f"run {run.run_id[:12]}")
+        count, distrust = trusted(run, config, read)
+        keep = journal.restart_point(read.events[:count])
+        door = door_of(config, run)
+        for event in read.events[:keep]:
+            ask_again(door, event)
+        sink.cut_back(read, keep, run.to_dict())
+        door.sink = sink
+        notes = tuple(note for note in (read.torn, distrust) if note)
+        for note, code in ((read.torn, "journal_torn_line"), (distrust, "journal_not_trusted")):
+            if note and door.closed is None:
+                door.refuse("journal", note, code=code, by="drive.resume")
+        return Resumed(carried_through(door, config, lab_dir, transport, model, adapter, watch, pack), notes)
+
+
+def trusted(run: Run, config: Configuration, read: journal.Read) -> tuple[int, str]:
+    """How many of the journal's events a fresh door decides the same way, with reviews the operator holds.
+
+    And why not more: "" when every event is trusted, else one line naming the first line not trusted.
+    """
+    written: list[bytes] = []  # what the fresh door writes, as it writes it
+    door = door_of(config, run, written.append)
+    for index, (event, data) in enumerate(zip(read.events, read.event_bytes)):
+        where = f"{shown_path(read.path)} line {index + 2}"
+        if event.get("kind") == "review" and event.get("status") == "admitted" and not held_review(event,
+                                                                                                   config.reviews):
+            payload = event.get("payload") if isinstance(event.get("payload"), dict) else {}
+            return index, (f"{where}: a review of {shown(payload.get('subject_id'))} the operator's "
+                           "configuration does not hold: not trusted, and the run resumed before it")
+        ask_again(door, event)
+        if len(written) != index + 1 or written[-1] != data:
+            return index, (f"{where}: a fresh door decides this event otherwise: not trusted, and the run "
+                           "resumed before it")
+    return len(read.events), ""
+
+
+def held_review(event: dict, reviews: Mapping[str, dict]) -> bool:
+    """Whether the operator's reviews hold exactly the review ``event`` admitted (subject, reviewer, decision, why)."""
+    payload = event.get("payload")
+    if not isinstance(payload, dict) or not isinstance(payload.get("subject_id"), str):
+        return False
+    held = reviews.get(payload["subject_id"])
+    return held is not None and all(payload.get(key) == value for key, value in held.items())

@@ -8,8 +8,9 @@ is where it touches the world, so every step passes the door, in this order:
    nothing the door turned away ever leaves the process.
 2. an **unresolved outcome**, written before the adapter is asked: the
    ledger says an act was started before anything acts on it. (With a
-   journal, lesson 6's ``sink``, that is on disk before the request leaves;
-   without one the ledger lives in the process's memory and dies with it.)
+   journal, the door's ``sink`` (journal.py), that is on disk before the
+   request leaves; without one the ledger lives in the process's memory
+   and dies with it.)
 3. the **capture** of the response, in the one text form ``render_response``
    writes, content-addressed by the door.
 4. the **settled outcome**, ``succeeded``, citing the capture. Any response
@@ -29,10 +30,14 @@ the act is settled:
   gate's view of the run stays stale until someone settles it.
 
 The adapter is anything with a ``fetch(url)`` method returning an
-``AdapterResult``. The lab's HTTP adapter plugs in from outside ``core``
-(see plugins.py). The host process and its adapters are trusted: the door
-sees what an adapter reports, not what it really did, and the executor does
-not time an adapter itself; an adapter reports its own timeout by raising.
+``AdapterResult``. An adapter may also send an idempotency key: it then
+takes ``fetch(url, idempotency_key=KEY)`` and says with ``deduplicates``
+whether its target answers a repeated key with its first response (the
+run driver sends each act under its own key, drive.Keyed). The lab's HTTP
+adapter plugs in from outside ``core`` (see plugins.py). The host process
+and its adapters are trusted: the door sees what an adapter reports, not
+what it really did, and the executor does not time an adapter itself; an
+adapter reports its own timeout by raising.
 """
 
 from __future__ import annotations
@@ -136,10 +141,21 @@ def request_url(action: dict, tool: Tool) -> str:
 
 def execute(door: Recorder, action_payload: dict, adapter: Adapter) -> ExecutionResult:
     """Record the action, ask the adapter, record the capture and settle the outcome."""
-    answers = [door.record("action", action_payload)]
-    if not answers[0]["recorded"]:
-        return ExecutionResult("", "refused", "", answers[0]["reason"], tuple(answers))
-    action_id = answers[0]["id"]
+    answer = door.record("action", action_payload)
+    if not answer["recorded"]:
+        return ExecutionResult("", "refused", "", answer["reason"], (answer,))
+    return attempt(door, answer["id"], adapter, answers=[answer])
+
+
+def attempt(door: Recorder, action_id: str, adapter: Adapter, started: str = "handed to the adapter",
+            answers: list[dict] | None = None) -> ExecutionResult:
+    """One attempt at an admitted act: its start written ahead (``started``), the request, the capture, the settlement.
+
+    ``execute`` makes the first attempt; a run carried on after a kill makes
+    another one of an act left in doubt (drive.carry_on), under a start of
+    its own.
+    """
+    answers = [] if answers is None else answers
     action = door.get("action", action_id)
 
     def ended(status: str, capture_id: str, detail: str) -> ExecutionResult:
@@ -158,9 +174,9 @@ def execute(door: Recorder, action_payload: dict, adapter: Adapter) -> Execution
             return ended("unresolved", "", f"outcome refused: {answer['reason']}")
         return ended(status, "", detail)
 
-    started = outcome("unresolved", "", "handed to the adapter")
-    if not started["recorded"]:  # without a written start the act is never attempted
-        return ended("unresolved", "", f"outcome refused: {started['reason']}")
+    start = outcome("unresolved", "", started)
+    if not start["recorded"]:  # without a written start the act is never attempted
+        return ended("unresolved", "", f"outcome refused: {start['reason']}")
     try:
         url = request_url(action, door.policy.tool_named(action["tool"]))
     except ValueError as error:

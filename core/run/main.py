@@ -1,6 +1,7 @@
 """The main job's command: the reference run behind lesson 1, and the commands that check a report.
 
     python3 -m core.run.main --out PATH [--config FILE] [--lab DIR] [--transport inprocess|http]
+                             [--lab-url URL] [--journal FILE | --resume FILE]
 
 reads the operator's configuration (data/policy/training-authorization-0001.json
 by default), drives one run through every stage with every lesson's part
@@ -8,6 +9,15 @@ by default), drives one run through every stage with every lesson's part
 everything else it met: the digest of every lab fixture and of the model
 script, and the rest of the configuration. Edit one fixture and the run
 identifier changes.
+
+``--transport http`` serves the lab from this process for the run;
+``--lab-url http://127.0.0.1:PORT`` reaches one served on its own instead
+(``python -m lab serve --record FILE``), whose record outlives the run.
+``--journal FILE`` writes the run's ledger ahead to FILE as it goes
+(journal.py); ``--resume FILE`` carries on the run of that journal after a
+kill (drive.resume), with the same configuration and lab, and prints one
+line for each note the resumption recorded. Without either, a run is what
+it always was, byte for byte.
 
 The two commands that read a sealed report verify the whole of it, so they
 live here, beside the whole harness, and their modules hand over to them:
@@ -31,6 +41,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import closing, nullcontext
 from dataclasses import replace
 from pathlib import Path
 
@@ -38,8 +49,9 @@ from core.run import drive, seal
 from core.run.canon import write_artifact
 from core.run.commandline import OneLineParser
 from core.run.doors import DoorError, Setting, against, verify
+from core.run.journal import Journal, JournalError
 from core.run.jsonfile import shown_path
-from core.run.plugins import PluginError
+from core.run.plugins import PluginError, load_plugin
 from core.run.records import printable
 from core.run.report import ReportError, render_markdown
 from core.run.seal import SealError, load_report
@@ -56,19 +68,55 @@ def main(argv: list[str] | None = None) -> int:
                         help="the lab folder (default data/lab)")
     parser.add_argument("--transport", choices=drive.TRANSPORTS, default="inprocess",
                         help="reach the lab in process or over real loopback HTTP (default inprocess)")
+    parser.add_argument("--lab-url", metavar="URL",
+                        help="with --transport http: the lab already served at http://127.0.0.1:PORT")
+    kept = parser.add_mutually_exclusive_group()
+    kept.add_argument("--journal", type=Path, metavar="FILE", help="write the run's ledger ahead to FILE (new)")
+    kept.add_argument("--resume", type=Path, metavar="FILE", help="carry on the run whose journal is FILE")
     args = parser.parse_args(argv)
+    label = "resume" if args.resume else "main"
     try:
         config = drive.load_configuration(args.config)
         if not (args.lab / "sites").is_dir():
             raise drive.ConfigError(f"--lab {args.lab.name!r} is not a lab folder (it has no sites/)")
-        write_artifact(args.out, drive.run(config, args.lab, args.transport).report)
-    except (drive.ConfigError, PluginError, drive.HarnessError, SafetyPackError) as exc:
-        return _fail("main", str(exc))
+        with served_at(config, args) as adapter:
+            if args.resume:
+                resumed = drive.resume(config, args.resume, args.lab, args.transport, adapter=adapter)
+                for note in resumed.notes:
+                    _fail(label, note)
+                report = resumed.driven.report
+            else:
+                report = journaled_run(config, args, adapter)
+        write_artifact(args.out, report)
+    except (drive.ConfigError, PluginError, drive.HarnessError, SafetyPackError, JournalError) as exc:
+        return _fail(label, str(exc))
     except OSError as exc:
-        return _fail("main", f"{exc.__class__.__name__}: {exc.strerror or exc}")
+        return _fail(label, f"{exc.__class__.__name__}: {exc.strerror or exc}")
     except Exception as exc:  # a plugin's own failure (the lab server, a fixture): one line, not a traceback
-        return _fail("main", f"the run failed: {exc.__class__.__name__}: {exc}")
+        return _fail(label, f"the run failed: {exc.__class__.__name__}: {exc}")
     return 0
+
+
+def journaled_run(config: drive.Configuration, args, adapter) -> dict:
+    """The run's sealed report; with ``--journal``, every event written ahead to the journal first."""
+    if args.journal is None:
+        return drive.run(config, args.lab, args.transport, adapter=adapter).report
+    sink = Journal.start(args.journal, drive.identify(config, args.lab).to_dict())
+    with closing(sink):
+        return drive.run(config, args.lab, args.transport, adapter=adapter, sink=sink).report
+
+
+def served_at(config: drive.Configuration, args):
+    """The configuration's adapter to the lab served at ``--lab-url`` (closed after the run), or nothing to give."""
+    if args.lab_url is None:
+        return nullcontext(None)
+    if args.transport != "http":
+        raise drive.ConfigError("--lab-url names a lab served over HTTP: give --transport http too")
+    scheme, _, rest = args.lab_url.partition("://")
+    host, _, port = rest.rstrip("/").partition(":")
+    if scheme != "http" or host != "127.0.0.1" or not port.isdigit() or not 0 < int(port) < 65536:
+        raise drive.ConfigError(f"--lab-url must be http://127.0.0.1:PORT, not {args.lab_url!r}")
+    return closing(load_plugin(config.plugins["adapter"])("http", None, int(port), served_apart=True))
 
 
 def seal_command(argv: list[str] | None = None) -> int:

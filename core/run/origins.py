@@ -41,9 +41,14 @@ lab's traversal guard and gets a 400. Bytes that are not UTF-8 keep their
 escapes, although the lab's query parser would read them all as U+FFFD.
 
 This module restates the fixture lab's canonicalizer (`lab/origins.py`) on
-purpose: `core/` may use only the standard library, so it cannot import the
-lab. tests/test_run_policy_equivalence.py holds the two twins to one shared
-case table, data/cases/origins.json.
+purpose. The harness decides what is in scope, so it must not take that rule
+from the system it tests (a harness pointed at another target would inherit
+that target's parser, and its bugs), and two implementations written apart
+catch each other's mistakes: tests/test_run_policy_equivalence.py holds the
+twins to one shared case table, data/cases/origins.json, and any case on
+which they disagree is a bug in one of them. (The import gate would forbid
+the import anyway: core/ depends on nothing outside itself and the standard
+library.)
 """
 
 from __future__ import annotations

@@ -385,7 +385,7 @@ def verify_finding(door: Recorder, finding_id: str, check: Check, act: Act) -> d
     return door.record(VERDICT_KIND, payload)
 
 
-def run_check(door: Recorder, check: Check, act: Act) -> list[dict]:
+def check_finding(door: Recorder, check: Check, act: Act) -> list[dict]:
     """Record the check's finding and, if it is admitted, verify it; the door's answers in order."""
     finding = record_finding(door, check)
     if not finding["recorded"]:

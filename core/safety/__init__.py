@@ -6,7 +6,7 @@ and says, boundary by boundary, what was upheld, what was violated and what
 could not be judged at runtime.
 """
 
-from core.safety.check import BoundaryResult, Judgement, SafetyCheck, SafetyContext, SafetyVerdict, verdict_for
+from core.safety.check import BoundaryResult, Judgement, SafetyCheck, SafetyContext, SafetyReport, verdict_for
 from core.safety.pack import (
     DEFAULT_SAFETY_PACK,
     OVERRIDE_ENV,
@@ -39,7 +39,7 @@ __all__ = [
     "SafetyContext",
     "SafetyPack",
     "SafetyPackError",
-    "SafetyVerdict",
+    "SafetyReport",
     "load_safety_pack",
     "pack_as_sealed",
     "safety_sections",

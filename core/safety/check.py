@@ -1,7 +1,7 @@
 """SafetyCheck: look at a run and say, boundary by boundary, what can honestly be said.
 
 The check is observational: it refuses nothing and changes nothing. It reads
-a run's snapshot and returns a SafetyVerdict with one result per boundary of
+a run's snapshot and returns a SafetyReport with one result per boundary of
 the pack, in boundary order. Each result says whether the boundary was
 upheld, whether it could be judged at runtime at all, why, and the records
 the judgement rests on.
@@ -164,7 +164,7 @@ class BoundaryResult:
 
 
 @dataclass(frozen=True)
-class SafetyVerdict:
+class SafetyReport:
     """Every boundary's result, in boundary order, and what they add up to."""
 
     pack_id: str
@@ -210,10 +210,10 @@ class SafetyCheck:
             raise TypeError(f"the predicate for {boundary_id!r} must be callable")
         self._predicates[boundary_id] = predicate
 
-    def check(self, context: SafetyContext, pack: SafetyPack) -> SafetyVerdict:
+    def check(self, context: SafetyContext, pack: SafetyPack) -> SafetyReport:
         """One result per boundary the pack declares; a predicate can never crash the check."""
         results = tuple(self._result(boundary_id, context) for boundary_id in sorted(pack.boundaries))
-        return SafetyVerdict(pack.pack_id, results)
+        return SafetyReport(pack.pack_id, results)
 
     def _result(self, boundary_id: str, context: SafetyContext) -> BoundaryResult:
         predicate = self._predicates.get(boundary_id)

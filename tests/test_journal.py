@@ -1,0 +1,518 @@
+"""A run survives a kill: the ledger written ahead to disk, resume, approvals that wait, and no act twice.
+
+A kill leaves the journal as it was after its last whole write (each line is
+fsynced before the door answers), so most tests here cut the reference run's
+journal after its n-th event: exactly what a kill right after that write
+leaves on disk. The kill matrix (tests/test_killmatrix.py) kills real
+processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.audit.replay import replay
+from core.run import drive, journal
+from core.run.canon import canonical_bytes
+from core.run.doors import CODES, ask_again, final_door, verify
+from core.run.gate import subject_of
+from core.run.journal import Journal, JournalError
+from core.run.seal import chain_link, unchained
+from lab.adapter import HttpAdapter
+from lab.plugin import LabAdapter
+
+from .conftest import examples
+
+REPO = Path(__file__).resolve().parent.parent
+COMMITTED = REPO / "data" / "course" / "report.json"
+REFERENCE = json.loads(COMMITTED.read_text(encoding="utf-8"))
+PROBE = "probe_reflection -> https://lab.example:443/debug"
+SEARCH = "probe_reflection -> https://lab.example:443/search"
+
+
+def seq_of(kind: str, status: str, n: int = 1, where=lambda event: True) -> int:
+    """The seq of the reference run's n-th event of ``kind`` with ``status`` that ``where`` accepts."""
+    found = [e["seq"] for e in REFERENCE["events"] if e["kind"] == kind and e["status"] == status and where(e)]
+    return found[n - 1]
+
+
+PROBE_HELD = seq_of("action", "refused", where=lambda e: e["payload"]["destination"].endswith("/debug"))
+PROBE_STARTED = seq_of("outcome", "admitted", where=lambda e: e["payload"]["action_id"] == PROBE
+                       and e["payload"]["status"] == "unresolved")
+FIRST_STARTED = seq_of("outcome", "admitted")  # a passive read handed to the adapter
+IN_DOUBT = {e["seq"] for e in REFERENCE["events"] if e["kind"] == "outcome"
+            and e["payload"].get("status") == "unresolved"}
+
+
+class Lab(LabAdapter):
+    """The in-process lab, keeping its record, saying whether it deduplicates as a test needs."""
+
+    def __init__(self, deduplicates: bool):
+        self.record: list[dict] = []
+        super().__init__(HttpAdapter("inprocess", record=self.record), served_apart=deduplicates)
+
+    def requests_of(self, action_id: str, arguments: dict) -> list[dict]:
+        """What reached the lab under the key of the act ``action_id`` with ``arguments``, in this run."""
+        key = drive.idempotency_key(REFERENCE["run"]["run_id"], subject_of(action_id, arguments))
+        return [entry for entry in self.record if entry.get("idempotency_key") == key]
+
+
+PROBE_ARGUMENTS = {"marker": "lab-probe-<i>7</i>", "parameter": "q"}
+
+
+def full_journal(folder: Path, config: drive.Configuration | None = None) -> Path:
+    """The journal of an uninterrupted run of ``config`` (the reference one by default), in process."""
+    config = config or drive.load_configuration()
+    path = folder / "full.jsonl"
+    with Journal.start(path, drive.identify(config).to_dict()) as sink:
+        drive.run(config, sink=sink)
+    return path
+
+
+@pytest.fixture(scope="module")
+def reference_journal(tmp_path_factory) -> Path:
+    return full_journal(tmp_path_factory.mktemp("journal"))
+
+
+def cut(source: Path, events: int, into: Path) -> Path:
+    """What a kill right after event ``events`` leaves: the header and that many lines."""
+    lines = source.read_bytes().split(b"\n")[: events + 1]
+    into.write_bytes(b"".join(line + b"\n" for line in lines))
+    return into
+
+
+def resumed(path: Path, lab: LabAdapter | None = None, config: drive.Configuration | None = None) -> drive.Resumed:
+    return drive.resume(config or drive.load_configuration(), path, adapter=lab or Lab(deduplicates=True))
+
+
+def main(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "core.run.main", *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=120)
+
+
+# --- the journal on disk -----------------------------------------------------------------
+
+
+def test_each_event_is_on_disk_chained_before_the_door_answers(tmp_path):
+    """Each event the door writes, admitted or refused, is a chained line of the journal file before the door's answer returns (that the line is fsynced too, only a power cut could show)."""
+    config = drive.load_configuration()
+    run = drive.identify(config)
+    path = tmp_path / "run.jsonl"
+    sink = Journal.start(path, run.to_dict())
+    door = final_door(run, config.policy, config.gating, sink=sink)
+    answers = [door.record("transition", {"run_id": run.run_id, "to": "observe"}),
+               door.record("transition", {"run_id": run.run_id, "to": "verify"}),  # refused: written too
+               door.record("observation", {"run_id": run.run_id, "field": "f", "value": 1, "capture_id": "x"})]
+    assert [answer["recorded"] for answer in answers] == [True, False, False]
+    read = journal.read(path)
+    assert read.event_bytes == door.event_bytes()
+    assert [e["status"] for e in read.events] == ["admitted", "refused", "refused"]
+    assert read.run == run.to_dict() and read.torn == ""
+    seen = []
+    probe = Journal.start(tmp_path / "probe.jsonl", run.to_dict())
+
+    def watching(event: bytes) -> None:
+        probe(event)
+        seen.append(journal.read(probe.path).event_bytes[-1] == event)  # on disk as the sink returns
+
+    door = final_door(run, config.policy, config.gating, sink=watching)
+    door.record("transition", {"run_id": run.run_id, "to": "observe"})
+    assert seen == [True]
+    sink.close()
+    probe.close()
+
+
+def test_a_run_with_a_journal_writes_its_whole_ledger_and_the_same_report(tmp_path):
+    """python -m core.run.main --journal writes one chained line per event of the ledger, and the report is byte for byte the committed one."""
+    done = main("--out", str(tmp_path / "report.json"), "--journal", str(tmp_path / "run.jsonl"))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert (tmp_path / "report.json").read_bytes() == COMMITTED.read_bytes()
+    read = journal.read(tmp_path / "run.jsonl")
+    assert read.event_bytes == tuple(canonical_bytes(unchained(event)) for event in REFERENCE["events"])
+    assert read.heads[-1] == REFERENCE["seal"]["chain"]  # the journal's chain is the sealed report's
+
+
+def test_a_journal_never_overwrites_a_file(tmp_path):
+    """--journal onto a file that exists is refused with one line, and the file is left as it was."""
+    there = tmp_path / "run.jsonl"
+    there.write_text("someone's notes\n", encoding="utf-8")
+    done = main("--out", str(tmp_path / "report.json"), "--journal", str(there))
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert "already exists" in done.stderr and "--resume" in done.stderr
+    assert there.read_text(encoding="utf-8") == "someone's notes\n" and not (tmp_path / "report.json").exists()
+
+
+# --- resuming ------------------------------------------------------------------------------
+
+STRIDE = sorted({1, 2, 3, 4, 5, 9, 13, 18, 22, 31, 47, 61, 62, 87, 88, 92, 96, 106, 107, 111, 112, 113, 115, 126,
+                 127, 136, 138, 139, FIRST_STARTED, PROBE_HELD, PROBE_STARTED, PROBE_STARTED + 1})
+
+
+@pytest.mark.parametrize("events", [0, *STRIDE])
+def test_resumed_after_any_write_the_run_reaches_the_uninterrupted_findings(reference_journal, tmp_path, events):
+    """Killed after any write and resumed, the run ends in a report that verifies and replays, with the uninterrupted run's findings and verdicts; unless an act was in doubt, it is the uninterrupted report byte for byte."""
+    path = cut(reference_journal, events, tmp_path / "killed.jsonl")
+    done = resumed(path)
+    report = done.driven.report
+    assert done.notes == ()
+    assert verify(report).ok and replay(report).divergences == ()
+    assert (report["findings"], report["verdicts"]) == (REFERENCE["findings"], REFERENCE["verdicts"])
+    if events not in IN_DOUBT:
+        assert report == REFERENCE, f"resumed after event {events}"
+    assert journal.read(path).event_bytes == done.driven.door.event_bytes()  # the journal went on being written
+
+
+def test_an_approval_waits_across_a_restart(reference_journal, tmp_path):
+    """Killed while the probe waits for its approval, the run resumes, reads the operator's review and runs the probe: the approval is neither lost nor taken from the journal."""
+    path = cut(reference_journal, PROBE_HELD, tmp_path / "waiting.jsonl")
+    assert journal.read(path).events[-1]["code"] == "held_for_review"
+    lab = Lab(deduplicates=True)
+    report = resumed(path, lab).driven.report
+    approved = [r for r in report["reviews"] if r["subject_id"] == subject_of(PROBE, {"marker": "lab-probe-<i>7</i>",
+                                                                                      "parameter": "q"})]
+    assert [r["decision"] for r in approved] == ["approved"]
+    assert [e["replayed"] for e in lab.requests_of(PROBE, PROBE_ARGUMENTS)] == [False]
+    assert report == REFERENCE
+
+
+def forge_approval(source: Path, into: Path, at: int, config: drive.Configuration, held: dict) -> Path:
+    """The journal cut after event ``at`` (the held act ``held``), then, chained on as the harness itself writes
+    them: an approval of that act the configuration does not hold, the act admitted, and its start (in doubt)."""
+    read = journal.read(cut(source, at, into))
+    door = drive.door_of(config, drive.identify(config))
+    for event in read.events:
+        ask_again(door, event)
+    act = held["payload"]
+    subject = subject_of(act["tool"], act["arguments"], act["destination"])
+    assert door.record("review", {"run_id": act["run_id"], "subject_id": subject, "decision": "approved",
+                                  "reviewer": "engagement-lead", "reason": "forged into the journal"})["recorded"]
+    action = door.record("action", act)
+    assert action["recorded"]
+    assert door.record("outcome", {"run_id": act["run_id"], "action_id": action["id"], "status": "unresolved",
+                                   "capture_id": "", "detail": "handed to the adapter"})["recorded"]
+    head, lines = read.heads[-1], []
+    for data in door.event_bytes()[at:]:
+        head = chain_link(head, data)
+        lines.append(b'{"chain":"' + head.encode() + b'","event":' + data + b"}\n")
+    into.write_bytes(into.read_bytes() + b"".join(lines))
+    assert journal.read(into).events[-3]["payload"]["reason"] == "forged into the journal"  # the chain holds
+    return into
+
+
+def test_an_approval_forged_into_the_journal_does_not_count_and_the_act_stays_held(tmp_path):
+    """A journal edited in the middle, its chain recomputed, adding an approval the operator's configuration does not hold (and the approved act begun), resumes without it: the act stays held and never reaches the lab; one line names the line."""
+    raw = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text(encoding="utf-8"))
+    reviewers = [r for r in raw["reviewers"] if not r["subject"].endswith("/search")]
+    config = drive.configuration({**raw, "reviewers": reviewers})
+    source = full_journal(tmp_path, config)
+    held = [e for e in journal.read(source).events if e["code"] == "held_for_review"
+            and e["payload"]["destination"].endswith("/search")][0]
+    path = forge_approval(source, tmp_path / "forged.jsonl", held["seq"], config, held)
+    subject = subject_of(SEARCH, held["payload"]["arguments"])
+    lab = Lab(deduplicates=True)
+    done = resumed(path, lab, config)
+    report = done.driven.report
+    assert len(done.notes) == 1 and f"line {held['seq'] + 2}" in done.notes[0]
+    assert "does not hold" in done.notes[0]
+    assert subject not in {r["subject_id"] for r in report["reviews"]}
+    assert SEARCH not in {a["action_id"] for a in report["actions"]}
+    assert not lab.requests_of(SEARCH, held["payload"]["arguments"])
+    assert [e["code"] for e in report["events"] if e["code"] == "journal_not_trusted"] == ["journal_not_trusted"]
+    assert verify(report).ok and replay(report).divergences == ()
+    # the same run never interrupted holds the act the same way
+    uninterrupted = drive.run(config).report
+    assert (report["findings"], report["verdicts"]) == (uninterrupted["findings"], uninterrupted["verdicts"])
+
+
+def test_an_approval_forged_over_a_rejection_does_not_count(reference_journal, tmp_path):
+    """Where the operator rejected the act, an approval forged into the journal (and the act begun) is not taken: the act never reaches the lab, and the resumed run records the operator's rejection."""
+    held = [e for e in REFERENCE["events"] if e["code"] == "held_for_review" and
+            e["payload"]["destination"].endswith("/search")][0]
+    subject = subject_of(SEARCH, held["payload"]["arguments"])
+    lab = Lab(deduplicates=True)
+    path = forge_approval(reference_journal, tmp_path / "f.jsonl", held["seq"], drive.load_configuration(), held)
+    report = resumed(path, lab).driven.report
+    assert [(r["decision"]) for r in report["reviews"] if r["subject_id"] == subject] == ["rejected"]
+    assert not lab.requests_of(SEARCH, held["payload"]["arguments"])
+    assert (report["findings"], report["verdicts"]) == (REFERENCE["findings"], REFERENCE["verdicts"])
+
+
+# --- the journal refused, or cut short -------------------------------------------------------
+
+
+def edited(source: Path, into: Path, edit) -> Path:
+    lines = source.read_bytes().split(b"\n")[:-1]
+    into.write_bytes(b"".join(line + b"\n" for line in edit(lines)))
+    return into
+
+
+@pytest.mark.parametrize("name, edit, line, says", [
+    ("a byte changed", lambda ls: [*ls[:50], ls[50].replace(b'"admitted"', b'"refused"'), *ls[51:]], 51,
+     "chain hash does not follow"),
+    ("a line removed", lambda ls: [*ls[:50], *ls[51:]], 51, "event 51 where event 50 belongs"),
+    ("two lines swapped", lambda ls: [*ls[:50], ls[51], ls[50], *ls[52:]], 51, "event 51 where event 50 belongs"),
+    ("not a line", lambda ls: [*ls[:50], b"garbage", *ls[51:]], 51, "not a journal line"),
+    ("the header", lambda ls: [ls[0].replace(b"harness-journal/1", b"harness-journal/9"), *ls[1:]], 1,
+     "not the header"),
+])
+def test_an_edited_journal_is_refused_with_one_line_naming_its_line(reference_journal, tmp_path, name, edit, line,
+                                                                    says):
+    """A journal with one edited line (its chain not recomputed) is refused on resume with one line naming that line, and nothing runs."""
+    path = edited(reference_journal, tmp_path / "edited.jsonl", edit)
+    before = path.read_bytes()
+    done = main("--resume", str(path), "--out", str(tmp_path / "report.json"))
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("resume: ") and f"line {line}:" in done.stderr and says in done.stderr, name
+    assert path.read_bytes() == before and not (tmp_path / "report.json").exists()
+
+
+def test_a_torn_last_line_is_dropped_with_one_line_and_a_recorded_note(reference_journal, tmp_path):
+    """A journal whose last line a kill cut short is resumed: one line names the line, the ledger records the note, and the run carries on to a report that verifies with the uninterrupted findings."""
+    path = cut(reference_journal, 60, tmp_path / "torn.jsonl")
+    path.write_bytes(path.read_bytes() + reference_journal.read_bytes().split(b"\n")[61][:137])
+    done = main("--resume", str(path), "--out", str(tmp_path / "report.json"))
+    assert done.returncode == 0
+    assert done.stderr.count("\n") == 1 and "line 62 was cut short" in done.stderr, done.stderr
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    notes = [e for e in report["events"] if e["code"] == "journal_torn_line"]
+    assert len(notes) == 1 and "line 62 was cut short" in notes[0]["reason"] and "journal_torn_line" in CODES
+    assert verify(report).ok and replay(report).divergences == ()
+    assert (report["findings"], report["verdicts"]) == (REFERENCE["findings"], REFERENCE["verdicts"])
+    assert journal.read(path).torn == ""  # cut back to whole lines, and carried on
+
+
+def test_a_journal_cut_before_its_header_ended_starts_the_run_again(tmp_path):
+    """A journal cut short in its first line (the run had not begun) resumes as a new run, with one line saying so."""
+    path = tmp_path / "early.jsonl"
+    path.write_bytes(b'{"journal":"harn')
+    done = resumed(path)
+    assert len(done.notes) == 1 and "line 1 was cut short" in done.notes[0]
+    assert (done.driven.report["findings"], done.driven.report["verdicts"]) == (REFERENCE["findings"],
+                                                                                REFERENCE["verdicts"])
+
+
+def test_a_journal_of_another_run_is_refused(reference_journal, tmp_path):
+    """A journal is carried on only by the configuration and lab that made its run: another's is refused with one line."""
+    other = tmp_path / "other.json"
+    raw = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text(encoding="utf-8"))
+    other.write_text(json.dumps({**raw, "policy": {**raw["policy"], "max_actions": 11}}), encoding="utf-8")
+    path = cut(reference_journal, 40, tmp_path / "j.jsonl")
+    done = main("--resume", str(path), "--config", str(other), "--out", str(tmp_path / "r.json"))
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert f"is the journal of run {REFERENCE['run']['run_id'][:12]}" in done.stderr and "make run" in done.stderr
+    with pytest.raises(JournalError, match="no such journal"):
+        journal.read(tmp_path / "nowhere.jsonl")
+
+
+# --- acts in doubt ----------------------------------------------------------------------------
+
+
+def test_an_act_in_doubt_is_sent_again_under_the_same_key_to_a_target_that_deduplicates(reference_journal,
+                                                                                        tmp_path):
+    """An act whose start is in the journal with nothing after it is sent again, under the key of the run and the exact act, with a start of its own."""
+    lab = Lab(deduplicates=True)
+    report = resumed(cut(reference_journal, PROBE_STARTED, tmp_path / "j.jsonl"), lab).driven.report
+    sent = lab.requests_of(PROBE, PROBE_ARGUMENTS)
+    assert [e["replayed"] for e in sent] == [False] and sent[0]["query"] == "q=lab-probe-%3Ci%3E7%3C%2Fi%3E"
+    details = [o["detail"] for o in report["outcomes"] if o["action_id"] == PROBE]
+    assert details == ["handed to the adapter",
+                       "in doubt after a restart: sent again under its idempotency key (attempt 2)", ""]
+    assert (report["findings"], report["verdicts"]) == (REFERENCE["findings"], REFERENCE["verdicts"])
+
+
+def test_a_consequential_act_in_doubt_goes_to_a_person_where_the_target_does_not_deduplicate(reference_journal,
+                                                                                             tmp_path):
+    """Against a target that does not deduplicate, a consequential act in doubt is not sent again: it stays in doubt with a note for a person, and the gate's stale view fails the rest closed; a passive read in doubt is sent again."""
+    lab = Lab(deduplicates=False)
+    report = resumed(cut(reference_journal, PROBE_STARTED, tmp_path / "j.jsonl"), lab).driven.report
+    assert not lab.requests_of(PROBE, PROBE_ARGUMENTS)
+    notes = [e for e in report["events"] if e["code"] == "in_doubt_for_a_person"]
+    assert len(notes) == 1 and PROBE in notes[0]["reason"] and "a person must settle it" in notes[0]["reason"]
+    assert [o["status"] for o in report["outcomes"] if o["action_id"] == PROBE] == ["unresolved"]
+    assert {e["code"] for e in report["events"][PROBE_STARTED:] if e["kind"] == "action"} == {"denied"}
+    assert verify(report).ok and replay(report).divergences == ()
+    read_lab = Lab(deduplicates=False)
+    report = resumed(cut(reference_journal, FIRST_STARTED, tmp_path / "k.jsonl"), read_lab).driven.report
+    first = REFERENCE["actions"][0]
+    assert [e["path"] for e in read_lab.record][:1] == ["/"] and first["tool"] == "inspect_headers"
+    assert (report["findings"], report["verdicts"]) == (REFERENCE["findings"], REFERENCE["verdicts"])
+
+
+def test_the_idempotency_key_is_the_run_and_the_exact_act():
+    """The key is the same for the same act of the same run, and differs for other arguments or another run; an adapter that takes no key is asked fetch(url) as before."""
+    run_id, other_run = REFERENCE["run"]["run_id"], "0" * 64
+    one = subject_of(PROBE, {"marker": "a", "parameter": "q"})
+    assert drive.idempotency_key(run_id, one) == drive.idempotency_key(run_id, subject_of(
+        "probe_reflection", {"parameter": "q", "marker": "a"}, "https://lab.example/debug"))
+    assert drive.idempotency_key(run_id, one) != drive.idempotency_key(run_id, subject_of(PROBE, {"marker": "b",
+                                                                                              "parameter": "q"}))
+    assert drive.idempotency_key(run_id, one) != drive.idempotency_key(other_run, one)
+    asked = []
+
+    class Plain:
+        def fetch(self, url):
+            asked.append(url)
+            return "answer"
+
+    class Keys(Plain):
+        deduplicates = False
+
+        def fetch(self, url, idempotency_key=None):
+            asked.append((url, idempotency_key))
+            return "answer"
+
+    assert drive.Keyed(Plain(), "k").fetch("u") == drive.Keyed(Keys(), "k").fetch("u") == "answer"
+    assert asked == ["u", ("u", "k")]
+
+
+def test_a_resumed_run_is_carried_on_again_after_a_second_kill(reference_journal, tmp_path):
+    """A resumed run writes on to the same journal, so a second kill is resumed like the first."""
+    path = cut(reference_journal, PROBE_STARTED, tmp_path / "twice.jsonl")
+    lab = Lab(deduplicates=True)
+    first = resumed(path, lab)
+    again_cut = cut(path, PROBE_STARTED + 1, tmp_path / "again.jsonl")  # killed right after the second start
+    assert journal.read(again_cut).events[-1]["payload"]["detail"].startswith("in doubt after a restart")
+    report = resumed(again_cut, lab).driven.report
+    details = [o["detail"] for o in report["outcomes"] if o["action_id"] == PROBE]
+    assert details[1:] == ["in doubt after a restart: sent again under its idempotency key (attempt 2)",
+                           "in doubt after a restart: sent again under its idempotency key (attempt 3)", ""]
+    sent = lab.requests_of(PROBE, PROBE_ARGUMENTS)
+    assert [e["replayed"] for e in sent] == [False, True]  # the lab acted once
+    assert first.notes == () and (report["findings"], report["verdicts"]) == (REFERENCE["findings"],
+                                                                               REFERENCE["verdicts"])
+
+
+def test_without_a_journal_nothing_is_written_and_the_report_is_the_committed_one(tmp_path):
+    """Without --journal the run writes no file besides its report, which is the committed report byte for byte."""
+    done = subprocess.run([sys.executable, "-m", "core.run.main", "--out", "report.json"], cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+    assert (tmp_path / "report.json").read_bytes() == COMMITTED.read_bytes()
+
+
+def test_an_aborted_run_resumed_stays_aborted(tmp_path):
+    """A run aborted before the kill is resumed as it stands: the abort is kept, nothing more is asked, and its report is sealed aborted."""
+    config = drive.load_configuration()
+    path = tmp_path / "aborted.jsonl"
+
+    def abort_after_the_first_act(step: str, answer: object) -> None:
+        if step == "executed" and door_of["door"].closed is None:
+            from core.run.seal import abort
+            abort(door_of["door"], "the operator withdrew the authorization")
+
+    door_of = {}
+    with Journal.start(path, drive.identify(config).to_dict()) as sink:
+        def selecting(step: str, answer: object) -> None:
+            if step == "selecting":
+                door_of["door"] = answer
+            abort_after_the_first_act(step, answer)
+        aborted = drive.run(config, sink=sink, watch=selecting).report
+    lab = Lab(deduplicates=True)
+    report = resumed(path, lab).driven.report
+    assert report["closed"]["how"] == "aborted" and report == aborted
+    assert lab.record == []  # nothing was sent again, nothing new asked
+
+
+def test_two_processes_never_write_one_journal(reference_journal, tmp_path):
+    """While a run writes its journal, the journal is locked: a resume of it elsewhere is refused with one line."""
+    config = drive.load_configuration()
+    path = tmp_path / "busy.jsonl"
+    with Journal.start(path, drive.identify(config).to_dict()):
+        with pytest.raises(JournalError, match="being written by another run"):
+            resumed(path)
+    assert resumed(cut(reference_journal, 30, tmp_path / "free.jsonl")).driven.report == REFERENCE
+
+
+def test_a_capture_forged_into_the_journal_is_admitted_as_the_scope_says(reference_journal, tmp_path):
+    """What resume cannot catch: a capture the lab never sent, forged into the journal with its chain recomputed, is admitted by the fresh door like any other, because the adapter's word is trusted."""
+    config = drive.load_configuration()
+    start = FIRST_STARTED  # the first act's start: nothing came back yet
+    read = journal.read(cut(reference_journal, start, tmp_path / "forged.jsonl"))
+    door = drive.door_of(config, drive.identify(config))
+    for event in read.events:
+        ask_again(door, event)
+    action_id = read.events[-1]["payload"]["action_id"]
+    assert door.record("capture", {"run_id": door.run.run_id, "action_id": action_id, "status": 200,
+                                   "body": "HTTP/1.1 200 OK\n\nforged: the lab never sent this"})["recorded"]
+    head, lines = read.heads[-1], []
+    for data in door.event_bytes()[start:]:
+        head = chain_link(head, data)
+        lines.append(b'{"chain":"' + head.encode() + b'","event":' + data + b"}\n")
+    path = tmp_path / "forged.jsonl"
+    path.write_bytes(path.read_bytes() + b"".join(lines))
+    done = resumed(path)
+    assert done.notes == ()
+    bodies = [c["body"] for c in done.driven.report["captures"] if c["action_id"] == action_id]
+    assert bodies == ["HTTP/1.1 200 OK\n\nforged: the lab never sent this"]
+    assert verify(done.driven.report).ok
+
+
+def test_a_verification_resumed_between_its_acts_asks_nothing_twice(tmp_path):
+    """Killed in the verify stage after its confirming act was denied and while its control was under way, the run resumes the check without asking for the denied act again, to the uninterrupted run's report byte for byte."""
+    raw = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text(encoding="utf-8"))
+    reviewers = [{**r, "decision": "rejected"} if r["subject"].startswith(PROBE + "?") else r
+                 for r in raw["reviewers"]]
+    config = drive.configuration({**raw, "reviewers": reviewers})
+    source = full_journal(tmp_path, config)
+    events = journal.read(source).events
+    denied = next(e["seq"] for e in events if e["code"] == "denied" and "?" in e["payload"]["destination"])
+    control = next(e["seq"] for e in events[denied:] if e["kind"] == "action" and e["status"] == "admitted")
+    uninterrupted = drive.run(config).report
+    for at in (control, control + 1):  # the control admitted; its start written (in doubt)
+        lab = Lab(deduplicates=True)
+        report = resumed(cut(source, at, tmp_path / f"at-{at}.jsonl"), lab, config).driven.report
+        assert [e["code"] for e in report["events"]].count("denied") == [e["code"] for e in events].count("denied")
+        assert (report["findings"], report["verdicts"]) == (uninterrupted["findings"], uninterrupted["verdicts"])
+        if at == control:
+            assert report == uninterrupted
+
+
+# --- a journal is outside input -----------------------------------------------------------------
+
+EDITS = st.one_of(
+    st.tuples(st.just("flip"), st.integers(0, 10**6), st.integers(1, 255)),
+    st.tuples(st.just("cut"), st.integers(0, 10**6), st.just(0)),
+    st.tuples(st.just("insert"), st.integers(0, 10**6), st.binary(min_size=1, max_size=40)),
+)
+
+
+def apply(data: bytes, edit: tuple) -> bytes:
+    what, at, value = edit
+    at %= len(data) + 1
+    if what == "flip":
+        return data if at == len(data) else data[:at] + bytes([data[at] ^ value]) + data[at + 1:]
+    if what == "cut":
+        return data[:at]
+    return data[:at] + value + data[at:]
+
+
+@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(EDITS, min_size=1, max_size=3))
+def test_an_edited_journal_is_read_or_refused_in_one_line_and_what_resumes_verifies(reference_journal, tmp_path,
+                                                                                  edits):
+    """Whatever bytes a journal holds, reading it gives its events or one JournalError line, and a journal that reads resumes to a report that verifies, or is refused with one line: never a traceback."""
+    data = reference_journal.read_bytes()
+    for edit in edits:
+        data = apply(data, edit)
+    path = tmp_path / "edited.jsonl"
+    path.write_bytes(data)
+    try:
+        journal.read(path)
+    except JournalError as error:
+        assert "\n" not in str(error) and str(error).startswith("edited.jsonl")
+        return
+    try:
+        report = resumed(path).driven.report
+    except JournalError as error:
+        assert "\n" not in str(error)
+        return
+    assert verify(report).ok

@@ -1,0 +1,167 @@
+"""The kill matrix, and a kill -9 at an arbitrary moment: real processes killed, resumed, judged by the lab's record.
+
+The sample (python -m lab.killmatrix --sample: the first kill point of each
+kind) runs here; the full matrix runs under ``make killmatrix`` and ``make
+bench``. Each check that the matrix can fail is run on a harness or lab
+broken on purpose, in a process of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from core.run import drive
+from core.run.doors import verify
+from core.run.gate import subject_of
+from lab import server
+from lab.killmatrix import Reference, kill_points
+
+REPO = Path(__file__).resolve().parent.parent
+REFERENCE = json.loads((REPO / "data" / "course" / "report.json").read_text(encoding="utf-8"))
+LINE = re.compile(r"(\d+) kill points: (\d+) duplicated acts, (\d+) lost approvals, (\d+) unapproved acts; "
+                  r"(\d+) of (\d+) resumed to a report that verifies and replays")
+
+
+def killmatrix(*args: str, script: str = "") -> subprocess.CompletedProcess:
+    """``python -m lab.killmatrix ARGS``, or ``script`` (which breaks something first) calling it, in a process of its own."""
+    command = ["-c", textwrap.dedent(script) + "\nsys.exit(main_command(sys.argv[1:]))"] if script \
+        else ["-m", "lab.killmatrix"]
+    return subprocess.run([sys.executable, *command, *args], cwd=REPO, capture_output=True, text=True, timeout=600)
+
+
+def counts(done: subprocess.CompletedProcess) -> tuple[int, ...]:
+    found = LINE.fullmatch(done.stdout.splitlines()[0]) if done.stdout else None
+    assert found, done.stdout + done.stderr
+    return tuple(int(number) for number in found.groups())
+
+
+def test_the_kill_matrix_sample_finds_no_act_twice_no_approval_lost_or_invented_and_every_point_resumed():
+    """Killed with SIGKILL at the first point of each kind (after each kind of ledger write, after a passive and a consequential act reached the lab) and resumed, the reference run acts nothing twice, loses no approval, runs nothing unapproved, sends nothing again that was not in doubt, and resumes to a report that verifies and replays."""
+    done = killmatrix("--sample", "--show")
+    k, duplicated, lost, unapproved, resumed, of = counts(done)
+    assert (duplicated, lost, unapproved, resumed, of) == (0, 0, 0, k, k), done.stdout
+    assert k >= 20 and done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[3] == "0 acts sent again that were not in doubt when the run was killed"
+    assert lines[2].startswith("1 consequential acts sent again under their key, 1 of them answered"), lines
+    assert lines[5] == f"(the uninterrupted run: {len(REFERENCE['events'])} ledger writes, 11 requests)"
+
+
+def test_the_kill_matrix_counts_a_lab_that_forgets_keys_as_duplicated_acts():
+    """Against a lab that does not deduplicate, an approved probe sent again after the kill acts twice, and the matrix says so."""
+    done = killmatrix("--points", "s7,s8,s1", script="""
+        import sys
+        from lab import app
+        from lab.killmatrix import main_command
+        answer = app.FirstAnswers.answer
+        app.FirstAnswers.answer = lambda self, key, environ, serve: answer(self, None, environ, serve)
+    """)
+    assert counts(done)[:4] == (3, 2, 0, 0) and done.returncode == 1, done.stdout
+
+
+def test_the_kill_matrix_counts_a_resume_that_starts_over_and_one_that_drops_the_reviews():
+    """A resume that keeps nothing of the journal sends settled acts again, and one that forgets the operator's reviews loses the approval: the matrix fails both."""
+    done = killmatrix("--points", "30", script="""
+        import sys
+        from core.run import journal
+        from lab.killmatrix import main_command
+        journal.restart_point = lambda events: 0
+    """)
+    assert done.returncode == 1 and not done.stdout.splitlines()[3].startswith("0 "), done.stdout
+    held = next(e["seq"] for e in REFERENCE["events"] if e["code"] == "held_for_review")
+    done = killmatrix("--points", str(held), script="""
+        import sys
+        from core.run import drive
+        from lab.killmatrix import main_command
+        resume = drive.resume
+        def forgetful(config, *args, **kwargs):
+            return resume(drive.Configuration(config.raw, config.policy, config.gating, {}, config.checks,
+                                              config.plugins), *args, **kwargs)
+        drive.resume = forgetful
+    """)
+    assert counts(done)[2] >= 1 and done.returncode == 1, done.stdout
+
+
+def test_the_kill_matrix_counts_a_request_the_operator_never_approved():
+    """A resumed harness whose gate lets every act through sends the rejected probe: the lab's record shows an unapproved act."""
+    rejected = next(e["seq"] for e in REFERENCE["events"] if e["code"] == "denied")
+    done = killmatrix("--points", str(rejected - 3), script="""
+        import sys
+        from core.run import doors, drive
+        from lab.killmatrix import main_command
+        drive.final_door = lambda *args, **kwargs: doors.door_for(10, *args, without=("the_gate",), **kwargs)
+    """)
+    assert counts(done)[3] >= 1 and done.returncode == 1, done.stdout
+
+
+def test_the_full_matrix_has_a_kill_point_for_every_write_of_the_reference_run_and_every_request():
+    """The full matrix kills the run after each of its ledger writes and after each request the lab answers: at least as many points as the reference run has events."""
+    record = tuple({"idempotency_key": str(n)} for n in range(11))
+    points = kill_points(Reference(REFERENCE, len(REFERENCE["events"]), record), drive.load_configuration(), False)
+    assert len(points) == len(REFERENCE["events"]) + 11 >= len(REFERENCE["events"])
+    assert [str(point) for point in points[-2:]] == ["s10", "s11"]
+
+
+def test_kill_minus_9_at_an_arbitrary_moment_then_resume_acts_nothing_twice_and_the_report_verifies(tmp_path):
+    """python -m core.run.main --journal killed with kill -9 at an arbitrary moment, its resume killed too, then resumed to the end: by the lab's own record no consequential act acted twice, and the report verifies."""
+    seed = random.SystemRandom().randrange(2**32)
+    pick = random.Random(seed)
+    record, journal, out = tmp_path / "record.jsonl", tmp_path / "run.jsonl", tmp_path / "report.json"
+    config = drive.load_configuration()
+    with server.running(record=record) as port:
+        lab = ["--transport", "http", "--lab-url", f"http://127.0.0.1:{port}"]
+        started = time.monotonic()
+        first = subprocess.Popen([sys.executable, "-m", "core.run.main", "--out", str(out), "--journal", str(journal),
+                                  *lab], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while not journal.exists() or not journal.stat().st_size:
+            assert time.monotonic() - started < 60 and first.poll() is None, f"seed {seed}: the run never began"
+            time.sleep(0.002)
+        time.sleep(pick.uniform(0, 0.4))
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        lines_at_kill = len(journal.read_bytes().splitlines())
+        resume = [sys.executable, "-m", "core.run.main", "--resume", str(journal), "--out", str(out), *lab]
+        second = subprocess.Popen(resume, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(pick.uniform(0, 0.4))
+        second.send_signal(signal.SIGKILL)
+        second.wait()
+        last = subprocess.run(resume, cwd=REPO, capture_output=True, text=True, timeout=120)
+    where = f"seed {seed}, killed with {lines_at_kill} lines in the journal"
+    assert last.returncode == 0, f"{where}: {last.stderr}"
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert verify(report).ok, where
+    keys = {drive.idempotency_key(report["run"]["run_id"], subject_of(a["tool"], a["arguments"], a["destination"])):
+            a for a in report["actions"]}
+    acted: dict[str, int] = {}
+    for entry in server.read_record(record):
+        assert entry.get("idempotency_key") in keys, f"{where}: a request no act accounts for: {entry}"
+        acted[entry["idempotency_key"]] = acted.get(entry["idempotency_key"], 0) + (not entry["replayed"])
+    for key, times in acted.items():
+        tool = config.policy.tool_named(keys[key]["tool"])
+        if config.gating.table.classify(tool.activity).consequential:
+            assert times == 1, f"{where}: {keys[key]['action_id']} acted {times} times"
+    assert (report["findings"], report["verdicts"]) == (REFERENCE["findings"], REFERENCE["verdicts"]), where
+    assert os.path.getsize(journal) > 0
+
+
+def test_one_kill_leaves_the_journal_as_the_kill_left_it_and_bad_input_gets_one_line(tmp_path):
+    """python -m lab.killmatrix --kill POINT kills one run there and keeps its journal unresumed; a bad point or lab URL is one line and exit 2."""
+    journal_path = tmp_path / "run.jsonl"
+    with server.running(record=tmp_path / "record.jsonl") as port:
+        done = killmatrix("--kill", "30", "--journal", str(journal_path), "--lab-url", f"http://127.0.0.1:{port}")
+    assert done.returncode == 0 and done.stdout.startswith("killed with SIGKILL right after ledger write 30;")
+    assert len(journal_path.read_bytes().splitlines()) == 31
+    for bad in (["--kill", "s0", "--journal", str(tmp_path / "x"), "--lab-url", "http://127.0.0.1:9"],
+                ["--kill", "3", "--journal", str(tmp_path / "y"), "--lab-url", "https://lab.example/"],
+                ["--kill", "3"]):
+        refused = killmatrix(*bad)
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and refused.stderr.startswith("killmatrix: ")

@@ -53,7 +53,8 @@ def test_the_kill_matrix_sample_finds_no_act_twice_no_approval_lost_or_invented_
     lines = done.stdout.splitlines()
     assert lines[3] == "0 acts sent again that were not in doubt when the run was killed"
     assert lines[2].startswith("1 consequential acts sent again under their key, 1 of them answered"), lines
-    assert lines[5] == f"(the uninterrupted run: {len(REFERENCE['events'])} ledger writes, 11 requests)"
+    assert lines[5] == (f"(the uninterrupted run: {len(REFERENCE['events'])} ledger writes, "
+                        f"{len(REFERENCE['actions'])} requests)")
 
 
 def test_the_kill_matrix_counts_a_lab_that_forgets_keys_as_duplicated_acts():

@@ -23,6 +23,7 @@ from tlog.logfile import Entry, Log, parse_log, read_log
 from .tlog_helpers import REFERENCE, REPO, VECTORS, run_module, run_tlog, write_demo_folder
 
 LOG_KEY = REPO / "data/tlog/demo-log.key"
+RUN = json.loads(REFERENCE.read_text(encoding="utf-8"))["run"]["run_id"][:12]  # the reference run, as answers name it
 
 
 @pytest.fixture(scope="module")
@@ -72,10 +73,10 @@ def test_the_rewritten_report_fails_against_the_log_holding_the_genuine_run(caps
     said = run_tlog(capsys, "verify", here / "heads.log", here / "forged-report.json")
     assert said.code == 1
     genuine, forged = reference()["seal"]["head"][:12], forged_head(here)
-    assert said.out == (f"refused: the log's leaf 3 for run c12d84638968 holds head {genuine}, not this "
+    assert said.out == (f"refused: the log's leaf 3 for run {RUN} holds head {genuine}, not this "
                         f"report's {forged}: this is not the report that was published\n")
     said = run_tlog(capsys, "verify", here / "heads.log", REFERENCE, "--witness", "--checkpoint", here / "kept.checkpoint")
-    assert said.code == 0 and said.out.startswith(f"verified: run c12d84638968's head {genuine} is leaf 3")
+    assert said.code == 0 and said.out.startswith(f"verified: run {RUN}'s head {genuine} is leaf 3")
 
 
 def test_a_resealed_report_with_one_event_body_edited_fails_against_the_log_too(capsys, here):
@@ -91,7 +92,7 @@ def test_a_resealed_report_with_one_event_body_edited_fails_against_the_log_too(
     said = run_module("verify", edited, module="core.run.seal")
     assert said.code == 0 and said.out.startswith("intact: 179 events"), said
     said = run_tlog(capsys, "verify", here / "heads.log", edited)
-    assert said.code == 1 and said.out.startswith("refused: the log's leaf 3 for run c12d84638968 holds head "
+    assert said.code == 1 and said.out.startswith(f"refused: the log's leaf 3 for run {RUN} holds head "
                                                   f"{reference()['seal']['head'][:12]}, not this report's ")
 
 
@@ -115,7 +116,7 @@ def test_the_forgers_own_log_passes_verify_with_the_log_key_alone(capsys, here, 
     """What the log's key alone gives: nothing against the holder of that key."""
     assert run_tlog(capsys, "checkpoint", forger, "--key", LOG_KEY, "--publish").code == 0
     said = run_tlog(capsys, "verify", forger, here / "forged-report.json")
-    assert said.code == 0 and said.out.startswith(f"verified: run c12d84638968's head {forged_head(here)} is leaf 3")
+    assert said.code == 0 and said.out.startswith(f"verified: run {RUN}'s head {forged_head(here)} is leaf 3")
 
 
 def test_the_forger_fails_witness_having_no_valid_cosignature(capsys, here, forger):
@@ -176,7 +177,7 @@ def test_a_forger_who_keeps_the_genuine_leaf_and_adds_his_own_fails_too(capsys, 
     assert why == "consistent with size 5, the last it cosigned"  # the witness checks growth, not content
     (here / "grown.log.checkpoint").write_text(cosigned, encoding="utf-8")
     said = run_tlog(capsys, "verify", here / "grown.log", here / "forged-report.json", "--witness")
-    assert said.code == 2 and "line 7: run c12d84638968 is already leaf 3 (one leaf per run)" in said.err
+    assert said.code == 2 and f"line 7: run {RUN} is already leaf 3 (one leaf per run)" in said.err
     relabelled = grown.text().replace(f"leaf 3 run {fake.run_id}", f"leaf 3 run {'0' * 64}", 1)
     (here / "grown.log").write_text(relabelled, encoding="ascii")
     said = run_tlog(capsys, "verify", here / "grown.log", here / "forged-report.json", "--witness")

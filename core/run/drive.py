@@ -175,8 +175,14 @@ def load_reviews(entries: object) -> dict[str, dict]:
 
 
 def world_of(config: Configuration, lab_world: dict) -> dict:
-    """Everything besides the policy that names the run: the lab as found, and the rest of the configuration."""
-    rest = ("gating", "minimum_taxonomy_version", "reviewers", "verification", "plugins")
+    """Everything besides the policy that names the run: the lab as found, and the rest of the configuration.
+
+    The operator's reviews are not part of it. A person's decision may arrive
+    while the run waits for it, after a restart too (``resume`` reads the
+    review file again), without making it another run; the ledger records
+    each decision it admits, and ``--config`` checks each against the file.
+    """
+    rest = ("gating", "minimum_taxonomy_version", "verification", "plugins")
     return {"lab": lab_world, **{key: config.raw[key] for key in rest}}
 
 

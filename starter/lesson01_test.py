@@ -101,7 +101,8 @@ def fresh_config(rng: random.Random, refused: str = "", mark: str = ""):
     checks = plan(rng, reference_config().raw["verification"], refused)
     if mark:
         checks[0]["claim"] += f" ({mark})"
-    return reference_config(policy={"max_actions": rng.randint(6, 14), "max_model_calls": rng.randint(6, 10)},
+    kept = len(Plan(reference_config(verification=checks).checks).acts)  # the verify stage's share of the budget
+    return reference_config(policy={"max_actions": kept + rng.randint(2, 10), "max_model_calls": rng.randint(6, 10)},
                             verification=checks)
 
 

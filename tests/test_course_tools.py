@@ -546,3 +546,14 @@ def test_a_progress_file_nested_100000_deep_gets_one_line(fixture_course):
     done = run_course(fixture_course, "status")
     assert done.returncode == 2
     assert one_line(done).startswith("course: .course/progress.json is not a progress file the course can read")
+
+
+def test_a_long_message_reaches_its_row_whole(fixture_course):
+    """pytest's JUnit report cuts a message at 500 characters; the row a student reads is never cut."""
+    tail = "and this is the end of what is missing"
+    edit(fixture_course, "starter/lesson01_test.py", "def test_greet_says_hello():\n",
+         f"def test_greet_says_hello():\n    assert False, 'x' * 900 + ' {tail}'\n")
+    done = run_course(fixture_course, "check", "1", COLUMNS="3000")
+    assert done.returncode == 1, done.stdout
+    flat = " ".join(done.stdout.replace("│", " ").split())
+    assert tail in flat and "full report in element text" not in flat

@@ -36,7 +36,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from waitress import wasyncore
 
 from core.audit.replay import main as replay_command
 from core.audit.replay import replay
@@ -52,7 +51,7 @@ from lab import DEFAULT_LAB_DIR
 from lab.adapter import HttpAdapter
 from lab.model import ScriptedModel
 from lab.plugin import LabAdapter
-from lab.server import create_server, read_record
+from lab.server import create_server, read_record, stop
 from tlog import audit, keys
 from tlog.checkpoint import Checkpoint, sign_checkpoint
 from tlog.logfile import Entry, Log
@@ -532,7 +531,7 @@ def serving(lab: Path, record: Path):
     try:
         yield int(server.effective_port)
     finally:
-        server.trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
+        stop(server, sockets)
         loop.join(10)
         server.task_dispatcher.shutdown(timeout=10)
 

@@ -226,8 +226,8 @@ def test_markdown_is_rendered_from_the_sealed_json_alone(tmp_path):
     assert f"- head: {sealed['seal']['head']}" in rendered.stdout
 
 
-def test_seal_verify_command_answers_in_one_line(tmp_path):
-    """`python3 -m core.run.seal verify PATH` prints one line: intact with exit 0, the first altered event with exit 1, and what is wrong with exit 2 for a missing file, a file that is not JSON or JSON that is not a sealed report."""
+def test_seal_verify_command_answers_plainly(tmp_path):
+    """`python3 -m core.run.seal verify PATH` answers plainly: intact and then the whole head with exit 0, the first altered event in one line with exit 1, and what is wrong in one line with exit 2 for a missing file, a file that is not JSON or JSON that is not a sealed report."""
     sealed = lab_report()
     intact = write_artifact(tmp_path / "intact.json", sealed)
     sealed["events"][9]["reason"] = "nothing was refused here"

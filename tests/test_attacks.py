@@ -51,6 +51,7 @@ def guards_without(name: str, instead=None) -> tuple:
                  for lesson, guard in doors.GUARDS if guard.__name__ != name or instead is not None)
 
 
+@pytest.mark.whole
 def test_the_suite_runs_every_attack_and_none_succeeds(attack_suite):
     """The suite's table holds at least 100 attacks, each with its own canary, tries every hole of issue 23, and against the reference harness none succeeds while every one of at least five benign findings is still confirmed under attack."""
     done = attack_suite.done  # `python -m lab.attacks --markdown OUT`, run once per session (tests/conftest.py)

@@ -27,6 +27,7 @@ def test_course_lint_passes():
 ARTIFACTS = [a for lesson in LESSONS for a in lesson.artifacts if lesson.ready or (REPO / a.path).exists()]
 
 
+@pytest.mark.whole
 @pytest.mark.parametrize("artifact", ARTIFACTS, ids=lambda artifact: artifact.path)
 def test_every_committed_artifact_reproduces_byte_for_byte(artifact, attack_suite, tmp_path):
     """Each artifact's own command, run afresh, writes its committed copy byte for byte (as `course verify` checks;
@@ -42,6 +43,7 @@ def test_every_committed_artifact_reproduces_byte_for_byte(artifact, attack_suit
         assert verdict.status == "identical", f"{verdict.status}: {verdict.detail}"
 
 
+@pytest.mark.whole
 @pytest.mark.parametrize("lesson", READY, ids=lambda lesson: f"lesson{lesson.label}")
 def test_pristine_starter_fails_and_solution_passes(lesson):
     assert direction_problems(lesson, REPO) == []

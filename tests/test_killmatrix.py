@@ -19,6 +19,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from core.run import drive
 from core.run.doors import verify
 from core.run.gate import subject_of
@@ -44,6 +46,7 @@ def counts(done: subprocess.CompletedProcess) -> tuple[int, ...]:
     return tuple(int(number) for number in found.groups())
 
 
+@pytest.mark.whole
 def test_the_kill_matrix_sample_finds_no_act_twice_no_approval_lost_or_invented_and_every_point_resumed():
     """Killed with SIGKILL at the first point of each kind (after each kind of ledger write, after a passive and a consequential act reached the lab) and resumed, the reference run acts nothing twice, loses no approval, runs nothing unapproved, sends nothing again that was not in doubt, and resumes to a report that verifies and replays."""
     done = killmatrix("--sample", "--show")

@@ -195,6 +195,7 @@ WRONG = {
 }
 
 
+@pytest.mark.whole
 def test_every_wrong_answer_fails_course_check_naming_its_idea():
     """Each wrong answer in solutions/wrong/ fails `course check 11` with a row that names the idea it gets wrong, never a crash, and the worked solution passes every row."""
     found = {path.stem.removeprefix("lesson11_") for path in (REPO / "solutions" / "wrong").glob("lesson11_*.py")}

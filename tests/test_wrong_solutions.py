@@ -15,6 +15,8 @@ from course.wrong import is_crash, names_the_idea, wrong_solutions
 
 from .conftest import REPO, run_course
 
+pytestmark = pytest.mark.whole  # make test runs it; make test-fast leaves it out
+
 HELD = [lesson for lesson in manifest.load(REPO) if lesson.ready and lesson.contract >= 2]
 CASES = [wrong for lesson in HELD for wrong in wrong_solutions(REPO, lesson.number)]
 

@@ -280,7 +280,7 @@ def test_a_run_whose_model_writes_a_68_kb_reply_verifies_and_replays(tmp_path):
 
     report = sealed_run(lab_copy(tmp_path), model)
     honest(report)
-    refused = [event for event in report["events"] if event["code"] == "malformed_reply"]
+    refused = [event for event in report["events"] if event["code"] == "reply_too_large"]
     assert any("bytes, over the limit" in event["reason"] for event in refused), [e["reason"] for e in refused]
 
 

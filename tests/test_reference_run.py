@@ -153,19 +153,20 @@ def test_bad_command_line_input_gets_one_line_and_a_non_zero_exit(tmp_path, argu
 
 def test_the_reference_run_holds_every_kind_of_refusal(sealed):
     """The reference report holds every kind of refusal the course teaches: a malformed reply, a wrong-shape reply, an undeclared tool, an unobserved requirement, a probe smuggled through a passive tool, the injected out-of-scope destination, a consequential act held and then approved as that exact act, and a denied act."""
-    reasons = [e["reason"] for e in sealed["events"] if e["status"] == "refused"]
+    refused = [e for e in sealed["events"] if e["status"] == "refused"]
 
-    def some(text: str) -> bool:
-        return any(text in reason for reason in reasons)
+    def some(code: str, text: str) -> bool:
+        """A refusal with this code, whose reason says this (the code finds it; the text is what it says)."""
+        return any(e["code"] == code and text in e["reason"] for e in refused)
 
-    assert some("not JSON (")  # the half-written reply
-    assert some("'proposals' must be a list")  # the wrong shape
-    assert some("tool 'shell' is not declared in the catalogue")
-    assert some("tool 'inspect_metadata' requires observed field 'has_meta'")
-    assert some("tool 'inspect_headers' does not declare the argument")
-    assert some(INJECTION_REFUSAL)
-    assert some(HOLD_REASON)
-    assert some("engagement-lead rejected this exact act")
+    assert some("reply_not_json", "not JSON (")  # the half-written reply
+    assert some("reply_wrong_shape", "'proposals' must be a list")
+    assert some("unknown_tool", "tool 'shell' is not declared in the catalogue")
+    assert some("unobserved_requirement", "tool 'inspect_metadata' requires observed field 'has_meta'")
+    assert some("bad_arguments", "tool 'inspect_headers' does not declare the argument")
+    assert some("out_of_scope", INJECTION_REFUSAL)
+    assert some("held_for_review", HOLD_REASON)
+    assert some("denied", "engagement-lead rejected this exact act")
     decisions = {(r["subject_id"].split(" with arguments ")[0], r["decision"]) for r in sealed["reviews"]}
     assert ("probe_reflection -> https://lab.example:443/debug", "approved") in decisions
     assert ("probe_reflection -> https://lab.example:443/search", "rejected") in decisions

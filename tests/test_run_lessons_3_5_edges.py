@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from core.run.canon import canonical_bytes
 from core.run.demo_records import run_demo
 from core.run.observe import observe, read_observations, render_response, split_response
+from core.run.propose import CODES as propose_codes
 from core.run.propose import EXCERPT_LIMIT, ModelCall, Proposal, ReplyError, build_prompt, parse_reply, propose
 from core.run.records import RecordError
 from core.run.select import Feedback, Selection, select_next
@@ -155,7 +156,7 @@ def test_parse_reply_returns_proposals_or_a_reply_error(text):
     try:
         proposals = parse_reply(text)
     except ReplyError as error:
-        assert str(error)
+        assert str(error) and error.code in propose_codes, error.code
         return
     assert all(sorted(p) == ["arguments", "destination", "tool", "why"] for p in proposals)
 

@@ -50,15 +50,15 @@ PLAN = (
     "probe_reflection -> https://lab.example:443/debug",
 )
 
-# Every kind of refusal the demo must show: a name for it and the words its reason contains.
+# Every kind of refusal the demo must show: a name for it and the refusal code its event carries.
 REFUSAL_KINDS = (
-    ("malformed text", "not JSON"),
-    ("wrong shape", "'proposals' must be a list"),
-    ("undeclared tool", "is not declared in the catalogue"),
-    ("unobserved requirement", "requires observed field"),
-    ("destination outside the authorization", "is outside the explicit authorized origins"),
-    ("undeclared argument", "does not declare the argument"),
-    ("model call budget spent", "model call budget of"),
+    ("malformed text", "reply_not_json"),
+    ("wrong shape", "reply_wrong_shape"),
+    ("undeclared tool", "unknown_tool"),
+    ("unobserved requirement", "unobserved_requirement"),
+    ("destination outside the authorization", "out_of_scope"),
+    ("undeclared argument", "bad_arguments"),
+    ("model call budget spent", "budget_spent"),
 )
 
 
@@ -99,7 +99,7 @@ def run_demo() -> dict:
     return {
         "observations": observations(door),
         "rounds": rounds,
-        "refusals": refusals(rounds),
+        "refusals": refusals(door),
         "injection": trace_injection(door),
         "report": door.snapshot(),
     }
@@ -170,14 +170,18 @@ def observations(door: Recorder) -> list[dict]:
             for observation in door.records("observation")]
 
 
-def refusals(rounds: list[dict]) -> list[dict]:
-    """Every refused model call or proposal, named by its kind; each kind in REFUSAL_KINDS must occur."""
-    found = []
-    for entry in rounds:
-        for answer in entry["answers"]:
-            if not answer["recorded"]:
-                found.append({"refusal": kind_of(answer["reason"]), "round": entry["round"],
-                              "reason": answer["reason"]})
+def refusals(door: Recorder) -> list[dict]:
+    """Every refused model call or proposal, named by its code; each kind in REFUSAL_KINDS must occur.
+
+    A round begins with its model call, admitted or refused, so the events
+    after the Nth model call and before the next are round N's.
+    """
+    found, number = [], 0
+    for event in door.ledger:
+        if event["kind"] == "model_call":
+            number += 1
+        if event["kind"] in ("model_call", PROPOSAL_KIND) and event["status"] == "refused":
+            found.append({"refusal": kind_of(event["code"]), "round": number, "reason": event["reason"]})
     missing = [name for name, _ in REFUSAL_KINDS if name not in {refusal["refusal"] for refusal in found}]
     if missing:
         raise DemoError(f"the run showed no refusal of the kind(s) {', '.join(missing)}")
@@ -210,8 +214,8 @@ def trace_injection(door: Recorder) -> dict:
             "reason": event["reason"]}}
 
 
-def kind_of(reason: str) -> str:
-    return next((name for name, words in REFUSAL_KINDS if words in reason), "other")
+def kind_of(code: str) -> str:
+    return next((name for name, named in REFUSAL_KINDS if named == code), "other")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,7 +35,7 @@ from core.run.origins import canonical_destination
 from core.run.policy import Policy, reference_policy
 from core.run.propose import Model
 from core.run.recorder import Recorder
-from core.run.records import make_run
+from core.run.records import action_identity, make_run
 from core.run.select import rank, score, selection_state
 
 LAB = "https://lab.example"
@@ -175,8 +175,9 @@ def _what_it_shows(door: Recorder, steps: list[dict]) -> dict:
     first = picks[0]
     tied = [row["action_id"] for row in first["ranking"] if row["score"] == first["ranking"][0]["score"]]
     arrived = [p["action_id"] for p in door.records("proposal") if p["action_id"] in tied]
-    again = next(event for event in door.events if event["kind"] == "proposal" and event["code"] == "already_recorded")
-    executed_again = next(step["action_id"] for step in runs if f"'{step['action_id']}'" in again["reason"])
+    again = next(event for event in door.ledger if event["kind"] == "proposal" and event["code"] == "already_recorded")
+    proposed_again = action_identity(again["payload"]["tool"], again["payload"]["destination"])
+    executed_again = next(step["action_id"] for step in runs if step["action_id"] == proposed_again)
     turned = next(i for i, step in enumerate(steps) if step["step"] == "execute" and step["status"] == "refused")
     refused, after = steps[turned], steps[turned + 1]  # the loop goes straight on to the next selection
     return {

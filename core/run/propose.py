@@ -52,7 +52,14 @@ Model = Callable[[str], str]
 
 
 class ReplyError(ValueError):
-    """The model's reply is not the JSON shape a reply must have; the message says where."""
+    """The model's reply is not the JSON shape a reply must have; the message says where, ``code`` which kind.
+
+    The codes are the refusal codes of a reply refused whole (``CODES`` below).
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 # --- the two new records -------------------------------------------------------------
@@ -166,7 +173,11 @@ KINDS = (
 ADMITTED_IN = {MODEL_CALL_KIND: ("propose",), PROPOSAL_KIND: ("propose",)}
 CODES = {
     "unknown_model_call": "the proposal cites a model call this run does not hold",
-    "malformed_reply": "the model's reply is not the JSON a reply must be (the caller's refusal)",
+    "reply_not_json": "the model's reply is not JSON that can be read (the caller's refusal)",
+    "reply_wrong_shape": "the reply is JSON, but not a reply's shape: one key 'proposals', a list of proposals "
+                         "with exactly their keys (the caller's refusal)",
+    "reply_too_large": "the reply, its list of proposals or a proposal's 'why' is over its limit (the caller's refusal)",
+    "model_failed": "the model raised, or answered with something other than text (the caller's refusal)",
 }
 
 
@@ -249,39 +260,39 @@ def parse_reply(text: str) -> list[dict]:
     """
     size = len(text.encode("utf-8", "surrogatepass"))  # a cap counts bytes: 16 K characters can be 64 KB
     if size > REPLY_LIMIT:
-        raise ReplyError(f"the reply has {size} bytes, over the limit of {REPLY_LIMIT}")
+        raise ReplyError("reply_too_large", f"the reply has {size} bytes, over the limit of {REPLY_LIMIT}")
     try:
         reply = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except json.JSONDecodeError as error:
-        raise ReplyError(f"not JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
+        raise ReplyError("reply_not_json", f"not JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
     except RecursionError:
-        raise ReplyError("not JSON that can be read (nested too deeply)") from None
+        raise ReplyError("reply_not_json", "not JSON that can be read (nested too deeply)") from None
     except ValueError as error:  # an integer too long to read, a non-finite number
-        raise ReplyError(f"not JSON that can be read ({error})") from None
+        raise ReplyError("reply_not_json", f"not JSON that can be read ({error})") from None
     if not isinstance(reply, dict) or list(reply) != ["proposals"]:
-        raise ReplyError("expected an object with the one key 'proposals'")
+        raise ReplyError("reply_wrong_shape", "expected an object with the one key 'proposals'")
     if not isinstance(reply["proposals"], list):
-        raise ReplyError("'proposals' must be a list")
+        raise ReplyError("reply_wrong_shape", "'proposals' must be a list")
     if len(reply["proposals"]) > PROPOSALS_LIMIT:
-        raise ReplyError(f"{len(reply['proposals'])} proposals, over the limit of {PROPOSALS_LIMIT} per reply")
+        raise ReplyError("reply_too_large", f"{len(reply['proposals'])} proposals, over the limit of {PROPOSALS_LIMIT} per reply")
     return [_proposal_fields(number, item) for number, item in enumerate(reply["proposals"], start=1)]
 
 
 def _proposal_fields(number: int, item: object) -> dict:
     if not isinstance(item, dict) or sorted(item) != list(PROPOSAL_KEYS):
-        raise ReplyError(f"proposal {number} must be an object with exactly the keys {', '.join(PROPOSAL_KEYS)}")
+        raise ReplyError("reply_wrong_shape", f"proposal {number} must be an object with exactly the keys {', '.join(PROPOSAL_KEYS)}")
     for key in ("tool", "destination", "why"):
         if not isinstance(item[key], str):
-            raise ReplyError(f"proposal {number}: {key!r} must be a string")
+            raise ReplyError("reply_wrong_shape", f"proposal {number}: {key!r} must be a string")
     if not isinstance(item["arguments"], dict):
-        raise ReplyError(f"proposal {number}: 'arguments' must be an object")
+        raise ReplyError("reply_wrong_shape", f"proposal {number}: 'arguments' must be an object")
     why = len(item["why"].encode("utf-8", "surrogatepass"))
     if why > WHY_LIMIT:
-        raise ReplyError(f"proposal {number}: 'why' has {why} bytes, over the limit of {WHY_LIMIT}")
+        raise ReplyError("reply_too_large", f"proposal {number}: 'why' has {why} bytes, over the limit of {WHY_LIMIT}")
     try:
         canonical_bytes(item)
     except (CanonError, RecursionError) as error:
-        raise ReplyError(f"proposal {number} has no canonical JSON form ({error})") from None
+        raise ReplyError("reply_wrong_shape", f"proposal {number} has no canonical JSON form ({error})") from None
     return item
 
 
@@ -318,7 +329,7 @@ def propose(door: Recorder, model: Model) -> list[dict]:
         proposals = parse_reply(_ask(model, prompt))
     except ReplyError as error:
         return [call, door.refuse(PROPOSAL_KIND, f"malformed reply to model call {number}: {error}",
-                                  code="malformed_reply", by="propose.propose")]
+                                  code=error.code, by="propose.propose")]
     return [call] + [
         door.record(PROPOSAL_KIND, {"run_id": run_id, "model_call_id": call["id"], **fields}) for fields in proposals
     ]
@@ -329,7 +340,7 @@ def _ask(model: Model, prompt: str) -> str:
     try:
         reply = model(prompt)
     except Exception as error:  # the model is outside the harness: its failure is recorded, not raised
-        raise ReplyError(f"the model failed: {error!r}") from None
+        raise ReplyError("model_failed", f"the model failed: {error!r}") from None
     if not isinstance(reply, str):
-        raise ReplyError(f"the model returned {type(reply).__name__}, not text")
+        raise ReplyError("model_failed", f"the model returned {type(reply).__name__}, not text")
     return reply

@@ -178,17 +178,28 @@ def function(module, name: str):
     return getattr(module, name)
 
 
+class Refused:
+    """root_from_path raised ValueError: the check's own record of it (the exception object is not kept)."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+
 def root_of(module, leaf: bytes, index: int, size: int, path: list[bytes], what: str):
-    """What the student's root_from_path answers, or a one-line failure; ValueError comes back as itself."""
+    """What the student's root_from_path answers (bytes, or Refused when it raised ValueError), or a failure."""
     try:
-        return function(module, "root_from_path")(leaf, index, size, list(path))
+        got = function(module, "root_from_path")(leaf, index, size, list(path))
     except NotImplementedError as exc:
         fail(f"root_from_path is not written yet ({YOURS.where(exc).split(': ')[0]} raises "
              "NotImplementedError): do its TODOs 1 to 3")
     except ValueError as exc:
-        return exc
+        return Refused(str(exc)[:80])
     except Exception as exc:
         fail(f"root_from_path raised on {what}: {YOURS.where(exc)}")
+    if type(got) is not bytes:  # exactly bytes: a subclass could answer == and != as it likes
+        fail(f"root_from_path returned {type(got).__name__} on {what}: a root is the bytes of a hash, and a path "
+             "that does not fit is refused by raising ValueError, not by returning one")
+    return got
 
 
 def published(module, report: dict, proof: dict, root: bytes, what: str):
@@ -251,8 +262,8 @@ def test_the_demo_proof_leads_to_the_published_root(module):
 
 
 def _said(value) -> str:
-    if isinstance(value, ValueError):
-        return f"a refusal ({value})"
+    if isinstance(value, Refused):
+        return f"a refusal ({value.why})"
     return value.hex()[:12] if isinstance(value, bytes) else repr(value)[:40]
 
 
@@ -290,7 +301,7 @@ def test_a_path_that_does_not_fit_its_tree_is_refused(module):
     ]
     for leaf, index, size_, path, what in cases:
         got = root_of(module, leaf, index, size_, path, what)
-        if not isinstance(got, ValueError):
+        if not isinstance(got, Refused):
             fail(seeded(f"{what}: your root_from_path answered {_said(got)}; a path that cannot belong to the "
                         "tree proves nothing, so it must be refused (ValueError)"))
 
@@ -349,6 +360,13 @@ def test_fresh_forgeries_are_caught(module):
             if published(module, report, proof, tree["root"], f"a forgery with {what}") is not False:
                 fail(seeded(f"a fresh forgery with {what} at leaf {index} of {tree['size']} is published by your "
                             "is_published: a report whose leaf is not the logged one must be refused"))
+        forged = {"run": {"run_id": run_id}, "seal": {"head": _hex(rng)}}
+        claims = {**proof, "leaf_hash": _b64(_leaf(run_id, forged["seal"]["head"]))}  # the trusted root, too
+        if published(module, forged, claims, tree["root"], "a proof that claims the forgery's leaf") is not False:
+            fail(seeded(f"a fresh forgery at leaf {index} of {tree['size']}, whose proof names the forgery's own "
+                        "leaf and the trusted root but carries the genuine report's path, is published by your "
+                        "is_published: the proof's own leaf and root fields prove nothing; walk the path from the "
+                        "report's leaf and compare where it leads with the root you trust"))
         if published(module, genuine, proof, _h(tree["root"]), "another tree's root") is not False:
             fail(seeded("a fresh report checked against another tree's root is published by your is_published: "
                         "the path must lead to the root you trust"))

@@ -192,6 +192,9 @@ WRONG = {
     "tampers_with_the_check": ("test_the_check_runs_as_written", "must run as written"),
     "trusts_the_proofs_leaf": ("test_the_resealed_forgery_is_caught", "not from the proof"),
     "trusts_the_proofs_root": ("test_the_resealed_forgery_is_caught", "never with the root the proof brings"),
+    "returns_a_refusal_equal_to_nothing": ("test_a_path_that_does_not_fit_its_tree_is_refused",
+                                           "a root is the bytes of a hash"),
+    "never_walks_the_path": ("test_fresh_forgeries_are_caught", "the proof's own leaf and root fields prove nothing"),
 }
 
 

@@ -199,6 +199,11 @@ def test_a_moved_or_missing_event_is_named_at_its_position(fresh):
         inserted, seq = copy.deepcopy(report), at(rng, report, first=2)
         inserted["events"].insert(seq - 1, copy.deepcopy(report["events"][rng.randrange(seq - 1)]))
         expect_event(inserted, f"{where(number)}, with an earlier event copied in before event {seq}", MOVED)
+        renumbered, seq = copy.deepcopy(report), at(rng, report)
+        claimed = seq + rng.randint(1, 50)
+        renumbered["events"][seq - 1]["seq"] = claimed
+        expect_event(reseal(renumbered), f"{where(number)}, with event {seq}'s seq changed to {claimed} and the "
+                                         "report resealed (its chain holds)", MOVED)
 
 
 def test_events_from_another_run_are_named_where_they_start(fresh):
@@ -263,10 +268,10 @@ def test_a_head_that_differs_in_any_digit_does_not_match(fresh):
     rng = rng_for("digits")
     for number, report in enumerate(fresh):
         head = report["seal"]["head"]
-        digit = rng.randrange(12, 64)  # past the twelve digits an older seal verify printed
-        other = head[:digit] + ("0" if head[digit] != "0" else "1") + head[digit + 1:]
-        expect_match(report, other, False, f"{where(number)}, with a kept head that differs from its own in digit "
-                                           f"{digit + 1} of 64 only", DIGITS)
+        for digit in (rng.randrange(12, 63), 63):  # past the twelve an older seal verify printed, and the last
+            other = head[:digit] + ("0" if head[digit] != "0" else "1") + head[digit + 1:]
+            expect_match(report, other, False, f"{where(number)}, with a kept head that differs from its own in "
+                                               f"digit {digit + 1} of 64 only", DIGITS)
         another = fresh[(number + 1) % len(fresh)]["seal"]["head"]
         expect_match(report, another, False, f"{where(number)}, with the head kept for another run", DIGITS)
 

@@ -38,7 +38,7 @@ yours = Student(8, names=("decide",), blocked=("core.run.gate", "core.run.taxono
                 why="it is the gate whose decision lesson 8 asks you to write yourself")
 LAB = "https://lab.example:443"
 COMMITTED = json.loads((TAXONOMY_DIR / "action_taxonomy.json").read_text(encoding="utf-8"))
-FRESH_CASES = 66
+FRESH_CASES = 84  # six of each shape
 
 # The rules, as a failure names them.
 UNKNOWN = ("an act whose class is undeclared, or unknown to the table, is consequential, counts as unclassified "
@@ -155,7 +155,9 @@ TRIGGERS = ("active_testing", "exploitation", "data_handling", "disclosure")
 SHAPES = ("within its cap", "past its cap, no approver role", "past its cap, approved", "consequential, no review",
           "consequential, approved", "consequential, the identity approved with other arguments",
           "a legacy name", "an unknown class", "no class at all", "consequential, rejected",
-          "consequential, reviewed by another role")
+          "consequential, reviewed by another role", "consequential, rejected by another role",
+          "consequential, the identity rejected with other arguments",
+          "consequential, the identity approved with other arguments by another role")
 
 
 def made_table(rng: random.Random, number: int) -> dict:
@@ -224,6 +226,12 @@ def made_case(rng: random.Random, number: int) -> tuple[dict, str]:
         reviews = [review_of(case, "rejected", role)]
     elif shape == "consequential, reviewed by another role":
         reviews = [review_of(case, "approved", other)]
+    elif shape == "consequential, rejected by another role":
+        reviews = [review_of(case, "rejected", other)]
+    elif shape == "consequential, the identity rejected with other arguments":
+        reviews = [review_of(case, "rejected", role, {**arguments, "marker": arguments["marker"] + "-other"})]
+    elif shape == "consequential, the identity approved with other arguments by another role":
+        reviews = [review_of(case, "approved", other, {**arguments, "marker": arguments["marker"] + "-other"})]
     if rng.random() < 0.5:  # a review of some other act, which decides nothing here
         reviews.append({"subject_id": act_subject(action_identity("inspect_headers", f"{LAB}/elsewhere"), {}),
                         "action_id": action_identity("inspect_headers", f"{LAB}/elsewhere"),

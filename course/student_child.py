@@ -108,6 +108,12 @@ class Wall:
             place = self.unreadable_path(path)
             if place:
                 raise Unavailable(self.message(*place))
+            if _a_folder(path) and not self.private_path(path):
+                raise PermissionError("the check's process opens no folder outside its own temporary folder (a "
+                                      "folder's descriptor, as dir_fd, would let a path mean another file)")
+            if _climbs(path):
+                raise PermissionError("the check's process opens no relative path that climbs with '..' (with a "
+                                      "dir_fd it could mean another file than the one the wall read)")
             if _another_process(path):
                 raise PermissionError("the check's process reads nothing of another process")
             if isinstance(flags, int) and flags & WRITING and not self.private_path(path):
@@ -123,6 +129,29 @@ class Wall:
             raise PermissionError("the check's process keeps its limits")
         elif event in CHANGES_FILES and not all(self.private_path(a) for a in args[:CHANGES_FILES[event]]):
             raise PermissionError("the check's process changes no file outside its own temporary folder")
+
+
+def _a_folder(path) -> bool:
+    """``path`` names a folder.
+
+    The open event carries no dir_fd, and the wall reads a relative path from
+    the working folder. A descriptor of another folder, given as dir_fd, makes
+    the kernel read it from there instead: so no folder is opened but the
+    child's own temporary folder (tempfile opens it), and no relative path may
+    climb with '..' (``_climbs``), which keeps a path read from a folder inside
+    that temporary folder inside it too.
+    """
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        return False
+    return os.path.isdir(os.path.realpath(os.fsdecode(path)))
+
+
+def _climbs(path) -> bool:
+    """``path`` is relative and has a '..' part."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        return False
+    text = os.fsdecode(path)
+    return not os.path.isabs(text) and ".." in text.split(os.sep)
 
 
 def _another_process(path) -> bool:

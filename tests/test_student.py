@@ -250,12 +250,20 @@ UNAVAILABLE = ("core.run.observe is unavailable while the check runs: it is the 
     "s.loader.exec_module(u.module_from_spec(s))",
     "from core.run.observe import split_response; split_response.__globals__['read_has_meta']",
     "import linecache; ''.join(linecache.getlines('core/run/observe.py')) or open('core/run/observe.py')",
+    # a folder's descriptor as dir_fd: the path the wall reads is not the one the kernel opens
+    "import os, tempfile; root = os.open('.', os.O_RDONLY); os.chdir(tempfile.gettempdir()); "
+    "open(os.open('core/run/observe.py', os.O_RDONLY, dir_fd=root)).read()",
+    "import os; root = os.open('core', os.O_RDONLY | os.O_DIRECTORY); "
+    "open(os.open('run/observe.py', os.O_RDONLY, dir_fd=root)).read()",
+    "import os; here = os.open(os.path.dirname(__file__), getattr(os, 'O_PATH', os.O_RDONLY)); "
+    "open(os.open(os.path.relpath('core/run/observe.py', os.path.dirname(__file__)), os.O_RDONLY, dir_fd=here))",
 ])
 def test_the_reference_is_unavailable_however_the_file_reaches_for_it(write, reach):
     py_compile.compile(str(OBSERVE), cfile=importlib.util.cache_from_source(str(OBSERVE)))  # a .pyc to reach for
     yours = write(f"def answer():\n    {reach}\n    return 'reached it'\n", **WALLED)
     line = failure(lambda: yours.call("answer"))
-    assert line.startswith("answer ") and ("is unavailable while the check runs" in line or "KeyError" in line), line
+    assert line.startswith("answer ") and ("is unavailable while the check runs" in line or "KeyError" in line
+                                           or "opens no folder outside" in line or "that climbs with '..'" in line), line
     assert "reached it" not in line
 
 
@@ -294,6 +302,12 @@ def test_the_file_under_check_is_readable_inside_an_unreadable_folder(write, tmp
     ("open('/tmp/report.xml', 'w').write('<testsuite/>')", "PermissionError: the check's process writes no file"),
     ("import os; os.remove('README.md')", "PermissionError: the check's process changes no file"),
     ("import os; os.link('README.md', '/tmp/x')", "PermissionError: the check's process changes no file"),
+    ("import os, tempfile; top = os.open('/', os.O_RDONLY); os.chdir(tempfile.gettempdir()); "
+     "os.open('tmp/written-by-the-child', os.O_WRONLY | os.O_CREAT, dir_fd=top)",
+     "PermissionError: the check's process opens no folder outside its own temporary folder"),
+    ("import os, tempfile; mine = os.open(tempfile.gettempdir(), os.O_RDONLY); "
+     "os.open('../' * 40 + os.path.abspath('README.md').lstrip('/'), os.O_RDONLY, dir_fd=mine)",
+     "PermissionError: the check's process opens no relative path that climbs with '..'"),
     ("import resource; resource.setrlimit(resource.RLIMIT_AS, (-1, -1))",
      "PermissionError: the check's process keeps its limits"),
     ("import os; open(f'/proc/{os.getppid()}/mem', 'rb')", "PermissionError: the check's process reads nothing of"),

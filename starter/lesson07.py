@@ -16,7 +16,9 @@ function of plain data:
 
 It returns ``{"refused": reason}`` when the door must refuse the verdict, or
 ``{"verdict": ..., "reason": ...}`` with one of ``"confirmed"``, ``"refuted"``
-and ``"inconclusive"`` and a reason in words. The rules:
+and ``"inconclusive"`` and a reason in words (a refuted or confirmed verdict's
+reason names the expected text and the confirming capture's HTTP status, so a
+reader sees what was tested). The rules:
 
 1. The evidence comes from the finding's own quote: an ``expect`` that is not
    a part of the quote, letter for letter, tests something the finding never

@@ -99,6 +99,13 @@ def made(rng: random.Random, kind: str, number: int) -> Case:
     made_for = {
         "confirmed": (shows(answer), lacks(rng.choice(ANSWERS)), "the confirming capture shows it, the control lacks it"),
         "refuted": (lacks(answer), lacks(rng.choice(ANSWERS)), f"the confirming capture (HTTP {answer}) lacks it"),
+        "refuted, no control": (lacks(answer), None, f"the confirming capture (HTTP {answer}) lacks it, and no "
+                                                     "control was made"),
+        "refuted, control error": (lacks(answer), lacks(error), f"the confirming capture (HTTP {answer}) lacks it, "
+                                                               f"and the control is HTTP {error}"),
+        "refuted, control shows": (lacks(answer), shows(rng.choice(ANSWERS)), f"the confirming capture (HTTP "
+                                                                               f"{answer}) lacks it, the control "
+                                                                               "shows it"),
         "server error": (rng.choice([lacks, shows])(error), lacks(200), f"the confirming capture is HTTP {error}"),
         "no confirming": (None, rng.choice([lacks(200), None]), "no confirming capture was made"),
         "no control": (shows(answer), None, "the confirming capture shows it, and no control was made"),
@@ -112,12 +119,13 @@ def made(rng: random.Random, kind: str, number: int) -> Case:
         expect = ["About us", expect.upper(), expect + " ", f"{word.title()} {number}"][number % 4]
     case = Case(what, quote, expect, confirming, control, "")
     rules = the_rules(case)
-    assert rules == {"confirmed": "confirmed", "refuted": "refuted", "not quoted": "refused"}.get(kind, "inconclusive")
+    assert rules == ("refuted" if kind.startswith("refuted") else
+                     {"confirmed": "confirmed", "not quoted": "refused"}.get(kind, "inconclusive"))
     return Case(what, quote, expect, confirming, control, rules)
 
 
 KINDS = ("confirmed", "refuted", "server error", "no confirming", "no control", "control error", "control shows",
-         "not quoted")
+         "not quoted", "refuted, no control", "refuted, control error", "refuted, control shows")
 
 
 def fresh(kinds: tuple[str, ...], count: int, salt: int) -> list[Case]:
@@ -154,6 +162,12 @@ def problem(case: Case, found, shown: str = "") -> str:
     if not isinstance(text, str) or not text.strip():
         return f"{asked} with no reason in words: every answer says why {where}"
     got = "refused" if "refused" in found else found["verdict"]
+    if got == case.answer and got in ("refuted", "confirmed"):
+        status = str(case.confirming["status"])
+        if not (case.expect in text or repr(case.expect) in text) or status not in text:
+            return (f"{asked}, rightly, but its reason {text[:120]!r} does not name the expected text and the "
+                    f"confirming capture's HTTP status ({status}): a refuted or confirmed verdict's reason says what "
+                    f"was tested {where}")
     if got == case.answer:
         return ""
     why = {
@@ -186,7 +200,7 @@ def test_the_evidence_must_come_from_the_findings_quote():
 
 
 def test_a_response_without_the_evidence_refutes_whatever_its_status():
-    ask(fresh(("refuted",), 6, 2))
+    ask(fresh(("refuted", "refuted, no control", "refuted, control error", "refuted, control shows"), 8, 2))
 
 
 def test_no_capture_or_a_server_error_is_inconclusive_never_refuted():

@@ -17,7 +17,9 @@ the selections or the proposals must be not judged. By default the checks
 run starter/lesson10.py; `course check 10` shows each.
 """
 
+import ast
 import copy
+import functools
 import hashlib
 import json
 import os
@@ -90,13 +92,19 @@ def made_up_run(rng: random.Random, number: int) -> dict:
 
 
 def tampered_reference(rng: random.Random, number: int) -> tuple[dict, str]:
-    """The reference run with one to three selections pointed at acts no proposal names, or a proposal deleted."""
+    """The reference run with one to three selections pointed at acts no proposal names (or at another spelling
+    of a proposed one: an identity is compared exactly), or a proposal deleted."""
     snapshot = reference()
     selections = snapshot["selections"]
-    if number % 2 == 0:
+    if number % 3 == 0:
         for position in rng.sample(range(len(selections)), rng.randint(1, 3)):
             selections[position]["action_id"] = f"inspect_headers -> {LAB}/never-proposed-{position}"
         return snapshot, "with selections pointed at acts no proposal names"
+    if number % 3 == 2:
+        respell = rng.choice([str.upper, lambda act: act.replace(":443", "", 1), lambda act: act.replace("s", "S", 1)])
+        for position in rng.sample(range(len(selections)), rng.randint(1, 3)):
+            selections[position]["action_id"] = respell(selections[position]["action_id"])
+        return snapshot, "with selections pointed at another spelling of a proposed act (letter case, or the port)"
     chosen = rng.choice(selections)["action_id"]
     snapshot["proposals"] = [p for p in snapshot["proposals"] if p["action_id"] != chosen]
     return snapshot, "with the proposal one of its selections chose deleted"
@@ -113,9 +121,48 @@ def from_seed(what: str) -> str:
 
 # --- asking your file ------------------------------------------------------------------------
 
+# The two helpers at the bottom of the starter, as written for you: the check reaches your predicate
+# through them, so they must be these (a judged() that answers on its own would judge nothing of yours).
+HELPERS = '''
+def named() -> dict:
+    """Your boundary's id and sentence, as the check reads them."""
+    return {"id": MY_BOUNDARY_ID, "text": MY_BOUNDARY_TEXT}
+
+
+def judged(snapshot: dict) -> dict:
+    """``my_predicate`` on the SafetyContext of ``snapshot``, as plain data."""
+    judgement = my_predicate(SafetyContext.from_snapshot(snapshot))
+    if not isinstance(judgement, Judgement):
+        return {"returned": type(judgement).__name__}
+    return {"upheld": judgement.upheld, "reason": judgement.reason,
+            "evidence": list(judgement.evidence)}
+'''
+
+
+def _functions(source: str) -> dict[str, str]:
+    return {node.name: ast.dump(node) for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
+
+
+@functools.cache
+def helpers_changed() -> str:
+    """The helper of the two that your file changed (or does not define the way the starter does), or ""."""
+    try:
+        yours_now = _functions(Path(target_path(10)).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return ""  # a file that cannot be read or parsed gets its own one line from the student's loader
+    for name, written in _functions(HELPERS).items():
+        if yours_now.get(name) != written:
+            return name
+    return ""
+
 
 def judged(snapshot: dict, what: str) -> dict:
     """Your judgement of ``snapshot`` as data, or a one-line failure naming what came back instead."""
+    changed = helpers_changed()
+    if changed:
+        pytest.fail(f"{changed}() is not the helper the starter wrote for you: the check reaches my_predicate through "
+                    "it, so leave the helpers at the bottom of the starter as they are and judge in my_predicate",
+                    pytrace=False)
     answer = yours.call("judged", snapshot)
     if isinstance(answer, dict) and "returned" in answer:
         pytest.fail(f"my_predicate returned {answer['returned']} on {what}; return upheld(...), violated(...) or "

@@ -44,7 +44,8 @@ The rules your step keeps:
 
 Return how your step left the act: ``{"status": ..., "capture_id": ...,
 "detail": ...}``, with the status it settled the act with (``"unresolved"``
-when the act is in doubt, or when the door refused its start), the capture
+when the act is in doubt, or when the door refused its start or its
+settlement), the capture
 the settlement cites (``""`` when there is none) and a detail in words.
 
 The check runs your file in a process of its own, with the reference

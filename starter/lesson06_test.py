@@ -55,7 +55,7 @@ class Case:
     """One act and what the adapter does when it is asked for the act's URL."""
 
     path: str
-    does: str  # "responds", "not sent", "after sending", "odd", "refused capture"
+    does: str  # "responds", "not sent", "after sending", "odd", "refused capture", and two of REFUSED_SETTLEMENT
     status: int = 0
     headers: tuple[tuple[str, str], ...] = ()
     body: str = ""
@@ -66,9 +66,14 @@ class Case:
     def url(self) -> str:
         return f"{LAB}:443{self.path}"
 
+    @property
+    def adapter_does(self) -> str:
+        """What the adapter does for this case (a refused settlement is the door's doing, not the adapter's)."""
+        return REFUSED_SETTLEMENT.get(self.does, self.does)
+
     def answer(self):
         """What the adapter gives the reference executor: an AdapterResult, or it raises."""
-        if self.does == "not sent":
+        if self.adapter_does == "not sent":
             raise NotSent(self.message)
         if self.does == "after sending":
             raise next(kind for kind in AFTER_SENDING if kind.__name__ == self.error)(self.message)
@@ -85,6 +90,9 @@ class Case:
 
     def said(self) -> str:
         """What the adapter did, in words, for a failure message."""
+        if self.does in REFUSED_SETTLEMENT:
+            return (Case(self.path, self.adapter_does, self.status, self.headers, self.body, self.error,
+                         self.message).said() + ", and the door refused the settlement")
         if self.does == "responds":
             return f"the adapter answered HTTP {self.status}"
         if self.does == "refused capture":
@@ -109,8 +117,17 @@ class Table:
         return case.answer()
 
 
+# Cases whose settlement the check's door refuses (standing in for a door that cannot take it), with what
+# the adapter does in them: the act is then left unresolved, as with a refused capture.
+REFUSED_SETTLEMENT = {"settlement refused": "responds", "failure refused": "not sent"}
+SETTLEMENT_REFUSAL = "the check's door refuses this settlement (a stand-in for a door that cannot take it)"
+
+
 def made(rng: random.Random, does: str, number: int) -> Case:
     """A fresh case of the kind ``does``."""
+    if does in REFUSED_SETTLEMENT:
+        made_as = made(rng, REFUSED_SETTLEMENT[does], number)
+        return Case(made_as.path, does, made_as.status, made_as.headers, made_as.body, made_as.error, made_as.message)
     path = f"/{rng.choice(WORDS)}-{rng.randint(10, 99)}-{number}"
     if does in ("responds", "refused capture"):
         status = rng.choice(RESPONSES) if does == "responds" else rng.choice((42, 600, 700, 999))
@@ -148,6 +165,7 @@ class Step:
     answer: object
     calls: list[dict]
     events: list[dict]  # the ledger's events from your step, each with its payload
+    refused_settlements: list[dict]  # the settlements your step asked for that the check's door refused
 
 
 def admitted_act(door, case: Case) -> dict:
@@ -176,15 +194,24 @@ def your_step(door, act: dict, case: Case) -> Step:
             raise NotSent(f"the check's adapter has no answer for {url}")
         return case.as_data()
 
+    refused_settlements: list[dict] = []
+
+    def record(kind, payload):
+        if (case.does in REFUSED_SETTLEMENT and kind == "outcome" and isinstance(payload, dict)
+                and payload.get("status") in ("succeeded", "failed")):
+            refused_settlements.append(payload)
+            return {"recorded": False, "reason": SETTLEMENT_REFUSAL}
+        return door.record(kind, payload)
+
     first = len(door.events)
     try:
-        answer = yours.call("write_ahead", act, Callback(door.record), Callback(fetch))
+        answer = yours.call("write_ahead", act, Callback(record), Callback(fetch))
     except pytest.fail.Exception as failure:
-        if calls and case.does in ("not sent", "after sending", "odd") and "raised:" in str(failure):
+        if calls and case.adapter_does in ("not sent", "after sending", "odd") and "raised:" in str(failure):
             pytest.fail(f"{case.said()} and your step let the error out ({failure}): an adapter's error is "
                         "recorded in the ledger, and the run goes on", pytrace=False)
         raise
-    return Step(case, act, answer, calls, door.ledger[first:])
+    return Step(case, act, answer, calls, door.ledger[first:], refused_settlements)
 
 
 def problem(step: Step, door) -> str:
@@ -221,6 +248,15 @@ def problem(step: Step, door) -> str:
     settled = [o for o in outcomes if o.get("status") in ("succeeded", "failed")]
     if len(settled) > 1:
         return f"{where}; your step settled the act {len(settled)} times: an act is settled once"
+    if case.does in REFUSED_SETTLEMENT:
+        tried = [o.get("status") for o in step.refused_settlements]
+        wanted = "succeeded" if case.adapter_does == "responds" else "failed"
+        if wanted not in tried:
+            return (f"{where}; your step never asked to settle the act {wanted}, which is what the adapter's answer "
+                    "calls for")
+        if case.adapter_does == "responds" and not captures:
+            return f"{where}, and your step recorded no capture: a response, whatever its status, is captured"
+        return returned_problem(step, door, refused_settlement=True)
     if case.does == "responds":
         expected = render_response(case.status, case.headers, case.body)
         if not captures:
@@ -269,12 +305,17 @@ def door_capture(door, act: dict) -> str:
     return held[-1] if held else ""
 
 
-def returned_problem(step: Step, door) -> str:
+def returned_problem(step: Step, door, refused_settlement: bool = False) -> str:
     """Why what your step returned does not say how the act ended, or ""."""
     answer, act = step.answer, step.act
     if not isinstance(answer, dict) or not {"status", "capture_id"} <= set(answer):
         return (f"For {step.case.path}, write_ahead returned {answer!r}: it returns how the act ended, "
                 "{\"status\": ..., \"capture_id\": ..., \"detail\": ...}")
+    if refused_settlement:
+        if answer["status"] != "unresolved":
+            return (f"For {step.case.path}, {step.case.said()}, and write_ahead returned status {answer['status']!r}: "
+                    "a settlement the door refuses leaves the act unresolved, so the step returns 'unresolved'")
+        return ""
     settled = [o["status"] for o in outcomes_of(door, act["action_id"]) if o["status"] != "unresolved"]
     status = settled[0] if settled else "unresolved"
     if answer["status"] != status or answer["capture_id"] != (door_capture(door, act) if status == "succeeded" else ""):
@@ -346,9 +387,15 @@ def test_a_capture_the_door_refuses_is_not_a_success():
     check(fresh("refused capture", 2, 10) + fresh("responds", 1, 11), "lesson06-refused-capture")
 
 
+def test_a_settlement_the_door_refuses_leaves_the_act_unresolved():
+    check(fresh("settlement refused", 2, 14) + fresh("failure refused", 2, 15) + fresh("responds", 1, 16),
+          "lesson06-refused-settlement")
+
+
 def test_fresh_tables_of_acts():
     rng = random.Random(seed() * 31 + 12)
-    kinds = ["responds"] * 8 + ["not sent"] * 3 + ["after sending"] * 3 + ["odd", "refused capture"]
+    kinds = (["responds"] * 8 + ["not sent"] * 3 + ["after sending"] * 3
+             + ["odd", "refused capture", "settlement refused", "failure refused"])
     rng.shuffle(kinds)
     check([made(rng, does, number) for number, does in enumerate(kinds)], "lesson06-fresh")
 

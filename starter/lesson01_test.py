@@ -60,13 +60,19 @@ WITHDRAWN = ("the operator withdrew the authorization", "the lab's owner asked t
 
 
 def edit_lab(lab: Path) -> None:
-    """Edits to a copy of the lab that change what a run finds: the injected note removed, /staging/ served."""
+    """Edits to a copy of the lab that change what a run finds: the injected note removed, /staging/ served,
+    three pages the verification plan visits answering with a server error (a confirming act's page, and two
+    controls' pages), and one control's page showing what its confirming page shows: the verdicts of runs against
+    it turn on a capture's status, and on what the control shows, too."""
     site = lab / "sites" / "lab.example"
     news = site / "news.html"
     news.write_text(re.sub(r"\s*<!--.*?-->", "", news.read_text(encoding="utf-8"), flags=re.S), encoding="utf-8")
     pages = json.loads((site / "site.json").read_text(encoding="utf-8"))
     pages["pages"]["/staging/"] = {"status": 200, "headers": {"Content-Type": "text/html; charset=utf-8"},
                                    "body": "staging.html"}
+    for path, status in (("/gifts/", 500), ("/secure/orders", 503), ("/faq", 502)):
+        pages["pages"][path]["status"] = status
+    pages["pages"]["/downloads/"]["body"] = pages["pages"]["/backup/"]["body"]  # the control shows the listing
     (site / "site.json").write_text(json.dumps(pages, indent=2) + "\n", encoding="utf-8")
     listing = (site / "backup.html").read_text(encoding="utf-8").replace("/backup/", "/staging/")
     (site / "staging.html").write_text(listing, encoding="utf-8")
@@ -195,7 +201,10 @@ def made_from(chosen: int, labs: tuple[Path, Path]) -> list[tuple[str, dict]]:
     for number in range(1, RUNS + 1):
         refused = {1: "quote", 2: "evidence"}.get(number, "")
         made.append((f"run {number} of {RUNS} made from {again(chosen)}",
-                     run(fresh_config(rng, refused), rng.choice(labs)).report))
+                     run(fresh_config(rng, refused), labs[number % 2]).report))  # each lab, twice
+    made.append(("the reference configuration run against the edited lab (a server error on a confirming page and "
+                 "two controls', a control that shows what its confirming page shows)",
+                 run(reference_config(), labs[1]).report))
     for number in range(1, CLOSED_EARLY + 1):
         world = f"lesson01-closed-early-{chosen}-{number}"
         made.append((f"run {number} of {CLOSED_EARLY} closed early, made from {again(chosen)}",
@@ -303,8 +312,10 @@ def test_each_admitted_finding_in_ledger_order(reports):
 
 
 JUDGED_AGAIN = ("a finding's verdict is judged again from its admitted verdict event's expected text and the texts "
-                "of its confirming and control captures, in verification's order, and a finding with no admitted "
-                "verdict is 'unverified'")
+                "of its confirming and control captures, in verification's order (no confirming capture, or one "
+                "that is a server error, 5xx, is inconclusive; a confirming capture without the text, refuted; no "
+                "control, a control that is a server error, or one that shows the text too, inconclusive; "
+                "otherwise confirmed), and a finding with no admitted verdict is 'unverified'")
 
 
 def test_the_verdict_of_each_finding_judged_again_from_its_evidence(reports, labs):
@@ -354,8 +365,11 @@ def test_the_sections_come_from_the_events_not_from_the_report(labs):
 # --- naming the first section that disagrees ------------------------------------------------------------
 
 
-def edit(rng: random.Random, report: dict, section: str) -> tuple[dict, str]:
-    """A copy of ``report`` with one section edited so that it no longer agrees with its ledger, and what changed."""
+def edit(rng: random.Random, report: dict, section: str, change: str = "") -> tuple[dict, str]:
+    """A copy of ``report`` with one section edited so that it no longer agrees with its ledger, and what changed.
+
+    ``change`` chooses how a finding is edited (by default, at random).
+    """
     edited = copy.deepcopy(report)
     if section == "counts":
         counts, key = edited["counts"], rng.choice(["admitted", "refusals"])
@@ -383,7 +397,7 @@ def edit(rng: random.Random, report: dict, section: str) -> tuple[dict, str]:
                   "verdict": "confirmed", "verdict_id": "", "verdict_reason": "checked by hand"}
         findings.append(forged)
         return edited, "a finding added that the ledger never admitted"
-    change = rng.choice(["verdict", "verdict in both", "claim", "quote", "dropped", "repeated"])
+    change = change or rng.choice(["verdict", "verdict in both", "claim", "quote", "dropped", "repeated"])
     target = rng.randrange(len(findings))
     finding = findings[target]
     if change.startswith("verdict"):
@@ -433,7 +447,9 @@ def test_an_edited_section_is_named(labs):
     for number in range(1, EDITS + 1):
         which, report = unseen.next()
         section = CHECKED[(number - 1) % len(CHECKED)]
-        edited, what = edit(rng, report, section)
+        first_of_findings = section == "findings" and number <= len(CHECKED)  # one verdict edit, whatever the seed
+        change = rng.choice(["verdict", "verdict in both"]) if first_of_findings else ""
+        edited, what = edit(rng, report, section, change)
         edited = reseal(edited)  # resealed, as a forger would hand it over: chain and seal hold
         if named_by_verify(edited) != section:
             raise RuntimeError(f"seal verify does not name {section} after the check's edit ({what})")

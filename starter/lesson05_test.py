@@ -89,9 +89,27 @@ def demo_run() -> dict:
     return {"number": 0, "policy": demo_policy(), "replies": list(DEMO_REPLIES), "fates": None, "late": None}
 
 
+def late_credit_run() -> dict:
+    """A run made so that credit lands where it was earned only if it follows the outcome's own act.
+
+    The first act (family fam-a) is left in doubt; the second (fam-b) fails; then the first settles
+    succeeded, after the second ran. Its point is fam-a's, so fam-a's open proposal ranks first; a
+    choice that credits whatever ran last would give it to fam-b and choose fam-b's.
+    """
+    tools = [{"tool_id": tool, "activity": "passive", "requires": {}, "family": family, "weight": 2.0, "cost": 1.0}
+             for tool, family in (("a_look", "fam-a"), ("b_look", "fam-b"), ("c_look", "fam-a"))]
+    policy = {"reference": "training-authorization-0042", "allowed_origins": [LAB], "tools": tools,
+              "max_actions": 4, "max_model_calls": 12}
+    replies = [[proposal("a_look", "/news", "first, left in doubt"), proposal("b_look", "/about", "second, fails"),
+                proposal("c_look", "/zeta", "fam-a's, earned"), proposal("b_look", "/debug", "fam-b's, not earned")]]
+    return {"number": FRESH_RUNS + 1, "label": "a run made so that an act in doubt settles after the next act ran",
+            "policy": Policy.from_dict(policy), "replies": replies, "fates": ["in doubt", "failed"],
+            "late": [(1, "succeeded")]}
+
+
 def runs() -> list[dict]:
     rng = random.Random(seed())
-    return [demo_run()] + [fresh_run(rng, number) for number in range(1, FRESH_RUNS + 1)]
+    return [demo_run()] + [fresh_run(rng, number) for number in range(1, FRESH_RUNS + 1)] + [late_credit_run()]
 
 
 def catalogue_of(policy: Policy) -> dict:
@@ -142,7 +160,7 @@ class Judge:
 
     def __init__(self, case: dict) -> None:
         self.case, self.catalogue = case, catalogue_of(case["policy"])
-        self.where = made_from_seed(case["number"])
+        self.where = case.get("label") or made_from_seed(case["number"])
         self.selection = 0
 
     def selecting(self, door) -> None:
@@ -357,10 +375,15 @@ def test_feedback_waits_for_a_settled_outcome_of_an_executed_act():
     found = yours.call("feedback", in_doubt, acts, catalogue)
     assert found is None, (f"feedback returned {found!r} for an unresolved outcome of {in_doubt['action_id']}, an "
                            "act in doubt: an outcome that is not settled earns nothing yet, so feedback returns None")
-    stranger = {"outcome_id": "0" * 64, "action_id": f"inspect_headers -> {LAB}/never-run", "status": "succeeded"}
-    found = yours.call("feedback", stranger, acts, catalogue)
-    assert found is None, (f"feedback returned {found!r} for an outcome naming {stranger['action_id']}, an act the "
-                           "run never executed: nothing the run did produced it, so feedback returns None")
+    rng = random.Random(f"{seed()} strangers")
+    for number in range(4):  # acts the run never executed, of tools the catalogue has, at paths made here
+        path = f"/{rng.choice(('about', 'news', 'shop', 'faq'))}-{rng.randint(1, 999)}"
+        stranger = {"outcome_id": f"{number}" * 64, "action_id": f"inspect_headers -> {LAB}{path}",
+                    "status": rng.choice(["succeeded", "failed"])}
+        found = yours.call("feedback", stranger, acts, catalogue)
+        assert found is None, (f"feedback returned {found!r} for an outcome naming {stranger['action_id']}, an act "
+                               "the run never executed: nothing the run did produced it, so feedback returns None "
+                               f"(seed {seed()}: COURSE_SEED={seed()} course check 5 makes it again)")
     for case in runs():
         drive(case, FeedbackJudge(case, exact=True))
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -38,3 +40,14 @@ SHORT = st.text(alphabet=".ab\n", max_size=12)
 @given(SHORT, SHORT)
 def test_a_run_of_wildcards_matches_exactly_what_one_wildcard_per_dots_matched(expected, actual):
     assert pages.output_matches(expected, actual) == matches_one_wildcard_per_dots(expected, actual)
+
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_the_head_lesson_10_keeps_against_its_forgery_is_the_reference_runs_own():
+    """The page's kept head is the reference report's: a stale head would fail the forgery for the wrong reason."""
+    page = (REPO / "lessons" / "10-safety-packs-and-audit-replay.md").read_text(encoding="utf-8")
+    head = json.loads((REPO / "data" / "course" / "report.json").read_text(encoding="utf-8"))["seal"]["head"]
+    kept = [line.split()[0] for line in page.split("--head \\\n")[1:]]
+    assert kept and all(value == head for value in kept), (kept, head)

@@ -44,15 +44,22 @@ import traceback
 import types
 
 MEMORY_LIMIT = 2 * 1024**3  # bytes of address space: a runaway list stops here, not in the machine's swap
-ALWAYS_BLOCKED = ("ctypes", "_ctypes", "_posixsubprocess", "_testcapi", "_testinternalcapi", "cffi")
+ALWAYS_BLOCKED = ("ctypes", "_ctypes", "_posixsubprocess", "_testcapi", "_testinternalcapi", "cffi", "_cffi_backend")
 STARTS_A_PROCESS = {"os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
                     "subprocess.Popen", "os.startfile", "pty.spawn"}
 SENDS_A_SIGNAL = {"os.kill", "os.killpg", "signal.pthread_kill"}
 # Events that change a file, and how many of their first arguments are paths.
 CHANGES_FILES = {"os.remove": 1, "os.rmdir": 1, "os.truncate": 1, "os.chmod": 1, "os.chown": 1, "os.utime": 1,
                  "os.mkdir": 1, "os.chflags": 1, "os.lchmod": 1, "os.lchflags": 1, "shutil.rmtree": 1,
-                 "os.rename": 2, "os.symlink": 2, "os.link": 2, "shutil.copyfile": 2, "shutil.copymode": 2,
+                 "os.rename": 2, "shutil.copyfile": 2, "shutil.copymode": 2,
                  "shutil.copystat": 2, "shutil.copytree": 2, "shutil.move": 2}
+# Events whose first argument is a database file they may create or write (":memory:" writes none).
+OPENS_A_DATABASE = {"sqlite3.connect", "dbm.open"}
+# Events that list a folder's names: judged as reading it.
+LISTS_A_FOLDER = {"os.listdir", "os.scandir"}
+# Events refused outright: a link's target is read from the link's own folder, not from where the wall
+# stands, and a move of the working folder would change what every relative path means.
+NEVER = {"os.symlink": "makes no link", "os.link": "makes no link", "os.chdir": "keeps its working folder"}
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 
@@ -119,6 +126,15 @@ class Wall:
             if isinstance(flags, int) and flags & WRITING and not self.private_path(path):
                 raise PermissionError(f"the check's process writes no file outside its own temporary folder "
                                       f"(asked to write {path!r})")
+        elif event in NEVER:
+            raise PermissionError(f"the check's process {NEVER[event]}")
+        elif event in LISTS_A_FOLDER:
+            place = self.unreadable_path(args[0] if args and args[0] is not None else ".")
+            if place:
+                raise Unavailable(self.message(*place))
+        elif event in OPENS_A_DATABASE and args and args[0] not in (":memory:", b":memory:", "") \
+                and not self.private_path(args[0]):
+            raise PermissionError("the check's process writes no file outside its own temporary folder")
         elif event in STARTS_A_PROCESS:
             raise PermissionError("the check's process starts no other process")
         elif event in SENDS_A_SIGNAL:

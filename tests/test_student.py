@@ -281,6 +281,12 @@ def test_a_path_the_check_names_is_unreadable_and_the_rest_of_the_course_readabl
     line = failure(lambda: yours.call("answer", "data/course/report.json"))
     assert line == ("answer reached past the exercise: data is unavailable while the check runs: it is the check's "
                     "own data, not an input of your functions")
+    lister = write("import os\ndef answer(path):\n    return sorted(os.listdir(path)) + [e.name for e in os.scandir(path)]\n",
+                   unreadable=("data",), **WALLED)
+    assert lister.call("answer", "course")
+    for folder in ("data", "data/course"):
+        assert failure(lambda: lister.call("answer", folder)).startswith("answer reached past the exercise: data is "
+                                                                          "unavailable while the check runs")
 
 
 def test_the_file_under_check_is_readable_inside_an_unreadable_folder(write, tmp_path):
@@ -301,10 +307,16 @@ def test_the_file_under_check_is_readable_inside_an_unreadable_folder(write, tmp
     ("import ctypes", "PermissionError: the check's process does not load ctypes"),
     ("open('/tmp/report.xml', 'w').write('<testsuite/>')", "PermissionError: the check's process writes no file"),
     ("import os; os.remove('README.md')", "PermissionError: the check's process changes no file"),
-    ("import os; os.link('README.md', '/tmp/x')", "PermissionError: the check's process changes no file"),
+    ("import os; os.link('README.md', '/tmp/x')", "PermissionError: the check's process makes no link"),
     ("import os, tempfile; top = os.open('/', os.O_RDONLY); os.chdir(tempfile.gettempdir()); "
      "os.open('tmp/written-by-the-child', os.O_WRONLY | os.O_CREAT, dir_fd=top)",
      "PermissionError: the check's process opens no folder outside its own temporary folder"),
+    ("import os, tempfile; os.symlink('/etc/hostname', os.path.join(tempfile.gettempdir(), 'l'))",
+     "PermissionError: the check's process makes no link"),
+    ("import os, tempfile; os.chdir(tempfile.gettempdir())", "PermissionError: the check's process keeps its working"),
+    ("import sqlite3; sqlite3.connect('/tmp/written-by-the-child.db')",
+     "PermissionError: the check's process writes no file"),
+    ("import _cffi_backend", "PermissionError: the check's process does not load _cffi_backend"),
     ("import os, tempfile; mine = os.open(tempfile.gettempdir(), os.O_RDONLY); "
      "os.open('../' * 40 + os.path.abspath('README.md').lstrip('/'), os.O_RDONLY, dir_fd=mine)",
      "PermissionError: the check's process opens no relative path that climbs with '..'"),

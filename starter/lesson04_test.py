@@ -80,6 +80,13 @@ DECOYS = {
     "style": ("head", lambda tag: f"<style>/* {tag} */</style>\n",
               "inside <style>, which a browser reads as text"),
     "xmp": ("body", lambda tag: f"<xmp>{tag}</xmp>\n", "inside <xmp>, which a browser reads as text"),
+    "iframe": ("body", lambda tag: f"<iframe>{tag}</iframe>\n", "inside <iframe>, which a browser reads as text"),
+    "noembed": ("body", lambda tag: f"<noembed>{tag}</noembed>\n",
+                "inside <noembed>, which a browser reads as text"),
+    "noframes": ("body", lambda tag: f"<noframes>{tag}</noframes>\n",
+                 "inside <noframes>, which a browser reads as text"),
+    "title/": ("head", lambda tag: f"<title/>{tag}</title>\n",
+               "after <title/>, which opens a title all the same (only void elements close themselves)"),
     "other name": ("head", lambda tag: tag.replace('name="generator"', 'name="x-generator"') + "\n",
                    "a meta tag named x-generator, not generator"),
     "in content": ("head", lambda tag: f'<meta name="description" content="{escape(tag)}">\n',
@@ -120,6 +127,8 @@ def fresh_pages(chosen: int, count: int) -> list[dict]:
             parts[rng.choice(["head", "body"])].append(tag + "\n")
         for pieces in parts.values():
             rng.shuffle(pieces)
+            if rng.random() < 0.5:  # markup need not put one tag on a line: here nothing but the last ends one
+                pieces[:] = [piece.rstrip("\n") for piece in pieces[:-1]] + pieces[-1:]
         made.append({"number": number + 1, "text": render_response(200, {"Content-Type": "text/html"},
                                                                     page("".join(parts["head"]),
                                                                          "".join(parts["body"]))),
@@ -254,7 +263,7 @@ def test_a_generator_tag_in_a_header_or_in_page_text_does_not_count():
 
 
 def test_a_generator_tag_a_browser_reads_as_text_does_not_count():
-    for kind in ("title", "textarea", "script", "attribute"):
+    for kind in ("title", "textarea", "script", "attribute", "iframe", "noembed", "noframes", "title/"):
         _where, make, why = DECOYS[kind]
         found = yours.call("read_has_meta", render_response(200, {}, page(body=make(FAKE))))
         assert found is None, (

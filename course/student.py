@@ -36,7 +36,9 @@ the first call, and shared by every test in the file. It is held one of two ways
   stopped. A function whose contract is to return an object (lesson 2's
   ``Policy``) crosses as that object's data: ``as_data={"build_my_policy":
   "snapshot"}`` has the child call the result's ``snapshot()`` and send what
-  it returns.
+  it returns; ``"core.run.policy:Policy.snapshot"`` also requires the result
+  to be exactly a ``Policy``, read by the method as it was before the file
+  loaded.
 * **In process** (``in_process=True``), for a check whose scenario hands the
   student's code live objects (a door, an adapter): ``yours.module`` is the
   loaded module and ``yours.call(name, door, ...)`` calls it directly. There is
@@ -321,6 +323,10 @@ class Student:
         if "unreadable" in answer:
             self.fail(f"{name} returned {_a(str(answer['unreadable']))}, which is not JSON data: the check reads "
                       "dicts, lists, strings, numbers, True, False and None")
+        if "not_the_class" in answer:
+            kind, wanted = answer["not_the_class"]
+            self.fail(f"{name} returned {_a(str(kind))}, not {_a(wanted)}: it must return the object its docstring "
+                      "names")
         if "no_reader" in answer:
             kind, method = answer["no_reader"]
             self.fail(f"{name} returned {_a(str(kind))}, which has no {method}() to read it by: it must return "

@@ -276,16 +276,38 @@ def answer(module, request: dict, path: str, as_data: dict, send=None, requests=
     try:
         value = function(*args)
         if request["call"] in as_data:  # an object crosses as its data: a Policy as its snapshot()
-            reader = getattr(value, as_data[request["call"]], None)
-            if not callable(reader):
-                return {"no_reader": [type(value).__name__, as_data[request["call"]]]}
-            value = reader()
+            kind, reader = as_data[request["call"]]
+            if kind is not None and type(value) is not kind:
+                return {"not_the_class": [type(value).__name__, kind.__name__]}
+            if kind is None:
+                reader = getattr(value, reader, None)
+                if not callable(reader):
+                    return {"no_reader": [type(value).__name__, as_data[request["call"]][1]]}
+                value = reader()
+            else:
+                value = reader(value)
     except BaseException as exc:  # noqa: BLE001  the student's code may raise anything, SystemExit included
         return {"raised": described(exc, path)}
     try:
         return {"value": json.loads(json.dumps(value, allow_nan=False))}
     except (TypeError, ValueError, RecursionError):
         return {"unreadable": type(value).__name__}
+
+
+def readers(as_data: dict) -> dict:
+    """Each ``as_data`` entry as (class, reader). "module:Class.method" names the class the result must be
+    exactly, and its method is taken now, before the student's file loads and could patch it; a bare method
+    name reads whatever the result is (class None)."""
+    found = {}
+    for call, spec in as_data.items():
+        if ":" not in spec:
+            found[call] = (None, spec)
+            continue
+        module_name, _, rest = spec.partition(":")
+        class_name, _, method = rest.rpartition(".")
+        kind = getattr(importlib.import_module(module_name), class_name)
+        found[call] = (kind, kind.__dict__[method])
+    return found
 
 
 def main() -> None:
@@ -311,6 +333,7 @@ def main() -> None:
     leaked = [name for name in sys.modules if wall.blocks_import(name) and name not in setup["sources"]]
     if leaked:  # a package that imports its own blocked module cannot be walled off this way
         raise SystemExit(f"the check cannot make {leaked[0]} unavailable: loading its package loads it")
+    as_data = readers(setup.get("as_data", {}))
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     sys.addaudithook(wall.audit)
 
@@ -326,7 +349,7 @@ def main() -> None:
     send({"loaded": [name for name in setup["names"] if not hasattr(module, name)]})
     for line in requests:
         request = json.loads(line)
-        send({"id": request["id"], **answer(module, request, path, setup.get("as_data", {}), send, requests)})
+        send({"id": request["id"], **answer(module, request, path, as_data, send, requests)})
 
 
 if __name__ == "__main__":

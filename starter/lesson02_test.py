@@ -16,6 +16,7 @@ shows each result.
 """
 
 import random
+import unicodedata
 
 import pytest
 
@@ -32,7 +33,7 @@ REFERENCE_TOOL = {"tool_id": "inspect_headers", "activity": "passive", "requires
 YOUR_TOOLS = ("inspect_headers", "inspect_metadata")
 PLACEHOLDERS = ("CHANGE-ME", "training-authorization-0001")
 yours = Student(2, names=("build_my_policy",), blocked=("core.run.demo_stages", "solutions"), unreadable=("data",),
-                as_data={"build_my_policy": "snapshot"})  # a Policy crosses as its snapshot: the data a run names
+                as_data={"build_my_policy": "core.run.policy:Policy.snapshot"})  # a Policy crosses as its snapshot: the data a run names
 
 # Words the fresh cases are made of.
 PAGES = ("about", "news", "contact", "robots.txt", "staging/", "debug", "search", "Team", "a%20b", "caf\u00e9",
@@ -147,7 +148,12 @@ def inputs(rng) -> list[tuple[str, dict]]:
 
 def test_reference_is_your_own(policy):
     reference = policy.snapshot()["reference"]
-    assert reference not in PLACEHOLDERS, (
+    hidden = [f"U+{ord(char):04X}" for char in reference
+              if unicodedata.category(char)[0] in "CZ" and char != " "]
+    assert not hidden, (
+        f"your policy's reference {reference!r} holds characters a reader cannot see ({', '.join(hidden)}): a "
+        "reference is read by people, so it is visible text, for example 'training-authorization-0042'")
+    assert reference.casefold() not in {placeholder.casefold() for placeholder in PLACEHOLDERS}, (
         f"your policy's reference is still {reference!r}: give it your own authorization reference, "
         "for example 'training-authorization-0042'")
 

@@ -424,3 +424,26 @@ def test_an_answer_too_long_to_read_is_refused(write, tmp_path):
 def test_a_runaway_allocation_stops_at_the_childs_memory_limit(write):
     yours = write("def answer():\n    return len(bytearray(4 * 1024**3))\n")
     assert failure(lambda: yours.call("answer")).startswith("answer raised: ")
+
+
+def test_an_object_of_a_named_class_is_read_by_that_class_as_it_was_before_the_file_loaded(write):
+    """A look-alike class, or a patched method, does not cross as a Policy's data."""
+    spec = {"look_alike": "core.run.policy:Policy.snapshot", "patched": "core.run.policy:Policy.snapshot",
+            "real": "core.run.policy:Policy.snapshot"}
+    yours = write("""
+        from core.run.policy import Policy, reference_policy
+        class Look:
+            def snapshot(self):
+                return {"reference": "made up"}
+        def look_alike():
+            return Look()
+        def patched():
+            Policy.snapshot = lambda self: {"reference": "patched"}
+            return reference_policy()
+        def real():
+            return reference_policy()
+    """, names=tuple(spec), as_data=spec)
+    assert failure(lambda: yours.call("look_alike")) == (
+        "look_alike returned a Look, not a Policy: it must return the object its docstring names")
+    assert yours.call("patched")["reference"] == "training-authorization-0001"
+    assert yours.call("real")["reference"] == "training-authorization-0001"

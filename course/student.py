@@ -30,7 +30,8 @@ the first call, and shared by every test in the file. It is held one of two ways
   ``unreadable`` names more paths (a committed artifact) the file may not open.
   The child writes no file outside its own temporary folder (``workspace``
   hands a check a folder there for an exercise that writes files), starts no
-  process and sends no signal (``course/student_child.py`` holds the wall);
+  process and sends no signal through os.kill (``course/student_child.py``
+  holds the wall, and says what it does not stop);
   the file being checked is always readable to itself, even inside an
   unreadable folder. A call that runs longer than ``timeout`` seconds is
   stopped. A function whose contract is to return an object (lesson 2's

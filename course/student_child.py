@@ -20,8 +20,17 @@ once it is added. While the student's file runs in this process:
   is loaded from wherever it is, a wrong answer under solutions/ included);
 * writing a file outside this process's own temporary folder, reading another
   process's /proc files (the check's memory among them), starting a process,
-  sending a signal, loading C code through ctypes or raising a resource limit
-  raises PermissionError.
+  sending a signal with os.kill, os.killpg or signal.pthread_kill, loading C
+  code through ctypes or cffi, raising a resource limit, opening a folder
+  other than the temporary one, opening a relative path that climbs with
+  '..', making a link or moving the working folder raises PermissionError.
+
+The wall is the list of holes closed so far, not a sandbox: an audit hook sees
+only what Python reports. ``os.pidfd_open`` and ``signal.pidfd_send_signal``
+report nothing, so the file can still signal the check's process (which can
+stop a check, never pass one), and whatever the next attacker finds is one
+more row here. A boundary that holds against any code is a separate user or
+a kernel jail, outside what this course sets up.
 
 A call's arguments may stand for functions of the check (``course.student.Callback``):
 each becomes a function here that writes its arguments to the check as one JSON

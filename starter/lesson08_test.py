@@ -123,6 +123,9 @@ def expect(situation: dict, what: str) -> dict:
         pytest.fail(f"decide returned {got!r} for {what}; it returns a dict with verdict, action_class, "
                     "trigger_class and a reason that says why", pytrace=False)
     if {key: got.get(key) for key in expected} != expected:
+        if got.get("trigger_class") == "CHANGE" and expected["trigger_class"] != "CHANGE":
+            rule += ("; and an act counts as CHANGE only when the same identity was approved, by its class's "
+                     "approver role, with other arguments: a rejection, or another role's review, amends nothing")
         pytest.fail(f"for {what}, your decide answered {summary(got)}; the gate's rule gives {summary(expected)}: "
                     f"{rule}", pytrace=False)
     return got

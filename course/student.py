@@ -31,7 +31,7 @@ the first call, and shared by every test in the file. It is held one of two ways
   The child writes no file outside its own temporary folder (``workspace``
   hands a check a folder there for an exercise that writes files), starts no
   process and sends no signal through os.kill (``course/student_child.py``
-  holds the wall, and says what it does not stop);
+  holds the wall: an audit hook, and the kernel's Landlock where it has one);
   the file being checked is always readable to itself, even inside an
   unreadable folder. A call that runs longer than ``timeout`` seconds is
   stopped. A function whose contract is to return an object (lesson 2's
@@ -301,7 +301,8 @@ class Student:
     def _always_unreadable(self, root: Path) -> dict[str, list[str]]:
         """What no student file may open, in any lesson: git's objects (every committed file, the reference
         among them) and the worked answer, unless it is the very file being checked."""
-        places = {str(root / ".git"): [".git", "git's objects hold every committed file, the reference among them"]}
+        places = {str(root / ".git"): [".git", "git's objects hold every committed file, the reference among them"],
+                  str(root / "build"): ["build", "the built site holds a copy of every file, the reference among them"]}
         answer = root / "solutions" / f"lesson{self.number:02d}.py"
         if answer.resolve() != self.path.resolve():
             places[str(answer)] = [answer.relative_to(root).as_posix(), "it is the worked answer, to read after your attempt"]

@@ -25,12 +25,15 @@ once it is added. While the student's file runs in this process:
   other than the temporary one, opening a relative path that climbs with
   '..', making a link or moving the working folder raises PermissionError.
 
-The wall is the list of holes closed so far, not a sandbox: an audit hook sees
-only what Python reports. ``os.pidfd_open`` and ``signal.pidfd_send_signal``
-report nothing, so the file can still signal the check's process (which can
-stop a check, never pass one), and whatever the next attacker finds is one
-more row here. A boundary that holds against any code is a separate user or
-a kernel jail, outside what this course sets up.
+An audit hook sees only what Python reports: readline opens files in C, a
+native module written to the temporary folder loads with no event, SQL can
+attach a file, ``signal.pidfd_send_signal`` reports nothing. So where the
+kernel has Landlock (``jail`` below, Linux 5.13 and later), the child also
+gives up, for good, every file access but the ones the wall allows, and (from
+Landlock's sixth version) signals to any process outside it; native code is
+held by that too. ``COURSE_JAIL`` in the child's environment says "held", or
+why not. Without Landlock the audit hook is the whole wall, and it is a list
+of holes closed so far, not a sandbox.
 
 A call's arguments may stand for functions of the check (``course.student.Callback``):
 each becomes a function here that writes its arguments to the check as one JSON
@@ -303,6 +306,82 @@ def answer(module, request: dict, path: str, as_data: dict, send=None, requests=
         return {"unreadable": type(value).__name__}
 
 
+# --- the kernel's wall: Landlock, where the kernel has it ----------------------------------------------
+# An audit hook sees only what Python reports (readline, a native module loaded from the temporary
+# folder and SQL that attaches a file report nothing), so the child also asks the kernel to hold it:
+# Landlock (Linux 5.13 and later) lets a process give up, for good, every file access but those it
+# lists. The child lists the Python it runs, the system's libraries and settings, its own /proc, its
+# temporary folder (read and write), and every file of the course the wall would let it open; then
+# nothing it loads, native code included, can open anything else or signal a process outside it.
+
+_FS_V1 = (1 << 13) - 1  # execute, write, read, read_dir, remove_dir, remove_file, make_* (v1)
+_FS_BY_ABI = {1: _FS_V1, 2: _FS_V1 | 1 << 13, 3: _FS_V1 | 1 << 13 | 1 << 14}  # refer (v2), truncate (v3)
+_READ_FILE, _READ_DIR, _WRITE_FILE, _TRUNCATE = 1 << 2, 1 << 3, 1 << 1, 1 << 14
+_SCOPE_SIGNAL, _SCOPE_UNIX = 2, 1  # v6: no signal, no abstract socket, to a process outside the domain
+
+
+def jail(wall: Wall, root: str) -> str:
+    """Hold this process to the files the wall allows, with the kernel's Landlock; "" when held, else why not."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    abi = libc.syscall(444, None, 0, 1)  # landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)
+    if abi < 1:
+        return "this kernel has no Landlock"
+    handled = _FS_BY_ABI.get(abi, _FS_BY_ABI[3] | (1 << 15 if abi >= 5 else 0))  # ioctl_dev (v5)
+    scoped = (_SCOPE_SIGNAL | _SCOPE_UNIX) if abi >= 6 else 0
+    attr = (ctypes.c_uint64 * 3)(handled, 0, scoped)
+    ruleset = libc.syscall(444, ctypes.byref(attr), 24 if abi >= 6 else 16 if abi >= 4 else 8, 0)
+    if ruleset < 0:
+        return f"Landlock refused a ruleset (errno {ctypes.get_errno()})"
+    file_rights = handled & (1 | _WRITE_FILE | _READ_FILE | _TRUNCATE | (1 << 15))
+
+    def allow(path: str, rights: int) -> None:
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            return
+        try:
+            if not os.path.isdir(path):
+                rights &= file_rights
+            rule = ctypes.create_string_buffer(12)  # struct landlock_path_beneath_attr, packed
+            ctypes.memmove(rule, ctypes.byref(ctypes.c_uint64(rights & handled)), 8)
+            ctypes.memmove(ctypes.addressof(rule) + 8, ctypes.byref(ctypes.c_int32(fd)), 4)
+            libc.syscall(445, ruleset, 1, rule, 0)  # landlock_add_rule(PATH_BENEATH)
+        finally:
+            os.close(fd)
+
+    read = _READ_FILE | _READ_DIR
+    for place in {sys.prefix, sys.base_prefix, sys.exec_prefix, "/usr", "/lib", "/lib64", "/etc", "/dev/null",
+                  "/dev/urandom", f"/proc/{os.getpid()}"}:
+        allow(place, read)
+    allow(wall.private, handled)
+    allow(wall.target, read)
+    _allow_course(os.path.realpath(root), wall, lambda path, rights: allow(path, rights), read)
+    if libc.prctl(38, 1, 0, 0, 0) != 0 or libc.syscall(446, ruleset, 0) != 0:  # no_new_privs; restrict_self
+        return f"Landlock could not hold the process (errno {ctypes.get_errno()})"
+    os.close(ruleset)
+    return ""
+
+
+def _allow_course(folder: str, wall: Wall, allow, read: int) -> None:
+    """Every file under ``folder`` the wall would let the student's file open, folders whole where it can."""
+    inside = [place for place in wall.unreadable if place == folder or place.startswith(folder + os.sep)]
+    if not inside and not wall.unreadable_path(folder):
+        allow(folder, read)
+        return
+    if wall.unreadable_path(folder):
+        return
+    allow(folder, _READ_DIR)  # its names; the files in it one by one
+    for entry in os.scandir(folder):
+        path = os.path.join(folder, entry.name)
+        if entry.is_symlink() or os.path.realpath(path) == os.path.realpath(sys.prefix):
+            continue
+        if entry.is_dir():
+            _allow_course(path, wall, allow, read)
+        elif not wall.unreadable_path(path):
+            allow(path, _READ_FILE)
+
+
 def readers(as_data: dict) -> dict:
     """Each ``as_data`` entry as (class, reader). "module:Class.method" names the class the result must be
     exactly, and its method is taken now, before the student's file loads and could patch it; a bare method
@@ -343,6 +422,10 @@ def main() -> None:
     if leaked:  # a package that imports its own blocked module cannot be walled off this way
         raise SystemExit(f"the check cannot make {leaked[0]} unavailable: loading its package loads it")
     as_data = readers(setup.get("as_data", {}))
+    jailed = jail(wall, setup["root"])
+    for name in [name for name in sys.modules if name.split(".")[0] in ("ctypes", "_ctypes")]:
+        del sys.modules[name]  # the jail's own tool, gone before the student's file loads
+    os.environ["COURSE_JAIL"] = jailed or "held"
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     sys.addaudithook(wall.audit)
 

@@ -447,3 +447,24 @@ def test_an_object_of_a_named_class_is_read_by_that_class_as_it_was_before_the_f
         "look_alike returned a Look, not a Policy: it must return the object its docstring names")
     assert yours.call("patched")["reference"] == "training-authorization-0001"
     assert yours.call("real")["reference"] == "training-authorization-0001"
+
+
+def _kernel_has_landlock() -> bool:
+    import ctypes
+    return ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1) >= 1
+
+
+def test_where_the_kernel_has_landlock_it_holds_what_python_does_not_report(write):
+    """readline opens files in C with no audit event; the kernel's Landlock stops it, where the kernel has one."""
+    yours = write("import os, readline\n"
+                  "def jail():\n    return os.environ.get('COURSE_JAIL')\n"
+                  "def sneak(path):\n    readline.read_history_file(path)\n    return readline.get_history_item(1)\n",
+                  names=("jail", "sneak"), unreadable=("data",), **WALLED)
+    if not _kernel_has_landlock():
+        assert yours.call("jail") == "this kernel has no Landlock"  # said, not skipped: the wall alone holds
+        return
+    assert yours.call("jail") == "held"
+    for path in ("data/course/report.json", "core/run/observe.py", ".git/HEAD", "solutions/lesson04.py"):
+        line = failure(lambda: yours.call("sneak", path))
+        assert line.startswith("sneak raised: ") and "PermissionError" in line, (path, line)
+    assert yours.call("sneak", "README.md")  # what the wall lets the file read, the kernel lets it read too

@@ -302,7 +302,9 @@ class Student:
         """What no student file may open, in any lesson: git's objects (every committed file, the reference
         among them) and the worked answer, unless it is the very file being checked."""
         places = {str(root / ".git"): [".git", "git's objects hold every committed file, the reference among them"],
-                  str(root / "build"): ["build", "the built site holds a copy of every file, the reference among them"]}
+                  str(root / "build"): ["build", "the built site holds a copy of every file, the reference among them"],
+                  str(root / ".hypothesis"): [".hypothesis", "Hypothesis keeps the reference's constants there"],
+                  str(root / ".pytest_cache"): [".pytest_cache", "pytest's cache holds the check's own results"]}
         answer = root / "solutions" / f"lesson{self.number:02d}.py"
         if answer.resolve() != self.path.resolve():
             places[str(answer)] = [answer.relative_to(root).as_posix(), "it is the worked answer, to read after your attempt"]

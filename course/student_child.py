@@ -97,7 +97,10 @@ class Wall:
         return f"{what} is unavailable while the check runs: {why or self.why}{also}"
 
     def blocks_import(self, name: str) -> bool:
-        return any(name == b or name.startswith(b + ".") for b in self.blocked + ALWAYS_BLOCKED)
+        """A blocked module by its name, or an always-blocked one under any name (``x._posixsubprocess``)."""
+        if any(part in ALWAYS_BLOCKED for part in name.split(".")):
+            return True
+        return any(name == b or name.startswith(b + ".") for b in self.blocked)
 
     def unreadable_path(self, path) -> tuple[str, str] | None:
         """The name to give ``path`` and why, if the student's file may not open it."""
@@ -119,7 +122,7 @@ class Wall:
 
     def audit(self, event: str, args: tuple) -> None:
         if event == "import" and self.blocks_import(args[0]):
-            if args[0] in ALWAYS_BLOCKED or args[0].split(".")[0] in ALWAYS_BLOCKED:
+            if any(part in ALWAYS_BLOCKED for part in args[0].split(".")):
                 raise PermissionError(f"the check's process does not load {args[0]}")
             raise Unavailable(self.message(args[0]), name=args[0])
         if event == "open":
@@ -318,6 +321,8 @@ _FS_V1 = (1 << 13) - 1  # execute, write, read, read_dir, remove_dir, remove_fil
 _FS_BY_ABI = {1: _FS_V1, 2: _FS_V1 | 1 << 13, 3: _FS_V1 | 1 << 13 | 1 << 14}  # refer (v2), truncate (v3)
 _READ_FILE, _READ_DIR, _WRITE_FILE, _TRUNCATE = 1 << 2, 1 << 3, 1 << 1, 1 << 14
 _SCOPE_SIGNAL, _SCOPE_UNIX = 2, 1  # v6: no signal, no abstract socket, to a process outside the domain
+_EXECUTE, _MAKE_CHAR, _MAKE_BLOCK = 1 << 0, 1 << 6, 1 << 11  # never granted: no program runs, no device is made
+_NET_TCP = 1 | 2  # v4: bind and connect over TCP, handled and never granted (the child needs no network)
 
 
 def jail(wall: Wall, root: str) -> str:
@@ -329,7 +334,7 @@ def jail(wall: Wall, root: str) -> str:
         return "this kernel has no Landlock"
     handled = _FS_BY_ABI.get(abi, _FS_BY_ABI[3] | (1 << 15 if abi >= 5 else 0))  # ioctl_dev (v5)
     scoped = (_SCOPE_SIGNAL | _SCOPE_UNIX) if abi >= 6 else 0
-    attr = (ctypes.c_uint64 * 3)(handled, 0, scoped)
+    attr = (ctypes.c_uint64 * 3)(handled, _NET_TCP if abi >= 4 else 0, scoped)
     ruleset = libc.syscall(444, ctypes.byref(attr), 24 if abi >= 6 else 16 if abi >= 4 else 8, 0)
     if ruleset < 0:
         return f"Landlock refused a ruleset (errno {ctypes.get_errno()})"
@@ -354,12 +359,15 @@ def jail(wall: Wall, root: str) -> str:
     for place in {sys.prefix, sys.base_prefix, sys.exec_prefix, "/usr", "/lib", "/lib64", "/etc", "/dev/null",
                   "/dev/urandom", f"/proc/{os.getpid()}"}:
         allow(place, read)
-    allow(wall.private, handled)
+    allow(wall.private, handled & ~(_EXECUTE | _MAKE_CHAR | _MAKE_BLOCK))
     allow(wall.target, read)
     _allow_course(os.path.realpath(root), wall, lambda path, rights: allow(path, rights), read)
     if libc.prctl(38, 1, 0, 0, 0) != 0 or libc.syscall(446, ruleset, 0) != 0:  # no_new_privs; restrict_self
         return f"Landlock could not hold the process (errno {ctypes.get_errno()})"
     os.close(ruleset)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # capset: this process keeps no capability (root's included)
+    if libc.capset(header, (ctypes.c_uint32 * 6)()) != 0:
+        return f"the process could not give up its capabilities (errno {ctypes.get_errno()})"
     return ""
 
 

@@ -317,6 +317,9 @@ def test_the_file_under_check_is_readable_inside_an_unreadable_folder(write, tmp
     ("import sqlite3; sqlite3.connect('/tmp/written-by-the-child.db')",
      "PermissionError: the check's process writes no file"),
     ("import _cffi_backend", "PermissionError: the check's process does not load _cffi_backend"),
+    ("import importlib.util as u, sys; spec = u.find_spec('_posixsubprocess'); "
+     "spec.name = 'x._posixsubprocess'; u.module_from_spec(spec)",
+     "PermissionError: the check's process does not load x._posixsubprocess"),
     ("import os, tempfile; mine = os.open(tempfile.gettempdir(), os.O_RDONLY); "
      "os.open('../' * 40 + os.path.abspath('README.md').lstrip('/'), os.O_RDONLY, dir_fd=mine)",
      "PermissionError: the check's process opens no relative path that climbs with '..'"),
@@ -468,3 +471,15 @@ def test_where_the_kernel_has_landlock_it_holds_what_python_does_not_report(writ
         line = failure(lambda: yours.call("sneak", path))
         assert line.startswith("sneak raised: ") and "PermissionError" in line, (path, line)
     assert yours.call("sneak", "README.md")  # what the wall lets the file read, the kernel lets it read too
+    held = write("""
+        import os, socket, tempfile
+        def device():
+            os.mknod(os.path.join(tempfile.gettempdir(), "kmsg"), 0o600 | 0o020000, os.makedev(1, 11))
+        def network():
+            socket.create_connection(("127.0.0.1", 9), timeout=2)
+        def program():
+            os.execv("/bin/true", ["true"])
+    """, names=("device", "network", "program"), **WALLED)
+    for name in ("device", "network", "program"):
+        line = failure(lambda: held.call(name))
+        assert line.startswith(f"{name} raised: ") and "PermissionError" in line, (name, line)

@@ -29,19 +29,20 @@ def verdict_for(quote: str, expect: str, confirming: dict | None,
         return verdict("inconclusive", f"the confirming capture is HTTP {status}, a "
                                        f"server error: it neither shows nor disproves "
                                        f"{wanted}")
-    if control is None:
+    if control is None:  # wrong: the control is asked about before the evidence
         return verdict("inconclusive", f"the confirming capture shows {wanted}, but "
                                        "no negative control was captured")
     if control["status"] >= SERVER_ERROR:
         return verdict("inconclusive", f"the negative control is HTTP "
                                        f"{control['status']}, a server error: it did "
                                        "not really run")
+    if expect not in confirming["body"]:
+        return verdict("refuted", f"the confirming capture (HTTP {status}) does not "
+                                  f"show {wanted}")
     if expect in control["body"]:
         return verdict("inconclusive", f"the negative control shows {wanted} too, so "
                                        "the check cannot tell the weakness from its "
                                        "absence")
-    if expect not in confirming["body"]:
-        return verdict("refuted", "x")
     return verdict("confirmed", f"the confirming capture (HTTP {status}) shows "
                                 f"{wanted} and the negative control (HTTP "
                                 f"{control['status']}) does not")

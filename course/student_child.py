@@ -29,9 +29,10 @@ An audit hook sees only what Python reports: readline opens files in C, a
 native module written to the temporary folder loads with no event, SQL can
 attach a file, ``signal.pidfd_send_signal`` reports nothing. So where the
 kernel has Landlock (``jail`` below, Linux 5.13 and later), the child also
-gives up, for good, every file access but the ones the wall allows, and (from
-Landlock's sixth version) signals to any process outside it; native code is
-held by that too. ``COURSE_JAIL`` in the child's environment says "held", or
+gives up, for good, every file access but the ones the wall allows (none of
+them the right to run a program or make a device), TCP (from Landlock's fourth
+version), signals to any process outside it (from its sixth), and every
+capability; native code is held by that too. ``COURSE_JAIL`` in the child's environment says "held", or
 why not. Without Landlock the audit hook is the whole wall, and it is a list
 of holes closed so far, not a sandbox.
 

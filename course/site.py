@@ -194,7 +194,7 @@ def build_pages(out: Path, pages_dir: Path | None = None) -> Path:
     config.write_text("# Written by `python -m course.site build-pages`; not committed. The site's settings are\n"
                       f"# {BASE_CONFIG}; this adds the pages folder and the navigation from course/manifest.toml.\n"
                       + yaml.safe_dump({"INHERIT": base, "docs_dir": "site-src", "site_dir": "site",
-                                        "nav": navigation()}, sort_keys=False, allow_unicode=True),
+                                        "hooks": [], "nav": navigation()}, sort_keys=False, allow_unicode=True),
                       encoding="utf-8")
     return config
 

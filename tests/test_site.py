@@ -442,3 +442,13 @@ def test_both_builders_show_a_reader_the_same_text_and_links_on_every_page(site,
     differ = [page for page in sorted(pages_the_site_must_have())
               if article_text(site / page) != article_text(zensical / page)]
     assert differ == []
+
+
+def test_the_roots_own_config_builds_the_written_pages():
+    """`mkdocs build --strict` from the repository's mkdocs.yml loads, and its hook points it at the written pages."""
+    from mkdocs.config import load_config
+
+    config = load_config(str(REPO / "mkdocs.yml"))
+    config = config.plugins.on_config(config)  # the hook's on_config, as mkdocs build calls it
+    assert Path(config.docs_dir) == REPO / "build" / "site-src" and (Path(config.docs_dir) / "index.md").is_file()
+    assert config.nav and config.strict

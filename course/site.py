@@ -6,7 +6,8 @@
 
 Everything the site shows that is not a page as committed is made here, so that
 any builder that reads ``mkdocs.yml`` (mkdocs-material, Zensical) renders the
-same pages with no plug-in or hook of its own:
+same pages with no plug-in or hook of its own (mkdocs run on the root's
+``mkdocs.yml`` gets this step from ``course/site_hook.py``, then builds them):
 
 * the navigation, from ``course/manifest.toml``: the index, every ready
   lesson's page and notebook, the attack suite's page, one "Reference code"

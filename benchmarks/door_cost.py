@@ -110,7 +110,7 @@ class Bench:
             self.ask(kind, outcome_id=self.act()["outcome"])
         elif kind == "verdict":
             finding = self.ask("finding", capture_id=page["capture"], quote="200 OK", claim=f"verdict {n}")
-            self.ask(kind, finding_id=finding, expect="page", confirming_capture_id="", control_capture_id="")
+            self.ask(kind, finding_id=finding, expect="200 OK", confirming_capture_id="", control_capture_id="")
 
 
 def fill(bench: Bench, size: int) -> None:

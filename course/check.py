@@ -40,6 +40,15 @@ def check(lesson: Lesson, root: Path, target: str | None = None) -> Checked:
     skipped test is a failure: a check that did not run has not passed. A target
     that cannot be read (``pristine`` outside git) raises ``course.target.TargetError``.
     """
+    return start(lesson, root, target).result()
+
+
+def start(lesson: Lesson, root: Path, target: str | None = None) -> Running:
+    """Start ``check``'s interpreter and return at once; ``Running.result`` waits for what it found.
+
+    So the `course` command can load its table printer while the check runs:
+    the student waits for the slower of the two, not for both.
+    """
     target_path(lesson.number, root, target)  # pristine: read from git now, or say why not
     env = dict(os.environ)
     if target is not None:
@@ -47,18 +56,35 @@ def check(lesson: Lesson, root: Path, target: str | None = None) -> Checked:
     env[ROOT_ENV] = str(root)
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # a completion test needs no plugins; start fast
     env.pop("PYTEST_ADDOPTS", None)
-    with tempfile.TemporaryDirectory() as tmp:
-        report, problem = Path(tmp) / "results.json", Path(tmp) / "problem.txt"
-        env[PROBLEM_ENV], env[RESULTS_ENV] = str(problem), str(report)
-        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "course.check_plugin",
-                   "-o", "addopts=", lesson.starter_test]
-        finished = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
-        if not report.exists():
-            said = (finished.stdout + finished.stderr).strip().splitlines()
-            raise CheckError(f"the check of lesson {lesson.number} stopped before it finished "
-                             f"(exit code {finished.returncode}){': ' + said[-1] if said else ''}")
-        line = problem.read_text(encoding="utf-8").strip() if problem.exists() else ""
-        return Checked(_read_results(report), line.splitlines()[0] if line else "")
+    folder = tempfile.TemporaryDirectory()
+    report, problem = Path(folder.name) / "results.json", Path(folder.name) / "problem.txt"
+    env[PROBLEM_ENV], env[RESULTS_ENV] = str(problem), str(report)
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "course.check_plugin",
+               "-o", "addopts=", lesson.starter_test]
+    process = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, text=True)
+    return Running(lesson.number, process, folder, report, problem)
+
+
+@dataclass
+class Running:
+    """A check under way in its own interpreter (``start``)."""
+
+    lesson: int
+    process: subprocess.Popen
+    folder: tempfile.TemporaryDirectory
+    report: Path
+    problem: Path
+
+    def result(self) -> Checked:
+        """Wait for the check, then read each test's result and the one line about the whole file, if any."""
+        with self.folder:
+            said = self.process.communicate()[0].strip().splitlines()
+            if not self.report.exists():
+                raise CheckError(f"the check of lesson {self.lesson} stopped before it finished "
+                                 f"(exit code {self.process.returncode}){': ' + said[-1] if said else ''}")
+            line = self.problem.read_text(encoding="utf-8").strip() if self.problem.exists() else ""
+            return Checked(_read_results(self.report), line.splitlines()[0] if line else "")
 
 
 def run_check(lesson: Lesson, root: Path, target: str | None = None) -> list[CheckResult]:

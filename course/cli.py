@@ -6,6 +6,7 @@ a starter that cannot even be loaded gets one line naming its file and line.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -13,22 +14,49 @@ import time
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from core.run.records import printable
 from course import manifest, progress
-from course.check import CheckError, CheckResult, Checked, check as check_lesson
+from course.check import CheckError, CheckResult, Checked, check as check_lesson, start as start_check
 from course.manifest import Lesson, ManifestError
 from course.progress import ProgressError
 from course.target import ENV, TargetError, target_path
 
 # `hint`, `lint` and `verify` import what only they need when they run: `course check` is the
 # student's loop, and it starts faster without Markdown rendering or the lint's checks loaded.
+# The terminal printer (rich) loads on first use, and `course check` starts its child first.
 
 ROOT = manifest.course_root()
-out = Console(highlight=False, soft_wrap=False)
+
+
+class _Printer:
+    """rich's Console, Table and Text, imported the first time a command prints with them."""
+
+    @functools.cached_property
+    def console(self):
+        from rich.console import Console
+        return Console(highlight=False, soft_wrap=False)
+
+    def ready(self) -> None:
+        """Import everything a check's table needs now (while something else runs), not when it prints."""
+        self.console
+        self.Table()
+        self.Text("")
+
+    def print(self, *args, **options) -> None:
+        self.console.print(*args, **options)
+
+    def Table(self, *args, **options):  # noqa: N802 (rich's own name)
+        from rich.table import Table
+        return Table(*args, **options)
+
+    def Text(self, text: str):  # noqa: N802
+        """Text from outside the course (a check's message quotes the student's values): never markup."""
+        from rich.text import Text
+        from core.run.records import printable
+        return Text(printable(text))
+
+
+out = _Printer()
 
 
 class CourseError(Exception):
@@ -43,7 +71,7 @@ def cli() -> None:
 @cli.command()
 def status() -> None:
     """Which parts of each lesson exist, and whether your starter passes its check."""
-    table = Table(title="Course status",
+    table = out.Table(title="Course status",
                   caption="Nb: notebook. Sol: worked solution. Data: committed artifacts. ✓ exists, - not yet.")
     table.add_column("#", justify="right")
     table.add_column("Lesson", ratio=1, min_width=14)
@@ -115,7 +143,9 @@ def _report(lesson: Lesson) -> bool:
     """Check ``lesson`` and say what the student needs to read: one line, a table, or what to do next."""
     _selected(lesson)
     try:
-        checked: Checked = check_lesson(lesson, ROOT)
+        running = start_check(lesson, ROOT)
+        out.ready()  # the printer loads while the check runs
+        checked: Checked = running.result()
     except CheckError as exc:
         click.echo(str(exc))
         return False
@@ -143,14 +173,14 @@ def _table(lesson: Lesson, results: list[CheckResult]) -> None:
     # What to do next comes first: the pages show the table's end and the count as its last lines.
     if any(not r.passed for r in results):
         click.echo(f"Fix the first FAILED row below, then check again; `course hint {lesson.number}` gives a hint.")
-    table = Table(title=f"Lesson {lesson.number}: {lesson.title} ({_checked_file(lesson)})")
+    table = out.Table(title=f"Lesson {lesson.number}: {lesson.title} ({_checked_file(lesson)})")
     table.add_column("Check", ratio=2)
     table.add_column("Result", no_wrap=True)
     table.add_column("What is missing", ratio=3)
     for result in results:
         # A check's message quotes the student's values: text, never markup (records.printable).
         table.add_row(_readable(result.name), "passed" if result.passed else "FAILED",
-                      Text(printable(result.message)))
+                      out.Text(result.message))
     out.print(table)
 
 
@@ -325,15 +355,15 @@ def attack(numbers: tuple[int, ...], results: Path | None) -> None:
         click.echo(f"Lesson {adapter.lesson}: the suite's rows its part stops, with {', '.join(adapter.names)} "
                    f"from {_checked_file(manifest.find(adapter.lesson, ROOT))} in the harness's place...")
         runs.append(attacking.run_lesson(adapter))
-    table = Table(title="Attacks your parts let through", title_justify="left")
+    table = out.Table(title="Attacks your parts let through", title_justify="left")
     for column in ("Lesson", "Attack", "What it tried", "Verdict"):
         table.add_column(column, overflow="fold", ratio=2 if column == "What it tried" else None)
     for run in runs:
         if run.problem:
-            table.add_row(str(run.adapter.lesson), "-", Text(printable(run.problem)), "not run")
+            table.add_row(str(run.adapter.lesson), "-", out.Text(run.problem), "not run")
         for verdict in run.through:
-            table.add_row(str(run.adapter.lesson), verdict.attack.name, Text(printable(verdict.attack.tried)),
-                          Text(printable(f"THROUGH: {verdict.evidence}")))
+            table.add_row(str(run.adapter.lesson), verdict.attack.name, out.Text(verdict.attack.tried),
+                          out.Text(f"THROUGH: {verdict.evidence}"))
     through = sum(len(run.through) for run in runs)
     tried = sum(len(run.verdicts) for run in runs)
     if through or any(run.problem for run in runs):
@@ -342,7 +372,7 @@ def attack(numbers: tuple[int, ...], results: Path | None) -> None:
     attacking.write_results(path, runs)
     for run in runs:
         state = f"not run: {run.problem}" if run.problem else f"{len(run.through)} of {len(run.verdicts)} through"
-        out.print(Text(printable(f"lesson {run.adapter.lesson} ({run.shown}): {state}")))
+        out.print(out.Text(f"lesson {run.adapter.lesson} ({run.shown}): {state}"))
     shown = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
     click.echo(f"{through} of {tried} attacks got through your parts; results in {shown}.")
     if through or any(run.problem for run in runs):

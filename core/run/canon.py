@@ -53,6 +53,7 @@ value that contains itself. jsonfile.read_json honours the same MAX_DEPTH.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -106,8 +107,8 @@ def canonical_object(members: Mapping[str, bytes]) -> bytes:
     problem = _key_problem(members)
     if problem:
         raise CanonError(problem)
-    keys = sorted(members, key=_utf16_code_units)
-    return b"{" + b",".join(canonical_bytes(key) + b":" + members[key] for key in keys) + b"}"
+    keys = sorted(members) if "".join(members).isascii() else sorted(members, key=_utf16_code_units)
+    return b"{" + b",".join(_key_bytes(key) + b":" + members[key] for key in keys) + b"}"
 
 
 def canonical_array(items: Iterable[bytes]) -> bytes:
@@ -212,6 +213,12 @@ def _plain_subclass(value: object, depth: int) -> object:
     if isinstance(value, (list, tuple)):
         return _plain(list(value), depth)
     raise CanonError(f"{type(value).__name__} has no JSON form")
+
+
+@functools.lru_cache(maxsize=1024)
+def _key_bytes(key: str) -> bytes:
+    """A key's canonical bytes, remembered: the same few field names open every event of a ledger."""
+    return canonical_bytes(key)
 
 
 def _utf16_code_units(key: str) -> bytes:

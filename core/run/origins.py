@@ -53,6 +53,7 @@ library.)
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import unicodedata
 from urllib.parse import quote, unquote_to_bytes
@@ -140,7 +141,22 @@ def _form_text(text: str) -> str:
 
 
 def _parse(text: object) -> tuple[str, str]:
-    """Split ``text`` into its canonical origin and the rest (path, query, fragment)."""
+    """Split ``text`` into its canonical origin and the rest (path, query, fragment).
+
+    A run asks about the same few destinations again and again (the policy,
+    the identity of the act, the plan each read its origin), so the answer for
+    an exact ``str`` is remembered; a subclass of str, which could compare
+    equal to text it is not, is always read afresh.
+    """
+    return _parsed(text) if type(text) is str else _parse_afresh(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(text: str) -> tuple[str, str]:
+    return _parse_afresh(text)
+
+
+def _parse_afresh(text: object) -> tuple[str, str]:
     scheme, authority, rest = _split(text)
     if "\\" in authority:
         raise OriginError("malformed", "a backslash in the authority")
@@ -159,7 +175,8 @@ def _split(text: object) -> tuple[str, str, str]:
     """Scheme, authority, and whatever follows the authority."""
     if not isinstance(text, str) or not text:
         raise OriginError("empty", "no text to read an origin from")
-    if any(char.isspace() or unicodedata.category(char) in ("Cc", "Cs") for char in text):
+    plain = text.isascii() and text.isprintable() and " " not in text  # the common case, read at C speed
+    if not plain and any(char.isspace() or unicodedata.category(char) in ("Cc", "Cs") for char in text):
         # A lone surrogate (Cs) has no UTF-8 form, so no path could be written with it.
         raise OriginError("malformed", "whitespace, a control character or a lone surrogate")
     scheme, colon, rest = text.partition(":")
@@ -252,4 +269,6 @@ def _is_dotted_quad(labels: list[str]) -> bool:
 
 def _ascii_lower(text: str) -> str:
     """Lower-case A-Z only: str.lower() would turn the Kelvin sign into a plain 'k'."""
+    if text.isascii():
+        return text.lower()  # on ASCII text, str.lower changes A-Z and nothing else
     return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)

@@ -185,34 +185,59 @@ def labs():
 
 
 @pytest.fixture(scope="module")
-def reports(labs) -> list[tuple[str, dict]]:
-    return made_from(seed(), labs)
+def reports(labs) -> Made:
+    return Made(made_from(seed(), labs))
+
+
+class Made:
+    """The reports of made_from, each made when a check first reaches it and kept for the checks after.
+
+    Every check asks about the committed report first, so a function that is
+    not written yet fails there, before any fresh run is made for it.
+    """
+
+    def __init__(self, making) -> None:
+        self.making, self.made = making, []
+
+    def __iter__(self):
+        index = 0
+        while True:
+            if index == len(self.made):
+                try:
+                    self.made.append(next(self.making))
+                except StopIteration:
+                    return
+            yield self.made[index]
+            index += 1
 
 
 def again(chosen: int) -> str:
     return f"seed {chosen} (COURSE_SEED={chosen} course check 1 makes it again)"
 
 
-def made_from(chosen: int, labs: tuple[Path, Path]) -> list[tuple[str, dict]]:
-    """Every report the check asks about intact, each with the words that name it."""
+def made_from(chosen: int, labs: tuple[Path, Path]):
+    """Every report the check asks about intact, each with the words that name it, made one at a time."""
     rng = random.Random(chosen)
     committed = json.loads((course_root() / "data" / "course" / "report.json").read_text(encoding="utf-8"))
-    made = [("the committed report", committed)]
+    yield "the committed report", committed
+    for how, forged in rewrites(rng, committed):  # early: a check that fails on the first waits for no run
+        yield (f"a report whose ledger was rewritten ({how}) through a fresh door and resealed, "
+               f"made from {again(chosen)}", forged)
     for number in range(1, RUNS + 1):
         refused = {1: "quote", 2: "evidence"}.get(number, "")
-        made.append((f"run {number} of {RUNS} made from {again(chosen)}",
-                     run(fresh_config(rng, refused), labs[number % 2]).report))  # each lab, twice
-    made.append(("the reference configuration run against the edited lab (a server error on a confirming page and "
-                 "two controls', a control that shows what its confirming page shows)",
-                 run(reference_config(), labs[1]).report))
+        report = run(fresh_config(rng, refused), labs[number % 2]).report  # each lab, twice
+        if number == 1:
+            first_run = report  # its ledger is rewritten below, as the committed one is
+        yield f"run {number} of {RUNS} made from {again(chosen)}", report
+    yield ("the reference configuration run against the edited lab (a server error on a confirming page and "
+           "two controls', a control that shows what its confirming page shows)", run(reference_config(), labs[1]).report)
     for number in range(1, CLOSED_EARLY + 1):
         world = f"lesson01-closed-early-{chosen}-{number}"
-        made.append((f"run {number} of {CLOSED_EARLY} closed early, made from {again(chosen)}",
-                     closed_early(rng, fresh_config(rng), DEFAULT_LAB, world)))
-    for how, forged in rewrites(rng, committed) + rewrites(rng, made[1][1]):
-        made.append((f"a report whose ledger was rewritten ({how}) through a fresh door and resealed, "
-                     f"made from {again(chosen)}", forged))
-    return made
+        yield (f"run {number} of {CLOSED_EARLY} closed early, made from {again(chosen)}",
+               closed_early(rng, fresh_config(rng), DEFAULT_LAB, world))
+    for how, forged in rewrites(rng, first_run):
+        yield (f"a report whose ledger was rewritten ({how}) through a fresh door and resealed, "
+               f"made from {again(chosen)}", forged)
 
 
 class Unseen:
@@ -237,8 +262,15 @@ class Unseen:
         raise RuntimeError("twenty fresh runs in a row held no verdict")
 
 
-def genuine(reports: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
-    return [(which, report) for which, report in reports if "rewritten" not in which]
+def asked_first(reports: Made, ask) -> None:
+    """Ask ``ask`` about the committed report: a function not written yet fails here, before a run is made for it."""
+    for _, committed in reports:
+        ask(committed)
+        return
+
+
+def genuine(reports: Made):
+    return ((which, report) for which, report in reports if "rewritten" not in which)
 
 
 # --- what the harness derived, and what yours derives -------------------------------------------------
@@ -343,7 +375,8 @@ def test_the_verdict_of_each_finding_judged_again_from_its_evidence(reports, lab
             f"and {JUDGED_AGAIN}")
 
 
-def test_the_sections_come_from_the_events_not_from_the_report(labs):
+def test_the_sections_come_from_the_events_not_from_the_report(reports, labs):
+    asked_first(reports, derived)
     unseen = Unseen(labs, "one section edited")
     rng = random.Random(f"{seed()} sections")
     for section in CHECKED * 2:
@@ -440,7 +473,8 @@ def test_an_intact_report_has_no_disagreeing_section(reports):
             "every section agrees with its ledger, so there is none to name (None)")
 
 
-def test_an_edited_section_is_named(labs):
+def test_an_edited_section_is_named(reports, labs):
+    asked_first(reports, answer_of)
     chosen = seed()
     rng = random.Random(f"{chosen} one edit")
     unseen = Unseen(labs, "a section edited")
@@ -460,7 +494,8 @@ def test_an_edited_section_is_named(labs):
             f"is named (edit {number} of seed {chosen})")
 
 
-def test_the_first_of_several_edited_sections_is_named(labs):
+def test_the_first_of_several_edited_sections_is_named(reports, labs):
+    asked_first(reports, answer_of)
     chosen = seed()
     rng = random.Random(f"{chosen} several edits")
     unseen = Unseen(labs, "sections edited")
@@ -482,11 +517,15 @@ def test_the_first_of_several_edited_sections_is_named(labs):
 
 
 def test_a_ledger_rewritten_through_a_fresh_door_and_resealed(reports):
-    forged = [(which, report) for which, report in reports if "rewritten" in which]
-    assert forged, "the check made no rewritten ledger to ask about"
-    for which, report in forged:
+    asked_first(reports, answer_of)
+    asked = 0
+    for which, report in reports:
+        if "rewritten" not in which:
+            continue
+        asked += 1
         answer = answer_of(report)
         assert answer is None, (
             f"first_disagreeing_section named {answer!r} for {which}. Each of its sections was derived from that "
             "ledger by a door, so each agrees with it, and comparing them cannot tell it from a report sealed as it "
             "ran: a function that claims to is reading something other than the report's own ledger")
+    assert asked, "the check made no rewritten ledger to ask about"

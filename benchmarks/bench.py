@@ -1,7 +1,10 @@
 """`make bench`: every benchmark in benchmarks/, one table of ratios.
 
-    python3 -m benchmarks.bench                 # what `make bench` runs (a few minutes)
-    python3 -m benchmarks.bench --quick         # smaller sizes, 3 rounds: to try it out
+    python3 -m benchmarks.bench                 # what `make bench` runs (about ten minutes)
+    python3 -m benchmarks.bench --quick         # smaller sizes, 3 rounds, no test suite: to try it out
+
+Without --quick the table ends with the course's own test commands, run once each
+(suite.py: `make test` against its six-minute goal and the figure before).
 
 Each row is a ratio of two things measured side by side in the same rounds (see
 measure.py): below 1.0x the measured side is faster than what it is against.
@@ -13,7 +16,7 @@ import argparse
 import time
 
 from benchmarks import (canon_speed, catalogue, door_cost, door_throughput, journal_cost, lab_pass, reference_run,
-                        seal_verify, student_loop)
+                        seal_verify, student_loop, suite)
 from benchmarks.measure import Row, print_table
 
 
@@ -28,6 +31,7 @@ def all_rows(rounds: int, quick: bool) -> list[Row]:
         *journal_cost.rows(rounds),
         *lab_pass.rows(rounds),
         *student_loop.rows(rounds),
+        *([] if quick else suite.rows()),
     ]
 
 

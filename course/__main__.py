@@ -1,5 +1,5 @@
 """`python -m course ...` is the same command as `course ...`."""
 
-from course.cli import main
+from course.entry import main
 
 main()

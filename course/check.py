@@ -12,7 +12,7 @@ from pathlib import Path
 
 from course.check_plugin import RESULTS_ENV
 from course.manifest import ROOT_ENV, Lesson
-from course.target import ENV, PROBLEM_ENV, target_path
+from course.target import EARLY_ENV, ENV, PROBLEM_ENV, target_path
 
 
 class CheckError(Exception):
@@ -56,6 +56,8 @@ def start(lesson: Lesson, root: Path, target: str | None = None) -> Running:
     env[ROOT_ENV] = str(root)
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # a completion test needs no plugins; start fast
     env.pop("PYTEST_ADDOPTS", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # keep pytest and the course compiled (see course/cli.py)
+    env[EARLY_ENV] = "1"  # the student's file loads in its own process while pytest collects the checks
     folder = tempfile.TemporaryDirectory()
     report, problem = Path(folder.name) / "results.json", Path(folder.name) / "problem.txt"
     env[PROBLEM_ENV], env[RESULTS_ENV] = str(problem), str(report)
@@ -75,6 +77,13 @@ class Running:
     folder: tempfile.TemporaryDirectory
     report: Path
     problem: Path
+
+    def stop(self) -> None:
+        """End the check if it is still running, and remove its folder (nothing if ``result`` read it)."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.communicate()
+        self.folder.cleanup()
 
     def result(self) -> Checked:
         """Wait for the check, then read each test's result and the one line about the whole file, if any."""

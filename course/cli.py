@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from course import manifest, progress
-from course.check import CheckError, CheckResult, Checked, check as check_lesson, start as start_check
+from course.check import CheckError, CheckResult, Checked, Running, check as check_lesson, start as start_check
 from course.manifest import Lesson, ManifestError
 from course.progress import ProgressError
 from course.target import ENV, TargetError, target_path
@@ -139,11 +139,20 @@ def _selected(lesson: Lesson) -> Path:
     return path
 
 
+STARTED: Running | None = None  # the check course/entry.py started early, until the check command takes it
+
+
+def _started(lesson: Lesson) -> Running | None:
+    global STARTED
+    running, STARTED = STARTED, None
+    return running if running is not None and running.lesson == lesson.number else None
+
+
 def _report(lesson: Lesson) -> bool:
     """Check ``lesson`` and say what the student needs to read: one line, a table, or what to do next."""
     _selected(lesson)
     try:
-        running = start_check(lesson, ROOT)
+        running = _started(lesson) or start_check(lesson, ROOT)
         out.ready()  # the printer loads while the check runs
         checked: Checked = running.result()
     except CheckError as exc:
@@ -379,8 +388,14 @@ def attack(numbers: tuple[int, ...], results: Path | None) -> None:
         sys.exit(1)
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point: turn every input error into one line and exit 2."""
+def main(argv: list[str] | None = None, started: Running | None = None) -> None:
+    """Entry point: turn every input error into one line and exit 2.
+
+    ``started`` is the check course/entry.py started for `course check N`
+    before this module loaded; the check command takes it instead of starting one.
+    """
+    global STARTED
+    STARTED = started
     try:
         cli.main(args=argv, prog_name="course", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:

@@ -104,7 +104,7 @@ import pytest
 
 from course.manifest import course_root
 from course.student_child import described
-from course.target import ENV, PROBLEM_ENV, TargetError, load_lesson, target_path
+from course.target import EARLY_ENV, ENV, PROBLEM_ENV, TargetError, load_lesson, target_path
 
 SEED_ENV = "COURSE_SEED"
 CHILD = Path(__file__).with_name("student_child.py")
@@ -163,6 +163,9 @@ class Student:
         self._module = None
         self._problem = ""  # the one line about the whole file, once known
         self._child: _Child | None = None
+        self._early: _Child | None = None
+        if not in_process and os.environ.get(EARLY_ENV) == "1":
+            self._early = self._launch_quietly()
 
     # --- the file, as the student names it ----------------------------------------------
 
@@ -337,6 +340,18 @@ class Student:
                       f"the object its docstring names")
         return answer["value"]
 
+    def _launch_quietly(self) -> _Child | None:
+        """The child, started and sent its setup now, or None: any trouble is left for ``_start`` to say.
+
+        Under `course check` (EARLY_ENV) a check always calls the file, and its
+        environment is fixed, so the child loads the file while pytest is still
+        collecting the checks; the first call then finds it ready.
+        """
+        try:
+            return self._launch() if self.path.is_file() else None
+        except Exception:  # noqa: BLE001  a target that cannot be read: _start fails with its own line
+            return None
+
     def _start(self) -> _Child:
         try:
             self.path
@@ -344,6 +359,19 @@ class Student:
             self._file_problem(str(exc))
         if not self.path.is_file():
             self._file_problem(f"{ENV} selects {self.path}, which is not a Python file")
+        child, self._early = self._early or self._launch(), None
+        loaded = child.loaded(self.timeout)
+        if "failure" in loaded:
+            self._file_problem(loaded["failure"])
+        if "load" in loaded:
+            self._file_problem(self._located(loaded["load"]))
+        missing = [name for name in loaded.get("loaded", []) if name in self.names]
+        if missing:
+            self._file_problem(self._missing(missing[0]))
+        return child
+
+    def _launch(self) -> _Child:
+        """A child process for the file, sent its setup; it loads the file while this process goes on."""
         root = course_root().resolve()
         child = _Child(self.shown, root)
         setup = {"root": str(root), "path": str(self.path), "module": f"course_target_lesson{self.number:02d}",
@@ -355,14 +383,7 @@ class Student:
                                 **self._always_unreadable(root)},
                  "as_data": self.as_data,
                  "private": child.private.name}
-        loaded = child.begin(setup, self.timeout)
-        if "failure" in loaded:
-            self._file_problem(loaded["failure"])
-        if "load" in loaded:
-            self._file_problem(self._located(loaded["load"]))
-        missing = [name for name in loaded.get("loaded", []) if name in self.names]
-        if missing:
-            self._file_problem(self._missing(missing[0]))
+        child.send_setup(setup)
         return child
 
 
@@ -387,8 +408,11 @@ class _Child:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def begin(self, setup: dict, timeout: float) -> dict:
+    def send_setup(self, setup: dict) -> None:
         self._send(setup)
+
+    def loaded(self, timeout: float) -> dict:
+        """What the child said once it loaded the file (its setup was sent by send_setup)."""
         return self._receive(timeout, lambda: f"{self.shown} did not finish loading within {timeout:g} s "
                                               "(is there an endless loop at the top of the file?)",
                              lambda code: f"{self.shown} ended the check's process while loading (exit code {code})")

@@ -27,6 +27,7 @@ from course.manifest import course_root
 
 ENV = "COURSE_TARGET"
 PROBLEM_ENV = "COURSE_PROBLEM_FILE"  # where a check writes the one line about a whole file (course/student.py)
+EARLY_ENV = "COURSE_EARLY_CHILD"  # set by `course check`: each Student starts its child as it is made (course/student.py)
 
 
 class TargetError(Exception):

@@ -14,7 +14,9 @@ verify`` (``verify_report``: the chain, then every section re-derived).
 does the same hashing with json.dumps and SHA-256 and checks nothing, at 10^4
 and 10^5 events and on the reference report; the whole of ``seal verify`` on
 the reference report against the same baseline, where most of the time is a
-fresh door re-deciding every event (the replay lesson 9 teaches); and the cost
+fresh door re-deciding every event (the replay lesson 9 teaches); the same as
+whole commands (`python -m core.run.seal verify` against a script that loads
+the report and runs the baseline), start-up and imports included; and the cost
 per event at 10^5 against 10^4 (1.0x is linear growth). The numbers are wall-clock and machine-dependent: for comparing
 changes on one machine, never for an artifact.
 """
@@ -29,7 +31,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.measure import Row, per_unit, side_by_side
+from benchmarks.measure import Row, command, per_unit, side_by_side
 from core.run.canon import _key_bytes, digest
 from core.run.doors import verify as verify_report
 from core.run.origins import _parsed
@@ -58,6 +60,22 @@ def synthetic_report(count: int) -> dict:
             event = {"kind": "transition", "status": "admitted", "id": f"select -> {payload['to']}", "reason": ""}
         events.append({"seq": seq, **event, "payload": payload})
     return {"run": {"run_id": run_id}, "events": events, "counts": {"events": count}}
+
+
+# The baseline as a command of its own: a script that imports only json and hashlib (this module's
+# json_chain, written out), so the whole-command row compares start-up as well as the work.
+JSON_CHAIN_COMMAND = """
+import hashlib, json, sys
+def hashed(value):
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+with open(sys.argv[1], encoding="utf-8") as file:
+    report = json.load(file)
+head = hashed({"run_id": report["run"]["run_id"]})
+for event in report["events"]:
+    head = hashed({"prev": head, "event": {key: value for key, value in event.items() if key != "chain"}})
+hashed({key: value for key, value in report.items() if key not in ("events", "seal")})
+"""
 
 
 def json_chain(report: dict) -> str:
@@ -113,6 +131,11 @@ def rows(rounds: int, sizes: tuple[int, ...] = (10_000, 100_000)) -> list[Row]:
                      seconds["chain"], seconds["baseline"], "event"))
     found.append(Row("seal verify (chain, then the door re-decides every event), the reference report",
                      "json.dumps + sha256 chain", seconds["verify"], seconds["baseline"], "event"))
+    commands = side_by_side({"seal verify": command("-m", "core.run.seal", "verify", str(REFERENCE)),
+                             "json chain": command("-c", JSON_CHAIN_COMMAND, str(REFERENCE))}, rounds)
+    found.append(Row("python -m core.run.seal verify, the reference report (whole command)",
+                     "a json.dumps + sha256 chain script over it (whole command)", commands["seal verify"],
+                     commands["json chain"], "run"))
     smallest, largest = min(sizes), max(sizes)
     found.append(Row(f"seal verify_chain per event at {largest:,}", f"per event at {smallest:,}",
                      per_event[largest], per_event[smallest], "event"))

@@ -3,7 +3,8 @@
     python3 -m benchmarks.student_loop                # lessons 1 and 2, 5 rounds
 
 `course check N` is measured against the issue's goal of 0.5 s (below 1.0x is
-under it). The student's own pytest run, which starter/pytest.ini keeps free of
+under it), and so is `course watch N`'s answer to a save: the seconds from writing
+the file to the last line of the check it makes. The student's own pytest run, which starter/pytest.ini keeps free of
 plugins, is measured against the same run with the repository's configuration
 (`-c pyproject.toml`), which loads every installed plugin and the root conftest.
 """
@@ -11,26 +12,75 @@ plugins, is measured against the same run with the repository's configuration
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
 
-from benchmarks.measure import Row, command, constant, print_table, side_by_side
+from benchmarks.measure import REPO, Row, command, constant, print_table, side_by_side
 
 GOAL = 0.5  # seconds: the goal issue 26 set
 
 
 def rows(rounds: int, lessons: tuple[int, ...] = (1, 2)) -> list[Row]:
-    """`course check N` for each of ``lessons`` (its fresh starter) against the goal; pytest on the last one."""
-    test = f"starter/lesson{lessons[-1]:02d}_test.py"
+    """`course check N` for each of ``lessons`` (its fresh starter) against the goal; `course watch` and pytest on
+    the last one."""
+    last = lessons[-1]
+    test = f"starter/lesson{last:02d}_test.py"
     contenders = {f"check {lesson}": command("-m", "course", "check", str(lesson)) for lesson in lessons}
-    seconds = side_by_side({
-        **contenders,
-        "goal": constant(GOAL),
-        "pytest": command("-m", "pytest", test, "-q"),
-        "pytest, every plugin": command("-m", "pytest", "-c", "pyproject.toml", "--rootdir", ".", test, "-q"),
-    }, rounds)
+    with tempfile.TemporaryDirectory() as folder, Watcher(last, Path(folder)) as watcher:
+        seconds = side_by_side({
+            **contenders,
+            "watch": watcher.save_and_wait,
+            "goal": constant(GOAL),
+            "pytest": command("-m", "pytest", test, "-q"),
+            "pytest, every plugin": command("-m", "pytest", "-c", "pyproject.toml", "--rootdir", ".", test, "-q"),
+        }, rounds)
     return [*(Row(f"course check {lesson} (whole command, the starter as committed)", f"the {GOAL} s goal",
                   seconds[f"check {lesson}"], seconds["goal"], "run") for lesson in lessons),
+            Row(f"course watch {last}: a save to the end of its check's answer", f"the {GOAL} s goal",
+                seconds["watch"], seconds["goal"], "save"),
             Row(f"pytest {test} -q", "the same with every plugin loaded", seconds["pytest"],
                 seconds["pytest, every plugin"], "run")]
+
+
+class Watcher:
+    """`course watch N` over a copy of the lesson's starter (COURSE_TARGET), its answers read as they come."""
+
+    def __init__(self, lesson: int, folder: Path) -> None:
+        self.copy = folder / f"lesson{lesson:02d}.py"
+        self.source = (REPO / "starter" / f"lesson{lesson:02d}.py").read_text(encoding="utf-8")
+        self.copy.write_text(self.source, encoding="utf-8")
+        self.saves = 0
+        self.process = subprocess.Popen([sys.executable, "-m", "course", "watch", str(lesson)], cwd=REPO,
+                                        env={**os.environ, "COURSE_TARGET": str(self.copy), "COLUMNS": "200"},
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self._answer()  # the check it makes when it starts
+
+    def save_and_wait(self) -> float:
+        """Save the copy (a new comment at its end) and return the seconds until the check's last line."""
+        self.saves += 1
+        start = time.perf_counter()
+        self.copy.write_text(f"{self.source}\n# save {self.saves}\n", encoding="utf-8")
+        self._answer()
+        return time.perf_counter() - start
+
+    def _answer(self) -> None:
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise SystemExit("student_loop: course watch ended before it answered")
+            if line.rstrip().endswith("checks pass.") or "lesson" in line and "is complete" in line:
+                return
+
+    def __enter__(self) -> Watcher:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.process.terminate()
+        self.process.communicate(timeout=30)
 
 
 def main(argv: list[str] | None = None) -> int:

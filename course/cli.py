@@ -205,7 +205,7 @@ def _next_step(lesson: Lesson) -> str:
 
 @cli.command()
 @click.argument("number", type=int)
-@click.option("--interval", type=click.FloatRange(0.05, 60), default=1.0, show_default=True,
+@click.option("--interval", type=click.FloatRange(0.05, 60), default=0.2, show_default=True,
               help="Seconds between looks at the file.")
 @click.option("--times", type=click.IntRange(1), default=None, hidden=True, help="Stop after this many checks (tests).")
 def watch(number: int, interval: float, times: int | None) -> None:

@@ -311,11 +311,13 @@ class Recorder:
         """The canonical JSON of every event, exactly as written: the seal chains these bytes."""
         return tuple(self._events)
 
-    def snapshot(self) -> dict:
+    def snapshot(self, with_events: bool = True) -> dict:
         """The whole run state as JSON-ready data, in admission order.
 
         ``outcomes`` lists every admitted outcome record, so a settlement that
-        followed an unresolved outcome stays visible next to it.
+        followed an unresolved outcome stays visible next to it. The report's
+        sections are the snapshot without ``events`` (``with_events=False``
+        spares reading every event back).
         """
         refusals = sum(1 for decision in self._decisions if decision[2] == "refused")
         report = {
@@ -323,7 +325,7 @@ class Recorder:
             "policy": self.policy.snapshot(),
             "stage": self.stage,
             "closed": dict(self.closed) if self.closed is not None else None,
-            "events": self.ledger,
+            **({"events": self.ledger} if with_events else {}),
             "counts": {"admitted": len(self._decisions) - refusals, "refusals": refusals},
         }
         for name, row in self.kinds.items():

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -116,7 +117,13 @@ def record_data(record: object) -> dict:
     Each record class takes it as its ``to_dict``, so no record spells its
     fields out a second time.
     """
-    return {field.name: thawed_json(getattr(record, field.name)) for field in dataclasses.fields(record)}
+    return {name: thawed_json(getattr(record, name)) for name in _field_names(type(record))}
+
+
+@functools.cache
+def _field_names(record_class: type) -> tuple[str, ...]:
+    """A record class's field names, in declaration order, read once per class (the door asks for every record)."""
+    return tuple(field.name for field in dataclasses.fields(record_class))
 
 
 def content_of(record: object, id_field: str) -> dict:
@@ -188,11 +195,16 @@ def frozen_json(value: object) -> object:
 
 def thawed_json(value: object) -> object:
     """A fresh, editable JSON copy of a (possibly frozen) value: dicts and lists again."""
+    if type(value) in _SCALARS:  # most of what a record holds, answered before the slower Mapping test
+        return value
     if isinstance(value, Mapping):
         return {key: thawed_json(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [thawed_json(item) for item in value]
     return value
+
+
+_SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
 # --- the run -------------------------------------------------------------------------

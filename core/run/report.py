@@ -55,8 +55,7 @@ class ReportError(ValueError):
 
 def ledger_sections(door: Recorder, given: Mapping) -> dict:
     """What the door itself holds: its snapshot without the events, each finding with its verdict."""
-    snapshot = door.snapshot()
-    del snapshot["events"]
+    snapshot = door.snapshot(with_events=False)
     sections = {"format": FORMAT, **snapshot}
     if "findings" in snapshot:
         sections["findings"] = with_verdicts(snapshot["findings"], snapshot.get("verdicts", []))

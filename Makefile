@@ -50,10 +50,11 @@ test: $(STAMP)
 
 # The edit loop, under a minute: tests/ in two processes with the fast Hypothesis profile (a
 # tenth of the examples, the default), without the lesson pages' commands, the notebooks (nbval)
-# the docs site's builds and browser tests, and the tests marked `whole` (pyproject.toml). `make test`
+# the docs site's builds, the tests that drive a browser (marked `browser`) and the tests marked
+# `whole` (pyproject.toml). `make test`
 # runs all of them; run it before a push.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest tests -n $(WORKERS) --dist loadgroup -m "not whole" \
+	$(BIN)/python -m pytest tests -n $(WORKERS) --dist loadgroup -m "not whole and not browser" \
 	  --ignore=tests/test_site.py --ignore=tests/test_site_browser.py
 
 # Every benchmark in benchmarks/, one table of ratios measured side by side (not part of make test),

@@ -41,10 +41,11 @@ settings.load_profile("fast")  # `--hypothesis-profile=ci` on the command line l
 # runs whole in one process, in file order: every test file is a group, and so are the ones below.
 SITE_TESTS = ("tests/test_site.py", "tests/test_site_browser.py")  # they share one built site
 # They share one run of the attack suite (tests/conftest.py:attack_suite).
-ATTACK_TESTS = ("tests/test_attacks.py",
+ATTACK_TESTS = ("tests/test_attacks.py::test_the_suite_runs_every_attack_and_none_succeeds",
                 "tests/test_course_repo.py::test_every_committed_artifact_reproduces_byte_for_byte[data/course/attacks.md]")
 # Many slow tests that share nothing costly: each goes wherever there is room.
-ONE_BY_ONE = ("tests/test_course_tools.py", "tests/test_course_repo.py")
+ONE_BY_ONE = ("tests/test_course_tools.py", "tests/test_course_repo.py", "tests/test_attacks.py",
+              "tests/test_killmatrix.py", "tests/test_holes.py", "tests/test_course_attack.py")
 
 
 def xdist_group(nodeid: str) -> str:
@@ -54,7 +55,7 @@ def xdist_group(nodeid: str) -> str:
         return "pages"  # pages share /tmp names, as in a student's shell, and a page's blocks run in order
     if path in SITE_TESTS:
         return "site"
-    if path in ATTACK_TESTS or nodeid in ATTACK_TESTS:
+    if nodeid in ATTACK_TESTS:
         return "attacks"
     if path in ONE_BY_ONE:
         return nodeid

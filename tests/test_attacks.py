@@ -37,7 +37,7 @@ def of_kind(kind: str, *, but: tuple[str, ...] = ()) -> tuple[attacks.Attack, ..
 
 
 def succeeded(chosen: tuple[attacks.Attack, ...]) -> set[str]:
-    results = attacks.run_suite(chosen)
+    results = attacks.run_suite(chosen, utility=False)  # the verdicts alone: no run under attack is judged here
     return {verdict.attack.name for verdict in results.verdicts if verdict.succeeded}
 
 

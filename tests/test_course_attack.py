@@ -56,8 +56,8 @@ def test_with_the_worked_solutions_no_attack_gets_through(tmp_path):
 
 @pytest.mark.parametrize(("wrong", "through"), [
     ("lesson08_allows_everything", {"reply-05", "reply-06"}),
-    ("lesson09_accepts_every_report", {"t-01", "f-01", "f-02", "f-07"}),
-    ("lesson09_trusts_the_seals_head", {"f-07"}),
+    pytest.param("lesson09_accepts_every_report", {"t-01", "f-01", "f-02", "f-07"}, marks=pytest.mark.whole),
+    pytest.param("lesson09_trusts_the_seals_head", {"f-07"}, marks=pytest.mark.whole),
 ])
 def test_a_wrong_solution_of_lesson_8_or_9_names_the_attacks_it_lets_through(tmp_path, wrong, through):
     """With a wrong solution of lesson 8 or 9 in place, course attack names each attack that gets through, exits 1, and fails exactly those rows in the results file."""

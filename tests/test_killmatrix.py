@@ -60,6 +60,7 @@ def test_the_kill_matrix_sample_finds_no_act_twice_no_approval_lost_or_invented_
                         f"{len(REFERENCE['actions'])} requests)")
 
 
+@pytest.mark.whole  # the matrix's own checks can fail: with the sample, in make test only
 def test_the_kill_matrix_counts_a_lab_that_forgets_keys_as_duplicated_acts():
     """Against a lab that does not deduplicate, an approved probe sent again after the kill acts twice, and the matrix says so."""
     done = killmatrix("--points", "s7,s8,s1", script="""
@@ -72,6 +73,7 @@ def test_the_kill_matrix_counts_a_lab_that_forgets_keys_as_duplicated_acts():
     assert counts(done)[:4] == (3, 2, 0, 0) and done.returncode == 1, done.stdout
 
 
+@pytest.mark.whole  # the matrix's own checks can fail: with the sample, in make test only
 def test_the_kill_matrix_counts_a_resume_that_starts_over_and_one_that_drops_the_reviews():
     """A resume that keeps nothing of the journal sends settled acts again, and one that forgets the operator's reviews loses the approval: the matrix fails both."""
     done = killmatrix("--points", "30", script="""
@@ -95,6 +97,7 @@ def test_the_kill_matrix_counts_a_resume_that_starts_over_and_one_that_drops_the
     assert counts(done)[2] >= 1 and done.returncode == 1, done.stdout
 
 
+@pytest.mark.whole  # the matrix's own checks can fail: with the sample, in make test only
 def test_the_kill_matrix_counts_a_request_the_operator_never_approved():
     """A resumed harness whose gate lets every act through sends the rejected probe: the lab's record shows an unapproved act."""
     rejected = next(e["seq"] for e in REFERENCE["events"] if e["code"] == "denied")

@@ -42,6 +42,7 @@ def test_the_reference_reader_agrees_with_every_fresh_page_label():
 
 
 @pytest.mark.browser
+@pytest.mark.browser
 def test_a_browser_finds_a_generator_tag_on_exactly_the_pages_labelled_so(page):
     bodies = [split_response(case["text"])[1] for case in PAGES]
     found = page.evaluate("""pages => pages.map(text => {
@@ -58,6 +59,7 @@ def test_a_browser_finds_a_generator_tag_on_exactly_the_pages_labelled_so(page):
         assert alone is False, kind
 
 
+@pytest.mark.browser
 @pytest.mark.browser
 def test_the_readers_build_no_document_so_a_tag_inside_a_template_still_counts(page):
     """What the page says the readers do not do: a browser keeps <template> content out of its page; they do not."""

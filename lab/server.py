@@ -29,8 +29,9 @@ reachable from another machine.
 
 from __future__ import annotations
 
-import re
 import json
+import logging
+import re
 import signal
 import subprocess
 import sys
@@ -43,6 +44,11 @@ from waitress import wasyncore
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.utilities import BadRequest, Error
+
+# waitress warns on stderr when a request waits for one of its threads ("Task queue depth is 1").
+# On a busy machine that happens; it says nothing about the lab, and it would land in the output
+# of every command a page runs. Errors are still shown.
+logging.getLogger("waitress.queue").setLevel(logging.ERROR)
 
 from lab import DEFAULT_LAB_DIR
 from lab.app import MAX_HEADER_BYTES, make_app

@@ -456,3 +456,14 @@ def test_the_lab_served_in_this_process_is_the_same_server_and_leaves_nothing_be
     assert [t for t in threading.enumerate() if t not in before and t.is_alive()] == []
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=5)
+
+
+def test_a_request_that_waits_for_a_thread_prints_nothing(capfd):
+    """waitress's "Task queue depth" warning never reaches stderr: a busy machine must not change a page's output."""
+    import lab.server  # noqa: F401  (it sets the level)
+    from waitress.task import ThreadedTaskDispatcher
+
+    dispatcher = ThreadedTaskDispatcher()  # no thread yet: every task waits in the queue
+    dispatcher.add_task(object())
+    dispatcher.add_task(object())
+    assert capfd.readouterr().err == ""

@@ -91,6 +91,7 @@ import os
 import re
 import secrets
 import select
+import stat
 import subprocess
 import symtable
 import sys
@@ -224,6 +225,18 @@ class Student:
         folder = Path(self._child.private.name) / name
         folder.mkdir(parents=True, exist_ok=False)
         return folder
+
+    def plain_files_in(self, folder: Path, by: str) -> None:
+        """Fail unless ``folder`` (a workspace ``by`` wrote in) holds only plain files and folders.
+
+        The check reads back what was written, in its own process: a FIFO
+        would make that read wait for ever, and a link would send it elsewhere.
+        """
+        for path in sorted(folder.rglob("*")):
+            kind = path.lstat().st_mode
+            if not (stat.S_ISREG(kind) or stat.S_ISDIR(kind)):
+                self.fail(f"{by} left {path.relative_to(folder).as_posix()} in the folder, which is not a plain "
+                          "file or folder (a link, FIFO, socket or device): write plain files only")
 
     def where(self, exc: BaseException) -> str:
         """Where in the student's file ``exc`` (raised by code held in process) came from, as one line."""

@@ -63,6 +63,7 @@ STARTS_A_PROCESS = {"os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fo
 SENDS_A_SIGNAL = {"os.kill", "os.killpg", "signal.pthread_kill"}
 # Events that change a file, and how many of their first arguments are paths.
 CHANGES_FILES = {"os.remove": 1, "os.rmdir": 1, "os.truncate": 1, "os.chmod": 1, "os.chown": 1, "os.utime": 1,
+                 "os.setxattr": 1, "os.removexattr": 1,  # an ACL in an xattr rewrites a file's mode bits
                  "os.mkdir": 1, "os.chflags": 1, "os.lchmod": 1, "os.lchflags": 1, "shutil.rmtree": 1,
                  "os.rename": 2, "shutil.copyfile": 2, "shutil.copymode": 2,
                  "shutil.copystat": 2, "shutil.copytree": 2, "shutil.move": 2}
@@ -322,7 +323,10 @@ _FS_V1 = (1 << 13) - 1  # execute, write, read, read_dir, remove_dir, remove_fil
 _FS_BY_ABI = {1: _FS_V1, 2: _FS_V1 | 1 << 13, 3: _FS_V1 | 1 << 13 | 1 << 14}  # refer (v2), truncate (v3)
 _READ_FILE, _READ_DIR, _WRITE_FILE, _TRUNCATE = 1 << 2, 1 << 3, 1 << 1, 1 << 14
 _SCOPE_SIGNAL, _SCOPE_UNIX = 2, 1  # v6: no signal, no abstract socket, to a process outside the domain
-_EXECUTE, _MAKE_CHAR, _MAKE_BLOCK = 1 << 0, 1 << 6, 1 << 11  # never granted: no program runs, no device is made
+# Never granted, not even in the private folder: no program runs, and nothing is made there but plain files
+# and folders (no device; no socket or FIFO, whose open would block the check that reads the folder; no symlink).
+_EXECUTE, _MAKE_CHAR, _MAKE_SOCK, _MAKE_FIFO, _MAKE_BLOCK, _MAKE_SYM = 1 << 0, 1 << 6, 1 << 9, 1 << 10, 1 << 11, 1 << 12
+_NEVER = _EXECUTE | _MAKE_CHAR | _MAKE_SOCK | _MAKE_FIFO | _MAKE_BLOCK | _MAKE_SYM
 _NET_TCP = 1 | 2  # v4: bind and connect over TCP, handled and never granted (the child needs no network)
 
 
@@ -360,7 +364,7 @@ def jail(wall: Wall, root: str) -> str:
     for place in {sys.prefix, sys.base_prefix, sys.exec_prefix, "/usr", "/lib", "/lib64", "/etc", "/dev/null",
                   "/dev/urandom", f"/proc/{os.getpid()}"}:
         allow(place, read)
-    allow(wall.private, handled & ~(_EXECUTE | _MAKE_CHAR | _MAKE_BLOCK))
+    allow(wall.private, handled & ~_NEVER)
     allow(wall.target, read)
     _allow_course(os.path.realpath(root), wall, lambda path, rights: allow(path, rights), read)
     if libc.prctl(38, 1, 0, 0, 0) != 0 or libc.syscall(446, ruleset, 0) != 0:  # no_new_privs; restrict_self

@@ -235,6 +235,7 @@ def test_a_copy_of_the_pack_loads_ratified_with_your_boundary():
     shutil.rmtree(folder)
     shutil.copytree(PACK_DIR, folder)
     returned = yours.call("add_my_boundary", str(folder))
+    yours.plain_files_in(folder, "add_my_boundary()")
     if {path.name: path.read_bytes() for path in PACK_DIR.iterdir()} != committed:
         pytest.fail("add_my_boundary() changed the committed data/packs/safety; write only the folder it is given",
                     pytrace=False)

@@ -182,3 +182,18 @@ def test_a_float_that_reads_as_infinity_is_never_returned(tmp_path):
         assert "too large for a JSON number" in refusal(tmp_path, text)
     assert read_text(tmp_path, "1.7976931348623157e308") == 1.7976931348623157e308
     assert math.isfinite(read_text(tmp_path, "1e308"))
+
+
+def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path):
+    """A FIFO where a file should be (a config, a pack, a report) gets one line, not a wait for a writer."""
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "config.json"
+    os.mkfifo(fifo)
+    reads = "import sys\nfrom core.run.jsonfile import read_json\nread_json(sys.argv[1], error=ValueError)\n"
+    done = subprocess.run([sys.executable, "-c", reads, str(fifo)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1
+    assert done.stderr.strip().endswith("ValueError: config.json: not a regular file (a FIFO, socket or device), "
+                                        "so it is not read"), done.stderr

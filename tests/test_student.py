@@ -307,6 +307,9 @@ def test_the_file_under_check_is_readable_inside_an_unreadable_folder(write, tmp
     ("import ctypes", "PermissionError: the check's process does not load ctypes"),
     ("open('/tmp/report.xml', 'w').write('<testsuite/>')", "PermissionError: the check's process writes no file"),
     ("import os; os.remove('README.md')", "PermissionError: the check's process changes no file"),
+    ("import os; os.setxattr('README.md', 'system.posix_acl_access', b'')",
+     "PermissionError: the check's process changes no file"),
+    ("import os; os.removexattr('README.md', 'user.x')", "PermissionError: the check's process changes no file"),
     ("import os; os.link('README.md', '/tmp/x')", "PermissionError: the check's process makes no link"),
     ("import os, tempfile; top = os.open('/', os.O_RDONLY); os.chdir(tempfile.gettempdir()); "
      "os.open('tmp/written-by-the-child', os.O_WRONLY | os.O_CREAT, dir_fd=top)",
@@ -479,7 +482,28 @@ def test_where_the_kernel_has_landlock_it_holds_what_python_does_not_report(writ
             socket.create_connection(("127.0.0.1", 9), timeout=2)
         def program():
             os.execv("/bin/true", ["true"])
-    """, names=("device", "network", "program"), **WALLED)
-    for name in ("device", "network", "program"):
+        def fifo():  # a FIFO left in the folder the check reads back would block the check's open
+            os.mkfifo(os.path.join(tempfile.gettempdir(), "pipe"))
+        def unix_socket():
+            socket.socket(socket.AF_UNIX).bind(os.path.join(tempfile.gettempdir(), "sock"))
+    """, names=("device", "network", "program", "fifo", "unix_socket"), **WALLED)
+    for name in ("device", "network", "program", "fifo", "unix_socket"):
         line = failure(lambda: held.call(name))
         assert line.startswith(f"{name} raised: ") and "PermissionError" in line, (name, line)
+
+
+def test_a_workspace_holding_anything_but_plain_files_fails_before_the_check_reads_it(write):
+    """Where the kernel cannot stop a FIFO or a link being made, the check still never opens one."""
+    import os
+
+    yours = write("def answer():\n    return 'done'\n", **WALLED)
+    folder = yours.workspace("made")
+    (folder / "pack").mkdir()
+    (folder / "pack" / "plain.json").write_text("{}")
+    yours.plain_files_in(folder, "answer()")  # plain files and folders: nothing to say
+    os.mkfifo(folder / "pack" / "pipe.json")
+    line = failure(lambda: yours.plain_files_in(folder, "answer()"))
+    assert line.startswith("answer() left pack/pipe.json in the folder, which is not a plain file or folder"), line
+    os.remove(folder / "pack" / "pipe.json")
+    os.symlink("/etc/hostname", folder / "link.json")
+    assert "left link.json in the folder" in failure(lambda: yours.plain_files_in(folder, "answer()"))

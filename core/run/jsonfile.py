@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 import sys
 from collections import Counter
 from pathlib import Path
@@ -53,7 +55,7 @@ def read_json(path: str | Path, *, error: type[Exception], what: str = "file") -
     """
     path = Path(path)
     try:
-        return parse_json(path.read_text(encoding="utf-8"), error=_NotStrictJson)
+        return parse_json(_regular_file_text(path), error=_NotStrictJson)
     except FileNotFoundError:
         problem = f"no such {what}"
     except UnicodeDecodeError:
@@ -63,6 +65,20 @@ def read_json(path: str | Path, *, error: type[Exception], what: str = "file") -
     except _NotStrictJson as exc:
         problem = str(exc)
     raise error(f"{shown_path(path)}: {problem}")
+
+
+def _regular_file_text(path: Path) -> str:
+    """The UTF-8 text of the regular file at ``path``; a FIFO, socket or device is refused, never waited on.
+
+    Opening a FIFO for reading waits for a writer that may never come, so the
+    file is opened without waiting and its kind checked before it is read (a
+    folder fails as it always did, when Python opens the descriptor).
+    """
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise _NotStrictJson("not a regular file (a FIFO, socket or device), so it is not read")
+        return file.read().decode("utf-8")
 
 
 def parse_json(text: str, *, error: type[Exception]) -> object:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -63,8 +64,10 @@ def start(lesson: Lesson, root: Path, target: str | None = None) -> Running:
     env[PROBLEM_ENV], env[RESULTS_ENV] = str(problem), str(report)
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "course.check_plugin",
                "-o", "addopts=", lesson.starter_test]
+    # A session of its own: stop() ends the check and the child it started as one group, and a Ctrl-C
+    # in the terminal reaches this process alone, which then stops the group.
     process = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL, text=True)
+                               stdin=subprocess.DEVNULL, text=True, start_new_session=True)
     return Running(lesson.number, process, folder, report, problem)
 
 
@@ -79,21 +82,38 @@ class Running:
     problem: Path
 
     def stop(self) -> None:
-        """End the check if it is still running, and remove its folder (nothing if ``result`` read it)."""
+        """End the check if it is still running, with every process it started, and remove its folder.
+
+        Nothing to do once ``result`` has read it. The student's file may ignore
+        every signal it can, so the whole group is killed, not asked.
+        """
         if self.process.poll() is None:
-            self.process.kill()
+            _end_group(self.process.pid)
             self.process.communicate()
         self.folder.cleanup()
 
     def result(self) -> Checked:
         """Wait for the check, then read each test's result and the one line about the whole file, if any."""
         with self.folder:
-            said = self.process.communicate()[0].strip().splitlines()
+            try:
+                said = self.process.communicate()[0].strip().splitlines()
+            except BaseException:  # Ctrl-C while waiting: nothing the check started may run on
+                self.stop()
+                raise
+            _end_group(self.process.pid)  # a child the check left behind (one that outlived its stop) ends too
             if not self.report.exists():
                 raise CheckError(f"the check of lesson {self.lesson} stopped before it finished "
                                  f"(exit code {self.process.returncode}){': ' + said[-1] if said else ''}")
             line = self.problem.read_text(encoding="utf-8").strip() if self.problem.exists() else ""
             return Checked(_read_results(self.report), line.splitlines()[0] if line else "")
+
+
+def _end_group(group: int) -> None:
+    """Kill every process left in the check's process group (start gives the check a session of its own)."""
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def run_check(lesson: Lesson, root: Path, target: str | None = None) -> list[CheckResult]:

@@ -48,3 +48,45 @@ def test_a_check_the_command_refuses_to_read_is_not_left_running(tmp_path):
                               text=True, timeout=60)
     assert finished.returncode == 2
     assert finished.stderr.strip() == f"course: COURSE_TARGET selects {tmp_path / 'missing.py'}, which is not a Python file"
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every live process below ``pid``, read from /proc."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def test_ctrl_c_during_a_check_leaves_nothing_running(tmp_path):
+    """A student's file that ignores every signal and loops as it loads: Ctrl-C still ends all the check started."""
+    import signal
+    import time
+
+    stubborn = tmp_path / "lesson01.py"
+    stubborn.write_text("import signal\nfor s in (signal.SIGINT, signal.SIGTERM):\n    signal.signal(s, signal.SIG_IGN)\n"
+                        "while True:\n    pass\n", encoding="utf-8")
+    course = subprocess.Popen([sys.executable, "-m", "course", "check", "1"], cwd=ROOT,
+                              env={**os.environ, "COURSE_TARGET": str(stubborn)}, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    deadline, below = time.monotonic() + 30, set()
+    while time.monotonic() < deadline and len(below) < 2:  # the check's interpreter and the child loading the file
+        time.sleep(0.05)
+        below = _descendants(course.pid)
+    assert len(below) >= 2, "the check never started the child that loads the file"
+    course.send_signal(signal.SIGINT)
+    course.communicate(timeout=30)
+    time.sleep(0.2)
+    alive = [pid for pid in below if Path(f"/proc/{pid}").exists()
+             and (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z")]
+    for pid in alive:
+        os.kill(pid, signal.SIGKILL)  # leave the machine as it was, then fail
+    assert not alive, f"still running after Ctrl-C: {alive}"

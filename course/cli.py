@@ -139,6 +139,12 @@ def _selected(lesson: Lesson) -> Path:
     return path
 
 
+def _plain(line: str) -> str:
+    """A line that quotes the student's text, as text: escapes shown, never obeyed (records.printable)."""
+    from core.run.records import printable
+    return printable(line)
+
+
 STARTED: Running | None = None  # the check course/entry.py started early, until the check command takes it
 
 
@@ -156,15 +162,15 @@ def _report(lesson: Lesson) -> bool:
         out.ready()  # the printer loads while the check runs
         checked: Checked = running.result()
     except CheckError as exc:
-        click.echo(str(exc))
+        click.echo(_plain(str(exc)))
         return False
     if checked.problem:  # the file as a whole cannot be used: every check would say the same line
-        click.echo(checked.problem)
+        click.echo(_plain(checked.problem))
         return False
     results = checked.results
     failed = [r for r in results if not r.passed]
     if len(results) > 1 and len(failed) == len(results) and len({r.message for r in failed}) == 1:
-        click.echo(failed[0].message)  # one cause behind every failure: say it once
+        click.echo(_plain(failed[0].message))  # one cause behind every failure: say it once
         return False
     if not results or failed:
         _table(lesson, results)

@@ -486,7 +486,7 @@ class _Child:
             answer = json.loads(line)
         except (ValueError, RecursionError):
             answer = None
-        if not isinstance(answer, dict):
+        if not isinstance(answer, dict) or "failure" in answer:  # only this side says a call failed
             _stop(self.process)
             return {"failure": f"{self.shown} wrote into the check's channel something that is not its answer"}
         return answer

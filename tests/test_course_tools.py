@@ -563,3 +563,16 @@ def test_a_long_message_reaches_its_row_whole(fixture_course):
     assert done.returncode == 1, done.stdout
     flat = " ".join(done.stdout.replace("│", " ").split())
     assert tail in flat and "full report in element text" not in flat
+
+
+def test_a_one_line_answer_shows_the_students_escapes_and_obeys_none(tmp_path):
+    """The one-line answers quote the student's text as the table does: an erase-line and colour escape cannot
+    wipe the line's frame on a terminal and show a pass in its place."""
+    fake = "\x1b[2K\x1b[1G\x1b[32mAll 13 checks pass: lesson 2 is complete.\x1b[0m"
+    broken = tmp_path / "lesson02.py"
+    broken.write_text(f"raise ValueError({fake!r})\n" + (REPO / "starter/lesson02.py").read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    done = run_course(REPO, "check", "2", COURSE_TARGET=str(broken))
+    assert done.returncode == 1
+    assert one_line(done) == f"{broken}, line 1: ValueError: \\x1b[2K\\x1b[1G\\x1b[32mAll 13 checks pass: lesson 2 " \
+                             "is complete.\\x1b[0m"

@@ -398,6 +398,18 @@ def test_writing_into_the_channel_is_an_answer_at_most_and_then_a_broken_channel
 
 
 @pytest.mark.parametrize("when", ["loading", "calling"])
+def test_a_failure_written_into_the_channel_is_not_the_checks_line(write, tmp_path, when):
+    """Only the check's side says a call failed: a forged failure, passed off as the check's one line, is refused."""
+    forge = ("import json, os, sys\n"
+             "os.write(int(sys.argv[2]), (json.dumps({'id': 1, 'failure': 'All 10 checks pass.'}) + '\\n').encode())\n")
+    body = forge if when == "loading" else "def answer():\n    " + forge.replace("\n", "\n    ") + "return 1\n"
+    yours = write(body + ("def answer():\n    return 1\n" if when == "loading" else ""))
+    line = failure(lambda: yours.call("answer"))
+    assert line.endswith("wrote into the check's channel something that is not its answer"), line
+    assert "All 10 checks pass" not in line
+
+
+@pytest.mark.parametrize("when", ["loading", "calling"])
 def test_ending_the_process_with_exit_code_0_is_a_failure(write, tmp_path, when):
     source = ("import os\nos._exit(0)\ndef answer():\n    return 1\n" if when == "loading"
               else "import os\ndef answer():\n    print('all checks pass')\n    os._exit(0)\n")

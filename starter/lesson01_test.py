@@ -7,7 +7,8 @@ committed reference run, runs under other budgets, verification plans and lab
 edits, runs closed early by the operator, and ledgers rewritten through a
 fresh door and resealed, all drawn from a seed this run prints
 (`COURSE_SEED=N course check 1` makes the same reports again). It sends each
-report as JSON, and judges what comes back against what the harness itself
+report as JSON, with the verdicts its sections state told otherwise (the
+ledger unchanged), and judges what comes back against what the harness itself
 derived. Then it edits sections of genuine reports at random, reseals them,
 and asks your first_disagreeing_section to name the first one; `seal verify`
 is asked the same question about each edited copy, and must agree. By default the checks
@@ -286,11 +287,33 @@ def written(report: dict) -> dict:
 _derived: dict[int, dict] = {}
 
 
+ANOTHER_VERDICT = {"confirmed": "refuted", "refuted": "inconclusive", "inconclusive": "unverified",
+                   "unverified": "confirmed"}
+
+
+def with_verdicts_told_otherwise(report: dict) -> dict:
+    """``report`` with every verdict its sections state turned to another, and each verdict's reason blanked.
+
+    derive_sections is asked about this copy: the ledger is the same, so a
+    verdict judged again from it is the same, and one read off the sections
+    (the verdict, or the words of its reason) is not.
+    """
+    told = copy.deepcopy(report)
+    for record in (*told.get("findings", []), *told.get("verdicts", [])):
+        if record.get("verdict") in ANOTHER_VERDICT:
+            record["verdict"] = ANOTHER_VERDICT[record["verdict"]]
+        for field in ("reason", "verdict_reason"):
+            if field in record:
+                record[field] = ""
+    return told
+
+
 def derived(report: dict) -> dict:
-    """Your derive_sections of ``report`` (asked once per report), checked to be the four sections."""
+    """Your derive_sections of ``report`` (asked once per report, with its verdicts told otherwise), checked to be
+    the four sections."""
     key = id(report)
     if key not in _derived:
-        answer = yours.call("derive_sections", report)
+        answer = yours.call("derive_sections", with_verdicts_told_otherwise(report))
         if not isinstance(answer, dict) or sorted(answer) != sorted(CHECKED):
             yours.fail(f"derive_sections returned {str(answer)[:100]!r}: it returns a dict with exactly the keys "
                        f"{', '.join(CHECKED)}")

@@ -16,6 +16,7 @@ name, so the same test checks whichever file ``COURSE_TARGET`` selects:
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import importlib.util
 import os
 import subprocess
@@ -64,10 +65,24 @@ def pristine_copy(relative: str, root: Path) -> Path:
     return copy
 
 
+class FromSource(importlib.machinery.SourceFileLoader):
+    """A loader that compiles the file's source every time and keeps no bytecode.
+
+    A cached .pyc is trusted when its source's size and modification second
+    match, so two saves of the same size within one second would run the
+    first one's code; the student's file is always read as it is now.
+    """
+
+    def get_code(self, fullname: str):
+        path = self.get_filename(fullname)
+        return self.source_to_code(self.get_data(path), path)
+
+
 def load_lesson(number: int) -> ModuleType:
-    """Import the selected file for lesson ``number`` under a private module name."""
+    """Import the selected file for lesson ``number`` under a private module name, from its source as it is now."""
     path = target_path(number)
-    spec = importlib.util.spec_from_file_location(f"course_target_lesson{number:02d}", path)
+    name = f"course_target_lesson{number:02d}"
+    spec = importlib.util.spec_from_file_location(name, path, loader=FromSource(name, str(path)))
     if spec is None or spec.loader is None or not path.is_file():
         raise FileNotFoundError(f"{ENV} selects {path}, which is not a Python file")
     module = importlib.util.module_from_spec(spec)

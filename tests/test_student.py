@@ -519,3 +519,21 @@ def test_a_workspace_holding_anything_but_plain_files_fails_before_the_check_rea
     os.remove(folder / "pack" / "pipe.json")
     os.symlink("/etc/hostname", folder / "link.json")
     assert "left link.json in the folder" in failure(lambda: yours.plain_files_in(folder, "answer()"))
+
+
+@pytest.mark.parametrize("in_process", [False, True], ids=["child", "in process"])
+def test_the_file_runs_as_saved_now_never_as_a_cached_earlier_save(write, tmp_path, in_process):
+    """A .pyc of an earlier save with the same size and modification second is never run in its place."""
+    import os
+    import py_compile
+
+    first = write("def answer():\n    return 'first'\n", in_process=in_process)
+    source = tmp_path / "lesson04.py"
+    stamp = source.stat().st_mtime_ns
+    py_compile.compile(str(source), cfile=str(tmp_path / "__pycache__" / "lesson04.cpython-311.pyc"),
+                       doraise=True)  # where Python's own import would look first
+    import importlib.util
+    py_compile.compile(str(source), cfile=importlib.util.cache_from_source(str(source)), doraise=True)
+    second = write("def answer():\n    return 'again'\n", in_process=in_process)  # the same size
+    os.utime(source, ns=(stamp, stamp))
+    assert first is not second and second.call("answer") == "again"

@@ -334,6 +334,8 @@ class Student:
         callbacks = [arg for arg in args if isinstance(arg, Callback)]
         sent = [{CALLBACK: callbacks.index(arg)} if isinstance(arg, Callback) else arg for arg in args]
         answer = self._child.ask(name, tuple(sent), self.timeout, callbacks)
+        if answer.get("whole_file"):  # every later call would wait as long again: the file's one line
+            self._file_problem(answer["failure"])
         if "failure" in answer:
             self.fail(answer["failure"])
         if "raised" in answer:
@@ -396,7 +398,7 @@ class Student:
                                 **self._always_unreadable(root)},
                  "as_data": self.as_data,
                  "private": child.private.name}
-        child.send_setup(setup)
+        child.send_setup(setup, self.timeout)
         return child
 
 
@@ -407,6 +409,7 @@ class _Child:
         self.shown, self.calls, self.buffer = shown, 0, b""
         self.private = tempfile.TemporaryDirectory(prefix="course-check-")
         requests_in, self.requests = os.pipe()
+        os.set_blocking(self.requests, False)  # a child that stops reading must not stop the check (_write_all)
         self.replies, replies_out = os.pipe()
         self.output = tempfile.TemporaryFile()  # what the student's file prints: kept out of the check's way
         # Neither the file course check reads nor the seed of the check's fresh cases is the child's to see.
@@ -421,8 +424,9 @@ class _Child:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def send_setup(self, setup: dict) -> None:
-        self._send(setup)
+    def send_setup(self, setup: dict, timeout: float) -> None:
+        if not self._send(setup, timeout):
+            _stop(self.process)  # loaded() then says the file ended the check's process while loading
 
     def loaded(self, timeout: float) -> dict:
         """What the child said once it loaded the file (its setup was sent by send_setup)."""
@@ -432,7 +436,10 @@ class _Child:
 
     def ask(self, name: str, args: tuple, timeout: float, callbacks: list[Callback] = ()) -> dict:
         self.calls += 1
-        self._send({"id": self.calls, "call": name, "args": list(args)})
+        if not self._send({"id": self.calls, "call": name, "args": list(args)}, timeout):
+            _stop(self.process)
+            return {"failure": f"{self.shown} stopped reading the check's channel, so the check stopped it: "
+                               f"{name} was not handed its arguments within {timeout:g} s", "whole_file": True}
         deadline = time.monotonic() + timeout
         while True:
             answer = self._receive(deadline - time.monotonic(),
@@ -447,19 +454,23 @@ class _Child:
                 _stop(self.process)
                 return {"failure": f"{name} wrote into the check's channel instead of calling the check's "
                                    "functions: the check reads only their arguments and what the function returns"}
-            self._send(callbacks[number].answer(arguments))  # the check's function runs here, in its process
+            if not self._send(callbacks[number].answer(arguments), timeout):  # the check's function runs here
+                _stop(self.process)
+                return {"failure": f"{name} stopped reading the check's channel while the check answered its call, "
+                                   "so the check stopped it"}
         if "failure" not in answer and answer.get("id") != self.calls:
             _stop(self.process)
             return {"failure": f"{name} wrote into the check's channel instead of returning: the check reads only "
                                "what the function returns"}
         return answer
 
-    def _send(self, message: dict) -> None:
+    def _send(self, message: dict, timeout: float) -> bool:
+        """Write one message within ``timeout`` seconds; False if the child would not take it in that time."""
         data = (json.dumps(message, allow_nan=False) + "\n").encode()
         try:
-            _write_all(self.requests, data)
+            return _write_all(self.requests, data, time.monotonic() + timeout)
         except BrokenPipeError:
-            pass  # the child is gone; _receive says how it ended
+            return True  # the child is gone; _receive says how it ended
 
     def _receive(self, timeout: float, late, ended) -> dict:
         deadline = time.monotonic() + timeout
@@ -500,10 +511,18 @@ class _Child:
         return f"; its last words: {lines[-1][:200]}" if lines else ""
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def _write_all(fd: int, data: bytes, deadline: float) -> bool:
+    """Write all of ``data`` to the non-blocking ``fd`` before ``deadline``; False when the reader stops reading."""
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([], [fd], [], left)[1]:
+            return False
+        try:
+            view = view[os.write(fd, view):]
+        except BlockingIOError:
+            continue
+    return True
 
 
 def _stop(process: subprocess.Popen, *resources) -> None:

@@ -48,6 +48,7 @@ This file imports only the standard library, and nothing from the course.
 from __future__ import annotations
 
 import builtins
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -444,7 +445,8 @@ def main() -> None:
 
     path = setup["path"]
     try:
-        spec = importlib.util.spec_from_file_location(setup["module"], path)
+        loader = importlib.machinery.SourceFileLoader(setup["module"], path)  # Python source, whatever its name
+        spec = importlib.util.spec_from_file_location(setup["module"], path, loader=loader)
         module = importlib.util.module_from_spec(spec)
         sys.modules[setup["module"]] = module
         # Compiled from the source as it is now: a cached .pyc of an earlier save of the same size, made

@@ -537,3 +537,30 @@ def test_the_file_runs_as_saved_now_never_as_a_cached_earlier_save(write, tmp_pa
     second = write("def answer():\n    return 'again'\n", in_process=in_process)  # the same size
     os.utime(source, ns=(stamp, stamp))
     assert first is not second and second.call("answer") == "again"
+
+
+def test_a_file_that_stops_reading_its_channel_is_stopped_in_its_time_not_waited_on(write):
+    """The child says it loaded, then never reads again: handing it a large argument fails within the timeout."""
+    import time
+
+    yours = write("""
+        import json, os, sys, time
+        os.write(int(sys.argv[2]), (json.dumps({"loaded": []}) + "\\n").encode())
+        while True:
+            time.sleep(1)
+        def answer(text):
+            return len(text)
+    """, timeout=1.0)
+    started = time.monotonic()
+    line = failure(lambda: yours.call("answer", "x" * 1_000_000))
+    assert line.endswith("stopped reading the check's channel, so the check stopped it: answer was not handed its "
+                         "arguments within 1 s"), line
+    assert time.monotonic() - started < 20
+    assert failure(lambda: yours.call("answer", "y")) == line  # the file's one line, at once, from then on
+
+
+def test_a_file_not_named_py_is_still_read_as_python(write, tmp_path, monkeypatch):
+    path = tmp_path / "lesson04.txt"
+    path.write_text("def answer():\n    return 'read'\n", encoding="utf-8")
+    monkeypatch.setenv("COURSE_TARGET", str(path))
+    assert Student(4, names=("answer",), **WALLED).call("answer") == "read"

@@ -20,7 +20,8 @@ the first call, and shared by every test in the file. It is held one of two ways
   its own, started once per test file; ``call`` sends the arguments there and
   returns the function's result. Both travel as JSON data, nothing else (so
   tuples come back as lists, and an object that is not JSON data is an answer
-  the check cannot read). The check's own objects (its door, its expected
+  the check cannot read); bytes cross as bytes (``on_the_wire``), and a call
+  may name an exception the function raises as its answer (``allowed``). The check's own objects (its door, its expected
   answers, pytest) live in another process, so the student's code cannot patch
   them; the judging happens here, on data the check can check itself. While the
   child runs, each module in ``blocked`` (the reference the exercise
@@ -44,7 +45,8 @@ the first call, and shared by every test in the file. It is held one of two ways
   student's code live objects (a door, an adapter): ``yours.module`` is the
   loaded module and ``yours.call(name, door, ...)`` calls it directly. There is
   no wall: the student's code shares the check's process and could reach
-  anything in it, the reference and the check included.
+  anything in it, the reference and the check included (no lesson's check
+  holds its file this way).
 
 Whichever way, a student's file that breaks gets one line, never a traceback:
 
@@ -98,6 +100,7 @@ import sys
 import tempfile
 import time
 import weakref
+from dataclasses import dataclass
 from collections.abc import Callable
 from pathlib import Path
 
@@ -112,6 +115,7 @@ CHILD = Path(__file__).with_name("student_child.py")
 UNREADABLE_WHY = "it is the check's own data, not an input of your functions"
 LONGEST_ANSWER = 8 * 1024 * 1024  # bytes of one JSON reply the check reads before it gives up
 CALLBACK = "__check_function__"  # an argument the child turns into a stand-in for a Callback
+BYTES = "__bytes_hex__"  # bytes cross the channel as {BYTES: their hex}, both ways
 
 
 @functools.cache
@@ -123,6 +127,40 @@ def seed() -> int:
             raise ValueError(f"{SEED_ENV} must be a whole number, not {chosen!r}")
         return int(chosen)
     return secrets.randbelow(2**48)  # too many to try one by one from inside the student's code
+
+
+@dataclass(frozen=True)
+class Raised:
+    """The exception a call was allowed to raise as its answer (``Student.call(..., allowed=...)``): its class
+    name and message, never the object."""
+
+    type: str
+    message: str
+
+
+def on_the_wire(value: object) -> object:
+    """``value`` as the channel carries it: bytes as ``{BYTES: hex}``, in lists and dicts too."""
+    if type(value) is bytes:
+        return {BYTES: value.hex()}
+    if isinstance(value, (list, tuple)):
+        return [on_the_wire(item) for item in value]
+    if isinstance(value, dict):
+        return {key: on_the_wire(item) for key, item in value.items()}
+    return value
+
+
+def off_the_wire(value: object) -> object:
+    """What the child sent, with each ``{BYTES: hex}`` read back as bytes."""
+    if isinstance(value, dict):
+        if list(value) == [BYTES] and isinstance(value[BYTES], str):
+            try:
+                return bytes.fromhex(value[BYTES])
+            except ValueError:
+                return value
+        return {key: off_the_wire(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [off_the_wire(item) for item in value]
+    return value
 
 
 class Callback:
@@ -194,8 +232,13 @@ class Student:
         self._load_here()
         return self._module
 
-    def call(self, name: str, *args):
-        """``name(*args)`` in the student's file; its result, or a one-line failure naming what went wrong."""
+    def call(self, name: str, *args, allowed: type[Exception] | None = None):
+        """``name(*args)`` in the student's file; its result, or a one-line failure naming what went wrong.
+
+        ``allowed`` is an exception the function may raise as its answer (a
+        refusal, say): it comes back as ``Raised``, not as a failure. Bytes
+        cross the channel both ways (``on_the_wire``).
+        """
         if self.in_process:
             self._load_here()
             if not hasattr(self._module, name):
@@ -206,8 +249,10 @@ class Student:
             try:
                 return function(*args)
             except BaseException as exc:  # noqa: BLE001  the student's code may raise anything, SystemExit too
+                if allowed is not None and type(exc) is allowed:
+                    return Raised(allowed.__name__, str(exc))
                 self.fail(self.raised(name, described(exc, str(self.path))))
-        return self._call_child(name, args)
+        return self._call_child(name, args, allowed)
 
     def workspace(self, name: str) -> Path:
         """A fresh folder ``name`` that the student's code may write in: inside the child's own temporary folder.
@@ -326,20 +371,24 @@ class Student:
             places[str(answer)] = [answer.relative_to(root).as_posix(), "it is the worked answer, to read after your attempt"]
         return places
 
-    def _call_child(self, name: str, args: tuple):
+    def _call_child(self, name: str, args: tuple, allowed: type[Exception] | None = None):
         if self._problem:
             self.fail(self._problem)
         if self._child is None or not self._child.alive():
             self._child = self._start()
         callbacks = [arg for arg in args if isinstance(arg, Callback)]
-        sent = [{CALLBACK: callbacks.index(arg)} if isinstance(arg, Callback) else arg for arg in args]
+        sent = [{CALLBACK: callbacks.index(arg)} if isinstance(arg, Callback) else on_the_wire(arg) for arg in args]
         answer = self._child.ask(name, tuple(sent), self.timeout, callbacks)
         if answer.get("whole_file"):  # every later call would wait as long again: the file's one line
             self._file_problem(answer["failure"])
         if "failure" in answer:
             self.fail(answer["failure"])
         if "raised" in answer:
-            self.fail(self.raised(name, answer["raised"]))
+            info = answer["raised"]
+            if allowed is not None and info.get("type") == allowed.__name__ and info.get("builtin") \
+                    and not info.get("walled"):
+                return Raised(allowed.__name__, str(info.get("message", "")))
+            self.fail(self.raised(name, info))
         if "not_callable" in answer:
             self.fail(self._not_callable(name, str(answer["not_callable"])))
         if "unreadable" in answer:
@@ -353,7 +402,7 @@ class Student:
             kind, method = answer["no_reader"]
             self.fail(f"{name} returned {_a(str(kind))}, which has no {method}() to read it by: it must return "
                       f"the object its docstring names")
-        return answer["value"]
+        return off_the_wire(answer["value"])
 
     def _launch_quietly(self) -> _Child | None:
         """The child, started and sent its setup now, or None: any trouble is left for ``_start`` to say.

@@ -228,7 +228,8 @@ def described(exc: BaseException, path: str) -> dict:
     if isinstance(exc, SyntaxError) and exc.filename and os.path.realpath(exc.filename) == real:
         line, message, raised_here = exc.lineno, exc.msg, True
     return {"type": type(exc).__name__, "message": " ".join(str(message).split())[:500], "line": line,
-            "walled": _walled(exc), "raised_here": raised_here}
+            "walled": _walled(exc), "raised_here": raised_here,
+            "builtin": getattr(builtins, type(exc).__name__, None) is type(exc)}  # ValueError itself, not a namesake
 
 
 def _walled(exc: BaseException) -> str:
@@ -242,6 +243,29 @@ def _walled(exc: BaseException) -> str:
 
 
 CALLBACK = "__check_function__"  # an argument that stands for one of the check's functions (course.student.Callback)
+BYTES = "__bytes_hex__"  # bytes, as the channel carries them (course.student.on_the_wire)
+
+
+def from_the_wire(value: object) -> object:
+    """An argument as the student's function takes it: each ``{BYTES: hex}`` as bytes again."""
+    if isinstance(value, dict):
+        if list(value) == [BYTES] and isinstance(value[BYTES], str):
+            return bytes.fromhex(value[BYTES])
+        return {key: from_the_wire(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [from_the_wire(item) for item in value]
+    return value
+
+
+def to_the_wire(value: object) -> object:
+    """A result as the channel carries it: exact bytes as ``{BYTES: hex}`` (a subclass of bytes is not bytes)."""
+    if type(value) is bytes:
+        return {BYTES: value.hex()}
+    if type(value) in (list, tuple):
+        return [to_the_wire(item) for item in value]
+    if type(value) is dict:
+        return {key: to_the_wire(item) for key, item in value.items()}
+    return value
 
 
 def check_function(number: int, call: int, send, requests) -> types.FunctionType:
@@ -289,7 +313,7 @@ def answer(module, request: dict, path: str, as_data: dict, send=None, requests=
     if not callable(function):
         return {"not_callable": type(function).__name__}
     args = [check_function(arg[CALLBACK], request["id"], send, requests)
-            if isinstance(arg, dict) and list(arg) == [CALLBACK] and type(arg[CALLBACK]) is int else arg
+            if isinstance(arg, dict) and list(arg) == [CALLBACK] and type(arg[CALLBACK]) is int else from_the_wire(arg)
             for arg in request["args"]]
     try:
         value = function(*args)
@@ -307,7 +331,7 @@ def answer(module, request: dict, path: str, as_data: dict, send=None, requests=
     except BaseException as exc:  # noqa: BLE001  the student's code may raise anything, SystemExit included
         return {"raised": described(exc, path)}
     try:
-        return {"value": json.loads(json.dumps(value, allow_nan=False))}
+        return {"value": json.loads(json.dumps(to_the_wire(value), allow_nan=False))}
     except (TypeError, ValueError, RecursionError):
         return {"unreadable": type(value).__name__}
 

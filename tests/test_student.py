@@ -564,3 +564,41 @@ def test_a_file_not_named_py_is_still_read_as_python(write, tmp_path, monkeypatc
     path.write_text("def answer():\n    return 'read'\n", encoding="utf-8")
     monkeypatch.setenv("COURSE_TARGET", str(path))
     assert Student(4, names=("answer",), **WALLED).call("answer") == "read"
+
+
+@pytest.mark.parametrize("in_process", [False, True], ids=["child", "in process"])
+def test_bytes_cross_as_bytes_and_a_subclass_does_not(write, in_process):
+    yours = write("""
+        class Sly(bytes):
+            def __eq__(self, other):
+                return True
+        def answer(leaf, path):
+            return [leaf + b"!", *path]
+        def sly():
+            return Sly(b"x")
+    """, names=("answer", "sly"), in_process=in_process)
+    got = yours.call("answer", b"\x00\xff", [b"a", b"b"])
+    assert got == [b"\x00\xff!", b"a", b"b"] and all(type(item) is bytes for item in got)
+    if not in_process:  # only data crosses: an object of the file's own class is not bytes to the check
+        assert "returned a Sly, which is not JSON data" in failure(lambda: yours.call("sly"))
+
+
+@pytest.mark.parametrize("in_process", [False, True], ids=["child", "in process"])
+def test_an_allowed_exception_is_an_answer_and_no_other_is(write, in_process):
+    from course.student import Raised
+
+    yours = write("""
+        class ValueError(Exception):  # a namesake, not the builtin
+            pass
+        def refuses(which):
+            if which == "value":
+                import builtins
+                raise builtins.ValueError("the path is too long")
+            if which == "namesake":
+                raise ValueError("looks like one")
+            raise TypeError("not a refusal")
+    """, names=("refuses",), in_process=in_process)
+    assert yours.call("refuses", "value", allowed=ValueError) == Raised("ValueError", "the path is too long")
+    for which in ("namesake", "other"):
+        line = failure(lambda: yours.call("refuses", which, allowed=ValueError))
+        assert line.startswith("refuses raised: "), line

@@ -189,11 +189,11 @@ WRONG = {
     "returns_early": ("test_a_path_that_does_not_fit_its_tree_is_refused", "must be refused"),
     "imports_reference": ("test_your_file_checks_proofs_with_hashlib_alone", "hashlib alone"),
     "reads_the_demo_artifact": ("test_every_leaf_of_fresh_trees_leads_to_its_root", "for every tree"),
-    "tampers_with_the_check": ("test_the_check_runs_as_written", "must run as written"),
+    "tampers_with_the_check": ("test_the_demo_proof_leads_to_the_published_root", "not the published root"),
     "trusts_the_proofs_leaf": ("test_the_resealed_forgery_is_caught", "not from the proof"),
     "trusts_the_proofs_root": ("test_the_resealed_forgery_is_caught", "never with the root the proof brings"),
     "returns_a_refusal_equal_to_nothing": ("test_a_path_that_does_not_fit_its_tree_is_refused",
-                                           "a root is the bytes of a hash"),
+                                           "which is not JSON data"),
     "never_walks_the_path": ("test_fresh_forgeries_are_caught", "the proof's own leaf and root fields prove nothing"),
 }
 

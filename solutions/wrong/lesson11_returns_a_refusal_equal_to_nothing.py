@@ -1,11 +1,13 @@
 """Wrong: root_from_path returns, never raises, an exception that is neither equal nor unequal to anything.
 
 It holds no Merkle code: a ValueError subclass whose ``==`` and ``!=`` are
-both False slips past a check that compares with ``!=`` and asks
-``isinstance(..., ValueError)``. Found by a helper in the attacker's seat.
+both False slipped past a check that compared with ``!=`` and asked
+``isinstance(..., ValueError)`` in its own process (found by a helper in the
+attacker's seat). Now only data crosses from the student's process, and an
+object of a class of its own is not data.
 
 Kind: tampers with the check
-Fails with: a root is the bytes of a hash
+Fails with: which is not JSON data
 """
 
 import base64

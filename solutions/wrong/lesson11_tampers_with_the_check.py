@@ -1,18 +1,18 @@
 """Wrong: it tampers with the check.
 
-It switches pytest.fail off as it loads, hoping no failure can be reported, and then
-answers anything.
+It replaces hashlib.sha256 as it loads, hoping the check's own hashes then come
+out as it likes, and answers anything. The check hashes in its own process,
+which the file's process cannot reach.
 
 Kind: tampers with the check
-Fails with: must run as written
+Fails with: not the published root
 """
 
 import base64
 import hashlib
 
-import pytest
-
-pytest.fail = lambda *args, **kwargs: None  # nothing can fail now
+_real = hashlib.sha256
+hashlib.sha256 = lambda data=b"": _real(b"")  # every hash the same, it hopes, the check's too
 
 
 def leaf_hash(run_id: str, head: str) -> bytes:

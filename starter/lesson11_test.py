@@ -15,7 +15,6 @@ import base64
 import copy
 import hashlib
 import json
-import os
 import random
 from pathlib import Path
 
@@ -23,11 +22,11 @@ import pytest
 
 from core.run.doors import verify as verify_report
 from course.manifest import course_root
-from course.student import Raised, Student
+from course.student import Raised, Student, seed
 from course.target import load_lesson, target_path
 
 _sha256 = hashlib.sha256
-SEED = int(os.environ.get("LESSON11_SEED") or random.SystemRandom().randrange(1, 10**6))
+SEED = seed()  # 2**48 of them, and COURSE_SEED is never in your file's environment (course/student.py)
 REFERENCE = ("tlog", "solutions")  # what your file may not lean on (the hashlib-alone row reads its text)
 
 
@@ -73,13 +72,15 @@ def _b64(raw: bytes) -> str:
 def fresh_trees(seed: int) -> list[dict]:
     """Trees of random runs and heads, of sizes 1 to 40, from ``seed``."""
     rng = random.Random(seed)
-    trees = []
-    for size in sorted({1, 2, 3, 5, 6, 7, *rng.sample(range(8, 41), 9)}):
-        entries = [(_hex(rng), _hex(rng)) for _ in range(size)]
-        leaves = [_leaf(run, head) for run, head in entries]
-        trees.append({"size": size, "entries": entries, "leaves": leaves, "root": _root(leaves),
-                      "paths": [_path(i, leaves) for i in range(size)]})
-    return trees
+    return [tree_of(rng, size) for size in sorted({1, 2, 3, 5, 6, 7, *rng.sample(range(8, 41), 9)})]
+
+
+def tree_of(rng: random.Random, size: int) -> dict:
+    """One tree of ``size`` random runs and heads, with its root and every leaf's path."""
+    entries = [(_hex(rng), _hex(rng)) for _ in range(size)]
+    leaves = [_leaf(run, head) for run, head in entries]
+    return {"size": size, "entries": entries, "leaves": leaves, "root": _root(leaves),
+            "paths": [_path(i, leaves) for i in range(size)]}
 
 
 def promoted(size: int, index: int) -> bool:
@@ -93,6 +94,12 @@ def promoted(size: int, index: int) -> bool:
 
 
 TREES = fresh_trees(SEED)  # made now, before your file loads
+# Trees no earlier row shows. A path that does not fit is asked about a tree of a size no other row
+# uses (41 to 64 leaves), so no path of the right length was ever seen at its place; forgeries are
+# asked about trees of their own. Nothing remembered from an earlier call can tell them apart.
+_unseen = random.Random(SEED + 2)
+UNFIT_TREE = tree_of(_unseen, _unseen.randrange(41, 65))
+FORGERY_TREES = fresh_trees(SEED + 3)
 
 
 def course_file(relative: str) -> Path:
@@ -168,7 +175,7 @@ def published(module, report: dict, proof: dict, root: bytes, what: str):
 
 
 def seeded(message: str) -> str:
-    return f"{message} (fresh trees from seed {SEED}; LESSON11_SEED={SEED} makes them again)"
+    return f"{message} (fresh trees from seed {SEED}; COURSE_SEED={SEED} course check 11 makes them again)"
 
 
 # --- the checks ------------------------------------------------------------------------------------
@@ -230,7 +237,7 @@ def test_a_node_with_no_sibling_moves_up_unchanged(module):
 
 
 def test_a_path_that_does_not_fit_its_tree_is_refused(module):
-    tree = next(t for t in TREES if t["size"] >= 5)
+    tree = UNFIT_TREE
     size, leaves = tree["size"], tree["leaves"]
     cases = [
         (leaves[2], 2, size, tree["paths"][2] + [leaves[0]], "a path with one hash too many"),
@@ -286,30 +293,35 @@ def test_the_resealed_forgery_is_caught(module):
 
 def test_fresh_forgeries_are_caught(module):
     rng = random.Random(SEED + 1)
-    for tree in TREES[2:8]:
+    for tree in FORGERY_TREES[2:8]:
         index = rng.randrange(tree["size"])
         run_id, head = tree["entries"][index]
         proof = {"leaf_index": index, "tree_size": tree["size"], "root_hash": _b64(tree["root"]),
                  "leaf_hash": _b64(tree["leaves"][index]), "inclusion_path": [_b64(h) for h in tree["paths"][index]]}
         genuine = {"run": {"run_id": run_id}, "seal": {"head": head}}
-        if published(module, genuine, proof, tree["root"], "a fresh report") is not True:
-            fail(seeded(f"a fresh log's leaf {index} of {tree['size']}, with its own proof, is not published by "
-                        "your is_published: the report's leaf and the proof's path must lead to the root"))
-        for what, report in (("another head", {"run": {"run_id": run_id}, "seal": {"head": _hex(rng)}}),
-                             ("another run", {"run": {"run_id": _hex(rng)}, "seal": {"head": head}})):
-            if published(module, report, proof, tree["root"], f"a forgery with {what}") is not False:
-                fail(seeded(f"a fresh forgery with {what} at leaf {index} of {tree['size']} is published by your "
-                            "is_published: a report whose leaf is not the logged one must be refused"))
         forged = {"run": {"run_id": run_id}, "seal": {"head": _hex(rng)}}
         claims = {**proof, "leaf_hash": _b64(_leaf(run_id, forged["seal"]["head"]))}  # the trusted root, too
-        if published(module, forged, claims, tree["root"], "a proof that claims the forgery's leaf") is not False:
-            fail(seeded(f"a fresh forgery at leaf {index} of {tree['size']}, whose proof names the forgery's own "
-                        "leaf and the trusted root but carries the genuine report's path, is published by your "
-                        "is_published: the proof's own leaf and root fields prove nothing; walk the path from the "
-                        "report's leaf and compare where it leads with the root you trust"))
-        if published(module, genuine, proof, _h(tree["root"]), "another tree's root") is not False:
-            fail(seeded("a fresh report checked against another tree's root is published by your is_published: "
-                        "the path must lead to the root you trust"))
+        where = f"leaf {index} of {tree['size']}"
+        cases = [
+            (genuine, proof, tree["root"], True, f"a fresh log's {where}, with its own proof, is not published by "
+             "your is_published: the report's leaf and the proof's path must lead to the root"),
+            ({"run": {"run_id": run_id}, "seal": {"head": _hex(rng)}}, proof, tree["root"], False,
+             f"a fresh forgery with another head at {where} is published by your is_published: a report whose leaf "
+             "is not the logged one must be refused"),
+            ({"run": {"run_id": _hex(rng)}, "seal": {"head": head}}, proof, tree["root"], False,
+             f"a fresh forgery with another run at {where} is published by your is_published: a report whose leaf "
+             "is not the logged one must be refused"),
+            (forged, claims, tree["root"], False,
+             f"a fresh forgery at {where}, whose proof names the forgery's own leaf and the trusted root but carries "
+             "the genuine report's path, is published by your is_published: the proof's own leaf and root fields "
+             "prove nothing; walk the path from the report's leaf and compare where it leads with the root you trust"),
+            (genuine, proof, _h(tree["root"]), False, "a fresh report checked against another tree's root is "
+             "published by your is_published: the path must lead to the root you trust"),
+        ]
+        rng.shuffle(cases)  # the genuine report is not always asked first: no answer can lean on the order
+        for report, told, root, expected, why in cases:
+            if published(module, report, told, root, "a fresh case") is not expected:
+                fail(seeded(why))
 
 
 def tell(run) -> str:

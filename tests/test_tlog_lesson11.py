@@ -195,6 +195,7 @@ WRONG = {
     "returns_a_refusal_equal_to_nothing": ("test_a_path_that_does_not_fit_its_tree_is_refused",
                                            "which is not JSON data"),
     "never_walks_the_path": ("test_fresh_forgeries_are_caught", "the proof's own leaf and root fields prove nothing"),
+    "remembers_earlier_calls": ("test_a_path_that_does_not_fit_its_tree_is_refused", "so it must be refused"),
 }
 
 

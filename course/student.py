@@ -62,7 +62,8 @@ it reached the wall     ``read_has_meta reached past the exercise: core.run.obse
 
 and, in the child, a call that does not return in time, one that ends the
 process, and an answer that is not JSON data each get their own line too. The
-first two rows are about the whole file: every check fails with the same line,
+first two rows, and a file that stops reading the check's channel, are about
+the whole file: every check fails with the same line,
 and ``course check`` prints that line alone (this module tells it through the
 file ``$COURSE_PROBLEM_FILE`` names).
 

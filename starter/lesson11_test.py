@@ -25,7 +25,6 @@ from course.manifest import course_root
 from course.student import Raised, Student, seed
 from course.target import load_lesson, target_path
 
-_sha256 = hashlib.sha256
 SEED = seed()  # 2**48 of them, and COURSE_SEED is never in your file's environment (course/student.py)
 REFERENCE = ("tlog", "solutions")  # what your file may not lean on (the hashlib-alone row reads its text)
 
@@ -38,7 +37,7 @@ def fail(message: str) -> None:
 
 
 def _h(*parts: bytes) -> bytes:
-    return _sha256(b"".join(parts)).digest()
+    return hashlib.sha256(b"".join(parts)).digest()
 
 
 def _root(leaves: list[bytes]) -> bytes:

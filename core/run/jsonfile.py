@@ -15,8 +15,8 @@ is read from a file, and Python's json module is lenient in ways that matter the
   that the digest will refuse for its shape.
 
 ``read_json`` refuses all of these, and turns every way a file can fail (missing,
-unreadable, not UTF-8, not JSON) into one line that names the file and the
-problem. It raises the caller's own error type, so each caller keeps the
+unreadable, a FIFO or device that would make it wait, not UTF-8, not JSON)
+into one line that names the file and the problem. It raises the caller's own error type, so each caller keeps the
 error its callers already catch. The file is named relative to the
 repository, or by its name alone, never by an absolute path.
 

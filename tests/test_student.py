@@ -522,3 +522,113 @@ def test_an_allowed_exception_is_an_answer_and_no_other_is(write):
     for which in ("namesake", "other"):
         line = failure(lambda: yours.call("refuses", which, allowed=ValueError))
         assert line.startswith("refuses raised: "), line
+
+
+# --- the shortcut, and a child that outlives nothing ---------------------------------------------
+
+
+@pytest.mark.parametrize("shortcut", [
+    "from core.run.observe import read_has_meta",
+    "import importlib.util as u\ns = u.spec_from_file_location('mine', 'core/run/observe.py')\n"
+    "s.loader.exec_module(u.module_from_spec(s))",
+    "import glob, importlib.machinery as m, importlib.util as u\n"
+    "path = sorted(glob.glob('core/run/__pycache__/observe.*.pyc'))[0]\n"
+    "s = u.spec_from_loader('mine', m.SourcelessFileLoader('mine', path))\ns.loader.exec_module(u.module_from_spec(s))",
+    "import sys\nsys.path.insert(0, 'core/run')\nimport observe",
+    "exec(open('solutions/lesson04.py').read())",
+    "import json\njson.load(open('data/course/report.json'))",
+], ids=["import", "source", "bytecode", "another name", "worked answer", "artifact"])
+def test_a_shortcut_to_the_reference_from_source_or_bytecode_is_the_files_one_line_naming_the_rule(
+        write, tmp_path, shortcut):
+    """The reference's source and its compiled bytecode, the worked answer and an artifact are each refused at load."""
+    py_compile.compile(str(OBSERVE), cfile=importlib.util.cache_from_source(str(OBSERVE)))  # a .pyc to reach for
+    yours = write(shortcut + "\ndef answer():\n    return 'reached it'\n", unreadable=("data",), **WALLED)
+    line = failure(lambda: yours.call("answer"))
+    assert line.startswith(f"{tmp_path / 'lesson04.py'}, line ") and ": Unavailable: " in line, line
+    assert line.split(": Unavailable: ")[1].split(" is unavailable while the check runs: ")[0] in (
+        "core.run.observe", "solutions", "data"), line
+
+
+def _children_marked(mark: str) -> list[int]:
+    """The ids of the student's processes (course/student_child.py) whose environment holds ``mark`` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and mark.encode() in (entry / "environ").read_bytes() \
+                    and b"student_child.py" in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="finds the child through Linux's /proc")
+def test_a_file_that_leaves_the_checks_session_as_it_loads_does_not_outlive_ctrl_c(tmp_path):
+    """A file that calls os.setsid() and loops is gone once Ctrl-C has ended `course check`."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import uuid
+
+    path = tmp_path / "lesson04.py"
+    path.write_text("import os\nos.setsid()\nwhile True:\n    pass\n", encoding="utf-8")
+    mark = f"COURSE_TEST_MARK={uuid.uuid4().hex}"
+    env = {**os.environ, "COURSE_TARGET": str(path), mark.split("=")[0]: mark.split("=")[1]}
+    env.pop("COURSE_PROBLEM_FILE", None)
+    check = subprocess.Popen([sys.executable, "-m", "course", "check", "4"], cwd=REPO, env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(
+                os.getsid(pid) == pid for pid in _children_marked(mark) if _alive(pid)):
+            time.sleep(0.2)  # until the student's file has left the check's session
+        assert any(os.getsid(pid) == pid for pid in _children_marked(mark) if _alive(pid)), "no child left its session"
+        os.killpg(check.pid, signal.SIGINT)  # what Ctrl-C sends the terminal's foreground group
+        check.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and [pid for pid in _children_marked(mark) if _alive(pid)]:
+            time.sleep(0.2)
+        left = [pid for pid in _children_marked(mark) if _alive(pid)]
+        assert not left, f"processes outlived the check: {left}"
+    finally:
+        for pid in _children_marked(mark):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if check.poll() is None:
+            check.kill()
+            check.wait()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_without_the_kernels_help_the_child_ends_when_its_lifeline_closes():
+    """Where no PR_SET_PDEATHSIG is to be had, the lifeline alone ends a child busy in a loop."""
+    import os
+    import subprocess
+    import sys
+
+    reading, writing = os.pipe()
+    child = subprocess.Popen([sys.executable, "-c", "import sys, threading\n"
+                              "sys.path.insert(0, sys.argv[2])\nfrom course.student_child import watch\n"
+                              "threading.Thread(target=watch, args=(int(sys.argv[1]),), daemon=True).start()\n"
+                              "while True:\n    pass\n", str(reading), str(REPO)], pass_fds=(reading,))
+    os.close(reading)
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            child.wait(timeout=1)  # alive while the lifeline is open
+        os.close(writing)
+        assert child.wait(timeout=10) == 1
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()

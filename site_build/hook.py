@@ -1,6 +1,6 @@
 """What lets `mkdocs build --strict` (and `mkdocs serve`) run from the repository's own mkdocs.yml.
 
-The pages are written before any builder runs (``course/site.py``), to
+The pages are written before any builder runs (``site_build/build.py``), to
 build/site-src/ with build/mkdocs.yml, and every builder can read that one.
 Run against the root's mkdocs.yml instead, mkdocs loads this hook, which
 writes the pages first and points the build at them, with the navigation
@@ -10,7 +10,7 @@ pages.
 
 from __future__ import annotations
 
-from course.site import ROOT, build_pages, navigation
+from site_build.build import ROOT, build_pages, navigation
 
 
 def on_config(config):

@@ -1,13 +1,13 @@
 """The docs site's pages, written as plain Markdown and SVG before any builder runs.
 
-    python -m course.site build-pages             # writes build/site-src/ and build/mkdocs.yml
-    python -m course.site build-pages --out DIR   # the same under DIR
+    python -m site_build.build build-pages             # writes build/site-src/ and build/mkdocs.yml
+    python -m site_build.build build-pages --out DIR   # the same under DIR
     make docs                                     # this, then serves the site (mkdocs-material)
 
 Everything the site shows that is not a page as committed is made here, so that
 any builder that reads ``mkdocs.yml`` (mkdocs-material, Zensical) renders the
 same pages with no plug-in or hook of its own (mkdocs run on the root's
-``mkdocs.yml`` gets this step from ``course/site_hook.py``, then builds them):
+``mkdocs.yml`` gets this step from ``site_build/hook.py``, then builds them):
 
 * the navigation, from ``course/manifest.toml``: the index, every ready
   lesson's page and notebook, the attack suite's page, one "Reference code"
@@ -17,7 +17,7 @@ same pages with no plug-in or hook of its own (mkdocs run on the root's
   `path/of/a/file` that names a file of the course linked to its page, each
   ``--8<-- "path"`` line replaced by that file (the worked solutions), each
   ``<!-- picture: NAME -->`` line replaced by the picture drawn from the code's
-  data (``course.pictures``; each is also written as ``pictures/NAME.svg``),
+  data (``site_build.pictures``; each is also written as ``pictures/NAME.svg``),
   and a link to the lesson's notebook page;
 * every notebook as a page: its Markdown cells, its code and its committed
   outputs (``notebooks/lessonNN.md``);
@@ -46,7 +46,8 @@ import markdown
 import nbformat
 import yaml
 
-from course import manifest, pages, pictures, refs
+from course import manifest, pages, refs, wrong
+from site_build import pictures
 
 ROOT = manifest.course_root()
 PAGES = "lessons"  # the committed pages, as authors write them
@@ -55,7 +56,7 @@ SOURCE_FOLDERS = ("core", "lab", "tlog", "starter", "solutions")
 INDEX = "source/index.md"
 ATTACKS_PAGE = "attacks.md"  # the attack suite's page, its table written by python -m lab.attacks
 LANGUAGES = {".py": "python", ".json": "json", ".toml": "toml", ".cfg": "ini", ".txt": "text", ".md": "markdown",
-             ".html": "html"}
+             ".html": "html", ".diff": "diff"}
 # An inline code span that may name a file of the course, such as `data/cases/origins.json`.
 FILE_MENTION = re.compile(r"(?<!\[)`(?P<path>[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)+)`")
 PICTURE = re.compile(r"^\s*<!--\s*picture:\s*(?P<name>[\w-]+)\s*-->\s*$")
@@ -100,12 +101,12 @@ def source_page(path: str) -> str:
 
 
 def source_files() -> list[str]:
-    """Every Python file a page may refer to, relative to the repository root."""
+    """Every Python file a page may refer to, and each wrong solution stored as its diff (shown as one)."""
     found = []
     for folder in SOURCE_FOLDERS:
         found += [p.relative_to(ROOT).as_posix() for p in sorted((ROOT / folder).rglob("*.py"))
                   if "__pycache__" not in p.parts and p.stat().st_size > 0]
-    return found
+    return found + [p.relative_to(ROOT).as_posix() for p in sorted((ROOT / wrong.FOLDER).glob("*.diff"))]
 
 
 def page_of(path: str) -> str | None:
@@ -192,7 +193,7 @@ def build_pages(out: Path, pages_dir: Path | None = None) -> Path:
         (docs / page).write_text(text, encoding="utf-8")
     config = out / "mkdocs.yml"
     base = posixpath.relpath((ROOT / BASE_CONFIG).resolve().as_posix(), out.resolve().as_posix())
-    config.write_text("# Written by `python -m course.site build-pages`; not committed. The site's settings are\n"
+    config.write_text("# Written by `python -m site_build.build build-pages`; not committed. The site's settings are\n"
                       f"# {BASE_CONFIG}; this adds the pages folder and the navigation from course/manifest.toml.\n"
                       + yaml.safe_dump({"INHERIT": base, "docs_dir": "site-src", "site_dir": "site",
                                         "hooks": [], "nav": navigation()}, sort_keys=False, allow_unicode=True),
@@ -376,12 +377,13 @@ def _cited_by(path: str, lessons: list[manifest.Lesson]) -> str:
 
 
 def _summary(path: str) -> str:
-    """The first line of a Python file's docstring: what the file is for, in its own words."""
-    if not path.endswith(".py"):
+    """The first line of a Python file's docstring (a wrong solution's header): what the file is for."""
+    if not path.endswith((".py", ".diff")):
         return ""
     try:
-        doc = ast.get_docstring(ast.parse((ROOT / path).read_text(encoding="utf-8"))) or ""
-    except SyntaxError:
+        doc = wrong.header(ROOT / path) if path.endswith(".diff") else \
+            ast.get_docstring(ast.parse((ROOT / path).read_text(encoding="utf-8"))) or ""
+    except (SyntaxError, wrong.WrongSolutionError):
         return ""
     if not doc.strip():
         return ""
@@ -408,7 +410,7 @@ def index_markdown(paths: list[str], cited: dict[str, list[manifest.Lesson]]) ->
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m course.site", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m site_build.build", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     build = commands.add_parser("build-pages", help="write every page and the builders' config")
     build.add_argument("--out", default=str(ROOT / "build"), help="the folder to write into (default build/)")
@@ -417,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = build_pages(Path(args.out), Path(args.pages))
     except SiteError as exc:
-        print(f"course.site: {exc}", file=sys.stderr)
+        print(f"site_build.build: {exc}", file=sys.stderr)
         return 1
     print(f"wrote {config.parent / 'site-src'} and {config}")
     return 0

@@ -536,3 +536,233 @@ def test_an_edited_journal_is_read_or_refused_in_one_line_and_what_resumes_verif
         assert "\n" not in str(error)
         return
     assert verify(report).ok
+
+
+# --- keys of one execution, and a target that shows what it remembers ---------------------------
+
+
+def test_two_fresh_runs_against_one_lab_both_act(tmp_path):
+    """Two fresh runs of one configuration against one lab served on its own both act: every request of each reaches the lab as a new one, none answered from the other run's keys."""
+    from lab import server
+
+    record = tmp_path / "record.jsonl"
+    with server.running(record=record) as port:
+        for number in (1, 2):
+            done = main("--out", str(tmp_path / f"r{number}.json"), "--transport", "http",
+                        "--lab-url", f"http://127.0.0.1:{port}")
+            assert (done.returncode, done.stderr) == (0, "")
+            assert (tmp_path / f"r{number}.json").read_bytes() == COMMITTED.read_bytes()
+    entries = server.read_record(record)
+    assert len(entries) == 2 * len(REFERENCE["actions"])
+    assert [entry["replayed"] for entry in entries] == [False] * len(entries)
+    halves = [{entry["idempotency_key"] for entry in entries[:len(entries) // 2]},
+              {entry["idempotency_key"] for entry in entries[len(entries) // 2:]}]
+    assert not halves[0] & halves[1]
+
+
+def test_the_execution_is_the_journals_kept_by_a_resume_and_in_no_report(reference_journal, tmp_path):
+    """A journal's execution is made fresh when it starts, never twice the same, kept by a resume, and never in the report or a capture."""
+    first = journal.read(reference_journal)
+    other = journal.read(full_journal(tmp_path))
+    assert first.execution != other.execution
+    assert journal.EXECUTION.fullmatch(first.execution) and journal.EXECUTION.fullmatch(other.execution)
+    path = cut(reference_journal, 30, tmp_path / "j.jsonl")
+    header = path.read_bytes().split(b"\n")[0]
+    report = resumed(path).driven.report
+    assert path.read_bytes().split(b"\n")[0] == header and journal.read(path).execution == first.execution
+    sealed = canonical_bytes(report)
+    assert first.execution.encode() not in sealed and first.memories[0][1].encode() not in sealed
+    assert report == REFERENCE
+
+
+class Showing(Lab):
+    """The lab that outlived the run, saying whatever ``shows`` says its memory is."""
+
+    def __init__(self, shows):
+        super().__init__(OUTLIVING)
+        self.shows = shows
+
+    def memory(self):
+        return self.shows()
+
+
+def raising():
+    raise TimeoutError("the memory was not said in time")
+
+
+@pytest.mark.parametrize("name, shows", [
+    ("another memory", lambda: "0" * 32),
+    ("none", lambda: ""),
+    ("the same, and more after it", lambda: OUTLIVING.name + " "),
+    ("the same, on two lines", lambda: OUTLIVING.name + "\n" + OUTLIVING.name),
+    ("the same, huge", lambda: OUTLIVING.name * 1000),
+    ("not text", lambda: [OUTLIVING.name]),
+    ("bytes", lambda: OUTLIVING.name.encode()),
+    ("it raises", raising),
+])
+def test_an_act_in_doubt_is_sent_again_only_to_the_memory_its_key_went_to(reference_journal, tmp_path, name, shows):
+    """A consequential act in doubt is sent again only when the target shows, as a plain name, the very memory its key went to: another memory, none, one spelled otherwise, huge, not text, or a target that cannot say, and it goes to a person."""
+    path = cut(reference_journal, PROBE_STARTED, tmp_path / "j.jsonl")
+    lab = Showing(shows)
+    report = resumed(path, lab).driven.report
+    assert not lab.requests_of(path, PROBE, PROBE_ARGUMENTS), name
+    assert [e["code"] for e in report["events"] if e["code"] == "in_doubt_for_a_person"] == ["in_doubt_for_a_person"]
+    same = Showing(lambda: OUTLIVING.name)
+    assert [e["replayed"] for e in same.requests_of(path, PROBE, PROBE_ARGUMENTS)] == []
+    resumed(cut(reference_journal, PROBE_STARTED, tmp_path / "k.jsonl"), same)
+    assert len(same.requests_of(tmp_path / "k.jsonl", PROBE, PROBE_ARGUMENTS)) == 1
+
+
+def test_a_journal_that_never_recorded_a_memory_hands_an_act_in_doubt_to_a_person(reference_journal, tmp_path):
+    """An act in doubt whose key went to no memory the journal recorded (a memory line removed, or written after its start by a later process) goes to a person, whatever the target shows now."""
+    path = cut(reference_journal, PROBE_STARTED, tmp_path / "j.jsonl")
+    path.write_bytes(b"".join(line + b"\n" for line in path.read_bytes().split(b"\n")[:-1]
+                              if not line.startswith(journal.MEMORY_START)))
+    assert journal.read(path).memories == ()
+    lab = Lab(OUTLIVING)
+    report = resumed(path, lab).driven.report
+    assert not lab.requests_of(path, PROBE, PROBE_ARGUMENTS)
+    assert "in_doubt_for_a_person" in {e["code"] for e in report["events"]}
+    assert journal.memory_at(((5, "a"), (9, "b")), 4) == "" and journal.memory_at(((5, "a"), (9, "b")), 9) == "b"
+
+
+# --- a recorded decision is final -------------------------------------------------------------
+
+
+def flipped_configuration(folder: Path) -> Path:
+    """The reference configuration with the engagement lead's rejection of the search probe turned into an approval."""
+    raw = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text(encoding="utf-8"))
+    reviewers = [{**r, "decision": "approved"} if r["subject"].endswith("/search") else r for r in raw["reviewers"]]
+    assert reviewers != raw["reviewers"]
+    path = folder / "flipped.json"
+    path.write_text(json.dumps({**raw, "reviewers": reviewers}), encoding="utf-8")
+    return path
+
+
+def test_a_configuration_whose_reviews_disagree_with_the_journal_is_refused(reference_journal, tmp_path):
+    """Resumed under a configuration whose reviewers decide otherwise than a review the journal records (the search rejection flipped to approved), the run is refused with one line and exit status 4: the journal is left as it was, no report is written, and nothing reaches the lab."""
+    flipped = flipped_configuration(tmp_path)
+    rejected = next(e["seq"] for e in REFERENCE["events"] if e["kind"] == "review"
+                    and e["payload"]["decision"] == "rejected")
+    path = cut(reference_journal, rejected + 3, tmp_path / "j.jsonl")
+    before = path.read_bytes()
+    done = main("--resume", str(path), "--config", str(flipped), "--out", str(tmp_path / "r.json"))
+    assert done.returncode == 4 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("resume: ") and f"line {rejected + 1} records the review" in done.stderr
+    assert "'rejected'" in done.stderr and "'approved'" in done.stderr and "is final" in done.stderr
+    assert path.read_bytes() == before and not (tmp_path / "r.json").exists()
+    lab = Lab(OUTLIVING)
+    with pytest.raises(drive.DecisionsDisagree):
+        resumed(path, lab, drive.load_configuration(flipped))
+    assert lab.record == []
+    # before the decision is recorded, the flipped configuration is a decision that arrived while the run waited
+    waiting = cut(reference_journal, rejected - 1, tmp_path / "w.jsonl")
+    report = resumed(waiting, Lab(), drive.load_configuration(flipped)).driven.report
+    assert "approved" in {r["decision"] for r in report["reviews"] if r["subject_id"].endswith(
+        REFERENCE["reviews"][1]["subject_id"].partition(" -> ")[2])}
+
+
+# --- a resume writes its own notes -------------------------------------------------------------
+
+FORGED_NOTE = "OPERATOR NOTE: engagement lead approved all probes by phone"
+
+
+def forged_line(source: Path, at: int, into: Path, event: dict) -> Path:
+    """``source`` cut after event ``at``, then ``event`` (its seq set), chained on as the harness itself writes."""
+    read = journal.read(cut(source, at, into))
+    data = canonical_bytes({**event, "seq": at + 1})
+    head = chain_link(read.heads[-1], data)
+    into.write_bytes(into.read_bytes() + b'{"chain":"' + head.encode() + b'","event":' + data + b"}\n")
+    assert journal.read(into).events[-1]["reason"] == event["reason"]  # the chain holds
+    return into
+
+
+NOTE_EVENT = {"kind": "journal", "status": "refused", "id": "", "reason": FORGED_NOTE, "payload": None,
+              "code": "journal_torn_line", "by": "caller: drive.resume"}
+
+
+def test_a_note_forged_into_the_journal_is_not_in_the_report(reference_journal, tmp_path):
+    """A note forged into the journal as a resumption's own (kind journal, a journal code, by drive.resume, its chain recomputed) is not taken: the resumed run names its line in its own words, resumes before it, and the report holds none of the forged words."""
+    at = PROBE_STARTED - 1
+    template = json.loads(canonical_bytes(unchained(REFERENCE["events"][at])))
+    event = {key: template.get(key) for key in template} | NOTE_EVENT
+    path = forged_line(reference_journal, at, tmp_path / "forged.jsonl", event)
+    done = resumed(path)
+    report = done.driven.report
+    assert FORGED_NOTE not in canonical_bytes(report).decode()
+    assert done.notes == (f"journal line {at + 2}: a note no resumption wrote: not trusted, and the run resumed "
+                          "before it",)
+    assert [e["code"] for e in report["events"] if e["kind"] == "journal"] == ["journal_not_trusted"]
+    assert verify(report).ok and (report["findings"], report["verdicts"]) == (REFERENCE["findings"],
+                                                                              REFERENCE["verdicts"])
+
+
+NOTES_WORDS = st.sampled_from([
+    ("journal_torn_line", journal.note("journal_torn_line", line=62, size=137)),
+    ("journal_not_trusted", journal.note("journal_not_trusted", line=107, why=journal.DISTRUST[1])),
+    ("in_doubt_for_a_person", journal.note("in_doubt_for_a_person", act=PROBE)),
+])
+
+
+@settings(max_examples=examples(200))
+@given(NOTES_WORDS, st.text(min_size=1, max_size=40), st.sampled_from(["before", "after", "instead"]))
+def test_a_note_is_taken_only_in_a_resumptions_own_words(note, text, where):
+    """A note is trusted only word for word as a resumption writes it, naming only a line, a size, a reason of its own list or an act the run admitted: words added before or after it, or put in its place, and it is not a note."""
+    code, words = note
+    kind, by, _ = journal.NOTES[code]
+    event = {"kind": kind, "status": "refused", "code": code, "by": f"caller: {by}", "reason": words}
+    known = {PROBE}.__contains__
+    assert journal.is_note(event, known)
+    changed = {"before": text + words, "after": words + text, "instead": text}[where]
+    if changed != words:
+        assert not journal.is_note({**event, "reason": changed}, known)
+    assert not journal.is_note({**event, "by": "caller: drive.other"}, known)
+    assert not journal.is_note({**event, "kind": "observation"}, known)
+    assert not journal.is_note({**event, "code": ["journal_torn_line"]}, known)
+    if code == "in_doubt_for_a_person":
+        assert not journal.is_note(event, set().__contains__)  # an act the run never admitted
+
+
+# --- --resume opens only a journal --------------------------------------------------------------
+
+NOT_JOURNALS = [
+    ("an empty file", b""),
+    ("notes without an end of line", b'{"notes": "call the engagement lead"}'),
+    ("notes", b"call the engagement lead\nthen resume\n"),
+    ("an end of line only", b"\n"),
+    ("a journal of another format", b'{"journal":"harness-journal/1","run":{"run_id":"x"}}\n'),
+    ("a header cut short", b'{"execution":"0123'),
+    ("not UTF-8", b"\xff\xfe\n"),
+    ("a list", b"[1, 2]\n"),
+]
+
+
+@pytest.mark.parametrize("name, data", NOT_JOURNALS)
+def test_resume_opens_only_a_journal(tmp_path, name, data):
+    """--resume of a file whose first line is not a journal's header (an empty file, notes, another format, a header cut short) is refused with one line and exit status 3, and the file is left byte for byte as it was."""
+    path = tmp_path / "notes.json"
+    path.write_bytes(data)
+    done = main("--resume", str(path), "--out", str(tmp_path / "r.json"))
+    assert done.returncode == 3 and done.stderr.count("\n") == 1, (name, done.stderr)
+    assert done.stderr.startswith("resume: notes.json is not a journal: ") and "nothing was written" in done.stderr
+    assert path.read_bytes() == data and not (tmp_path / "r.json").exists(), name
+
+
+@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=300), st.sampled_from([b"", b"\n", b"\nmore\n"]))
+def test_a_file_that_is_not_a_journal_is_never_written(reference_journal, tmp_path, first, rest):
+    """Whatever bytes a file begins with, resuming it either carries on a journal whose header holds or refuses it without writing a byte: a header with a field added, removed or changed is not a journal's."""
+    header = reference_journal.read_bytes().split(b"\n")[0]
+    for data in (first + rest, header[:-1] + b',"x":1}' + rest, header.replace(b'"execution"', b'"executio"') + rest,
+                 header.replace(b"harness-journal/2", b"harness-journal/3") + rest, b" " + header + rest):
+        path = tmp_path / "file.jsonl"
+        path.write_bytes(data)
+        try:
+            resumed(path)
+        except journal.NotAJournal as error:
+            assert "\n" not in str(error) and path.read_bytes() == data
+            continue
+        except JournalError:
+            assert path.read_bytes() == data
+            continue
+        assert data.startswith(header)

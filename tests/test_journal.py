@@ -766,3 +766,15 @@ def test_a_file_that_is_not_a_journal_is_never_written(reference_journal, tmp_pa
             assert path.read_bytes() == data
             continue
         assert data.startswith(header)
+
+
+def test_a_journal_cut_before_an_act_sends_it_again_and_only_the_targets_memory_stops_it(reference_journal,
+                                                                                        tmp_path):
+    """A journal whose tail was deleted, back to before the probe began, holds together and sends the probe again with no note: a lab that still holds the key answers it from its memory, and one that was restarted acts on it a second time."""
+    for lab, replayed in ((Lab(OUTLIVING), [True]), (Lab(), [False])):
+        path = cut(reference_journal, PROBE_STARTED - 1, tmp_path / f"cut-{replayed[0]}.jsonl")
+        done = resumed(path, lab)
+        assert done.notes == ()
+        assert [e["code"] for e in done.driven.report["events"] if e["code"] in journal.CODES] == []
+        assert [e["replayed"] for e in lab.requests_of(path, PROBE, PROBE_ARGUMENTS)] == replayed
+        assert verify(done.driven.report).ok

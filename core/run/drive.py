@@ -733,11 +733,12 @@ def disagreeing(read: journal.Read, index: int, event: dict, reviews: Mapping[st
     held = reviews.get(payload.get("subject_id")) if isinstance(payload.get("subject_id"), str) else None
     if held is None:
         return
-    recorded = {key: payload.get(key) for key in held}
+    same = all(payload.get(key) == held[key] for key in ("decision", "reviewer"))
     raise DecisionsDisagree(
-        f"{shown_path(read.path)} line {index + 2} records the review {shown(recorded)} of "
-        f"{shown(payload['subject_id'])}, and this configuration's reviewers say {shown(held)}: a decision the "
-        "journal records is final, so this configuration does not carry the run on")
+        f"{shown_path(read.path)} line {index + 2} records {shown(payload.get('decision'))} by "
+        f"{shown(payload.get('reviewer'))} for {shown(payload['subject_id'])}, and this configuration's reviewers "
+        f"say {shown(held['decision'])} by {shown(held['reviewer'])}{' for another reason' if same else ''}: "
+        "a decision the journal records is final, so this configuration does not carry the run on")
 
 
 def held_review(event: dict, reviews: Mapping[str, dict]) -> bool:

@@ -245,7 +245,7 @@ def test_an_approval_forged_over_a_rejection_does_not_count(reference_journal, t
     lab = Lab(OUTLIVING)
     path = forge_approval(reference_journal, tmp_path / "f.jsonl", held["seq"], drive.load_configuration(), held)
     before = path.read_bytes()
-    with pytest.raises(drive.DecisionsDisagree, match=f"line {held['seq'] + 2} records the review"):
+    with pytest.raises(drive.DecisionsDisagree, match=f"line {held['seq'] + 2} records 'approved' by"):
         resumed(path, lab)
     assert lab.record == [] and path.read_bytes() == before
 
@@ -648,8 +648,8 @@ def test_a_configuration_whose_reviews_disagree_with_the_journal_is_refused(refe
     before = path.read_bytes()
     done = main("--resume", str(path), "--config", str(flipped), "--out", str(tmp_path / "r.json"))
     assert done.returncode == 4 and done.stderr.count("\n") == 1, done.stderr
-    assert done.stderr.startswith("resume: ") and f"line {rejected + 1} records the review" in done.stderr
-    assert "'rejected'" in done.stderr and "'approved'" in done.stderr and "is final" in done.stderr
+    assert done.stderr.startswith("resume: ") and f"line {rejected + 1} records 'rejected' by" in done.stderr
+    assert "reviewers say 'approved' by" in done.stderr and "is final" in done.stderr
     assert path.read_bytes() == before and not (tmp_path / "r.json").exists()
     lab = Lab(OUTLIVING)
     with pytest.raises(drive.DecisionsDisagree):

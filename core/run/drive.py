@@ -183,6 +183,8 @@ def world_of(config: Configuration, lab_world: dict) -> dict:
     while the run waits for it, after a restart too (``resume`` reads the
     review file again), without making it another run; the ledger records
     each decision it admits, and ``--config`` checks each against the file.
+    A decision once recorded is final: a resume under reviews that decide it
+    otherwise is refused (``trusted``, DecisionsDisagree).
     """
     rest = ("gating", "minimum_taxonomy_version", "verification", "plugins")
     return {"lab": lab_world, **{key: config.raw[key] for key in rest}}

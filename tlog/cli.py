@@ -20,6 +20,7 @@ for bad input, with one line on stderr. Never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -190,7 +191,7 @@ def verify(log_path: Path, report_path: Path, kept_path: Path | None, witnessed:
     )
     report = load_report(report_path)
     published = audit.published_path(log_path)
-    if not published.exists():
+    if not os.path.lexists(published):  # a link that loops is there, to be refused by the reader
         click.echo(f"refused: the log has published no checkpoint ({published.name} is missing): "
                    "run checkpoint LOG --publish")
         raise SystemExit(1)
@@ -215,19 +216,11 @@ def vectors_command(folder: Path, from_empty: str | None) -> None:
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise click.FileError(str(path), "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise click.FileError(str(path), str(exc)) from None
+    return files.read_text(path, "checkpoint file")
 
 
 def _json(path: Path) -> object:
-    try:
-        return json.loads(_read(path))
-    except ValueError as exc:
-        raise click.FileError(str(path), f"not JSON ({exc})") from None
+    return files.read_json(path, "proof file")
 
 
 def _write(path: Path, text: str) -> None:

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.run.canon import CanonError, canonical_bytes, canonical_object
-from core.run.jsonfile import parse_json, shown_path
+from core.run.jsonfile import parse_json, read_bytes, shown_path
 from core.run.records import shown
 from core.run.seal import chain_link, chain_start
 
@@ -113,11 +113,10 @@ class Journal:
     def reopen(cls, path: str | Path) -> tuple[Journal, Read]:
         """The journal at ``path``, locked for this process, and what it holds (``read``); ``cut_back`` before writing."""
         path = Path(path)
-        try:
-            descriptor = os.open(path, os.O_WRONLY | os.O_APPEND)
-        except FileNotFoundError:
-            raise JournalError(f"{shown_path(path)}: no such journal") from None
+        try:  # without waiting: a FIFO with no reader fails at once, and the reader refuses one with a reader
+            descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_CLOEXEC)
         except OSError as exc:
+            read(path)  # missing, a folder, a link that loops, a FIFO: the reader's own line says which
             raise JournalError(f"{shown_path(path)}: cannot be opened ({exc.strerror or exc})") from None
         try:
             return cls(path, _locked(descriptor, path), ""), read(path)
@@ -174,12 +173,7 @@ def read(path: str | Path) -> Read:
     """
     path = Path(path)
     name = shown_path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise JournalError(f"{name}: no such journal") from None
-    except OSError as exc:
-        raise JournalError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+    data = read_bytes(path, error=JournalError, what="journal")
     lines = data.split(b"\n")
     torn = ""
     if lines[-1]:  # the file does not end with an end of line: its last write never finished

@@ -31,7 +31,7 @@ from tlog import audit, files, keys, merkle, vectors
 from tlog.checkpoint import Checkpoint, sign_checkpoint
 from tlog.logfile import Entry, Log, LogError, read_log, write_log
 from tlog.proofs import ConsistencyProof, InclusionProof, consistency_from_json, inclusion_from_json
-from tlog.witness import WitnessError, read_state
+from tlog.witness import WitnessError, proof_for_witness
 from tlog.witness import cosign as witness_cosign
 
 FILE = click.Path(dir_okay=False, path_type=Path)
@@ -154,11 +154,10 @@ def cosign(log_path: Path, state_path: Path, key_path: Path, log_key_path: Path,
     log = read_log(log_path)
     published = audit.published_path(log_path)
     signed = _read(published)
-    last = read_state(state_path)  # the witness asks the log for the proof from the size it last cosigned
-    proof = log.consistency_path(last.size) if last is not None and last.size <= log.size else []
+    log_key, witness = keys.read_verifier(log_key_path), keys.read_signer(key_path)
+    proof = proof_for_witness(log, signed, state_path, log_key, witness.verifier())  # an edited state is bad input
     try:
-        witnessed, why = witness_cosign(signed, proof, log_key=keys.read_verifier(log_key_path),
-                                        witness=keys.read_signer(key_path), state=state_path,
+        witnessed, why = witness_cosign(signed, proof, log_key=log_key, witness=witness, state=state_path,
                                         timestamp=int(time.time()) if timestamp is None else timestamp)
     except WitnessError as exc:
         raise Answer(f"refused: {exc}") from None

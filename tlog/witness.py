@@ -92,7 +92,8 @@ def read_state(path: Path, *, log_key: note.Verifier, witness_key: note.Verifier
     try:
         checkpoint = open_checkpoint(text, log_key)
     except CheckpointError as exc:
-        raise WitnessError(f"{where} is not a checkpoint signed by the log {log_key.name}: {exc}") from None
+        raise WitnessError(f"{where} is not a checkpoint signed by the log {log_key.name} (edited, or not a "
+                           f"state): {exc}") from None
     try:
         check_cosignature(text, witness_key)
     except WitnessError as exc:

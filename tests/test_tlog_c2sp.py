@@ -161,7 +161,7 @@ def test_a_state_edited_back_to_an_earlier_size_is_refused_and_the_fork_is_not_c
     lines = state.read_text(encoding="utf-8").split("\n")
     lines[1:3] = ["3", base64.b64encode(genuine.root(3)).decode("ascii")]  # size 3, its true root, old signatures
     state.write_text("\n".join(lines), encoding="utf-8")
-    with pytest.raises(witness.WitnessError, match="edited"):
+    with pytest.raises(witness.WitnessError, match="signed by the log and cosigned by this witness, so it is not"):
         _cosign(fork, state, fork.consistency_path(3))
 
 
@@ -169,7 +169,7 @@ def test_a_state_without_the_witnesses_own_cosignature_is_refused(tmp_path):
     """The log's key alone could write a state; only the witness's cosignature shows the witness wrote it."""
     state = tmp_path / "witness.state"
     state.write_text(_signed(Log(keys.LOG_ORIGIN, _entries(b"head", 3))), encoding="utf-8")
-    with pytest.raises(witness.WitnessError, match="was not cosigned by this witness"):
+    with pytest.raises(witness.WitnessError, match="no cosignature by the witness"):
         _cosign(Log(keys.LOG_ORIGIN, _entries(b"head", 5)), state, [])
 
 

@@ -88,16 +88,12 @@ def read_state(path: Path, *, log_key: note.Verifier, witness_key: note.Verifier
     if not os.path.lexists(path):  # a link that loops is there, and is refused by the reader
         return None
     text = files.read_text(path, "witness state")
-    where = f"the witness's state {jsonfile.shown_path(path)}"
     try:
         checkpoint = open_checkpoint(text, log_key)
-    except CheckpointError as exc:
-        raise WitnessError(f"{where} is not a checkpoint signed by the log {log_key.name} (edited, or not a "
-                           f"state): {exc}") from None
-    try:
         check_cosignature(text, witness_key)
-    except WitnessError as exc:
-        raise WitnessError(f"{where} was not cosigned by this witness, so it was edited: {exc}") from None
+    except (CheckpointError, WitnessError) as exc:
+        raise WitnessError(f"the witness's state {jsonfile.shown_path(path)} is not a checkpoint signed by the "
+                           f"log and cosigned by this witness, so it is not trusted: {exc}") from None
     return checkpoint
 
 

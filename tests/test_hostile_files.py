@@ -117,6 +117,7 @@ COMMANDS = {
     "tlog prove LOG": Command((*TLOG, "prove", "{H}", "{R}"), 2),
     "tlog prove REPORT": Command((*TLOG, "prove", "{L}", "{H}"), 2),
     "tlog vectors": Command((*TLOG, "vectors", "{H}"), 2),
+    "tlog append LOG": Command((*TLOG, "append", "{H}", "{R}"), 2, NOT_MISSING),  # a new log is made there
     "tlog cosign --state": Command((*TLOG, "cosign", "{L}", "--state", "{H}", "--time", "1"), 2,
                                    NOT_MISSING),  # a new witness starts there
     "lab serve --lab": Command(("-m", "lab", "serve", "--lab", "{H}"), 2),

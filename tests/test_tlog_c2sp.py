@@ -14,6 +14,8 @@ import shutil
 import struct
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tlog import keys, note, proofs, witness
 from tlog.checkpoint import Checkpoint, CheckpointError, open_checkpoint, parse_checkpoint, sign_checkpoint
@@ -55,6 +57,16 @@ def test_a_checkpoint_with_extension_lines_opens_and_keeps_them_in_what_is_signe
     cosigned, _ = witness.cosign(signed, [], log_key=LOG.verifier(), witness=WITNESS,
                                  state=tmp_path / "witness.state", timestamp=1)
     assert witness.check_cosignature(cosigned, WITNESS.verifier()) == 1  # the cosignature covers the extensions
+
+
+EXTENSION = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=30)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(EXTENSION, max_size=4), st.integers(0, 2**64 - 1))
+def test_any_extension_lines_and_size_read_back_as_signed(extensions, size):
+    checkpoint = Checkpoint(keys.LOG_ORIGIN, size, bytes(32), tuple(extensions))
+    assert open_checkpoint(sign_checkpoint(checkpoint, LOG), LOG.verifier()) == checkpoint
 
 
 def test_an_empty_extension_line_is_refused():

@@ -71,7 +71,7 @@ def cli() -> None:
 def append(log_path: Path, report_path: Path, origin: str) -> None:
     """Add REPORT's head to LOG (created if missing). The same head again changes nothing."""
     entry = _entry(report_path)
-    log = read_log(log_path) if log_path.exists() else Log(_origin(origin))
+    log = read_log(log_path) if os.path.lexists(log_path) else Log(_origin(origin))  # a link that loops is read
     try:
         index, changed = log.append(entry)
     except LogError as exc:

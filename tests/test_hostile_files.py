@@ -50,6 +50,12 @@ def _make_huge(path: Path) -> Path:
     return path
 
 
+def _unreadable(path: Path) -> Path:
+    path.write_text("{}\n")
+    path.chmod(0)
+    return path
+
+
 def _write(data: bytes):
     def make(path: Path) -> Path:
         path.write_bytes(data)
@@ -67,6 +73,8 @@ HOSTILE = {
     "a file over the cap": _make_huge,
     "non-UTF-8 bytes": _write(b'{"\xff\xfe": "\xc3\x28"}\n'),
 }
+if os.geteuid() != 0:  # root reads any file, so only another user meets this one
+    HOSTILE["a file it may not read"] = _unreadable
 
 
 @dataclass(frozen=True)

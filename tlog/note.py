@@ -216,7 +216,8 @@ def parse(note: str) -> tuple[str, list[Signature]]:
         match = re.fullmatch(rf"{EM_DASH} (\S+) (\S+)", line)
         if not match:
             raise NoteError(f"signature line {number} is not '{EM_DASH} NAME SIGNATURE'")
-        # Another key's line is read as Go reads it, its spelling unchecked: it is ignored, not refused.
+        # Read as Go reads it, spelling unchecked: another key's line is ignored, a known key's line judged by
+        # its signature (the bytes, not their spelling, are what was signed).
         name = _check_name(match.group(1))
         raw = _b64decode(match.group(2), f"signature line {number}", canonical=False)
         if len(raw) < 5:

@@ -22,9 +22,10 @@ state edited by hand (another size, another root) is refused, not trusted:
 only the witness's key could have cosigned it. What that cannot catch is a
 state put back to an earlier one the witness really did cosign: every
 signature on it holds. Only storage its host cannot rewind (a counter in
-hardware, a second party that keeps the latest) catches that rollback. Consistency from the empty tree is
-accepted here (merkle.ACCEPT_FROM_EMPTY): a witness that cosigned an empty
-log must be able to cosign its first leaf.
+hardware, a second party that keeps the latest) catches that rollback.
+
+Consistency from the empty tree is accepted here (merkle.ACCEPT_FROM_EMPTY):
+a witness that cosigned an empty log must be able to cosign its first leaf.
 
 A cosignature is a signature line (C2SP tlog-cosignature, type 0x04) over
 
@@ -33,9 +34,10 @@ A cosignature is a signature line (C2SP tlog-cosignature, type 0x04) over
     <the checkpoint's text>
 
 and carries the time in front of the Ed25519 signature: base64(key id ||
-8-byte big-endian time || signature). The time is at most 2**63 - 1, as
-C2SP tlog-cosignature says; a later one is refused as such. The time is the witness's clock; the
-course's demo passes a fixed one, so its artifacts stay byte-identical.
+8-byte big-endian time || signature). The time is the witness's clock, at
+most 2**63 - 1 as C2SP tlog-cosignature says (a later one is refused as
+such); the course's demo passes a fixed one, so its artifacts stay
+byte-identical.
 """
 
 from __future__ import annotations

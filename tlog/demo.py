@@ -54,7 +54,7 @@ FILES = {
     "heads.log": "the log: one line per sealed run",
     "heads.log.checkpoint": "the checkpoint the log published last, signed by the log and cosigned by the witness",
     "kept.checkpoint": "the witnessed checkpoint of size 4, kept by the reference run's client",
-    "witness.state": "the witness's own state: the last checkpoint it cosigned",
+    "witness.state": "the witness's own state: the last checkpoint it cosigned, as it cosigned it",
     "forged-report.json": "the reference run, rewritten through a fresh door and resealed",
     "forger/heads.log": "the forger's log: the genuine leaf of the reference run swapped for the forged one",
     "forger/heads.log.checkpoint": "the forger's checkpoint, signed with the log's key",

@@ -129,6 +129,8 @@ COMMANDS = {
     "tlog cosign --state": Command((*TLOG, "cosign", "{L}", "--state", "{H}", "--time", "1"), 2,
                                    NOT_MISSING),  # a new witness starts there
     "lab serve --lab": Command(("-m", "lab", "serve", "--lab", "{H}"), 2),
+    "lab serve --record": Command(("-m", "lab", "serve", "--record", "{H}"), 2,  # a file is appended to: it serves
+                                  ("/dev/zero", "a FIFO", "a symlink loop", "a folder")),
 }
 # Where a command reads a file that is not its argument: the hostile file is put in that place.
 PLACED = {

@@ -112,3 +112,14 @@ def test_any_bytes_read_back_as_themselves(data):
             assert "not UTF-8 text" in _refusal(read_text, path)
         else:
             assert read_text(path, error=ReadError) == text
+
+
+def test_no_refusal_leaves_a_descriptor_open(tmp_path):
+    """A folder, a device and a file over the cap are each opened to be looked at, and closed again."""
+    big = tmp_path / "big"
+    big.write_bytes(b"12")
+    open_before = len(os.listdir("/proc/self/fd"))
+    for _ in range(20):
+        for path, options in ((tmp_path, {}), (Path("/dev/null"), {}), (big, {"limit": 1})):
+            _refusal(read_bytes, path, **options)
+    assert len(os.listdir("/proc/self/fd")) == open_before

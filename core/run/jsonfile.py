@@ -111,8 +111,8 @@ def read_bytes(path: str | Path, *, error: type[Exception], what: str = "file", 
 def _regular_file_bytes(path: Path, limit: int) -> bytes:
     """The bytes of the regular file at ``path``; a FIFO, socket or device is refused, never waited on."""
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    with open(descriptor, "rb", buffering=0) as file:
-        status = os.fstat(file.fileno())
+    try:  # the descriptor is closed whatever is refused
+        status = os.fstat(descriptor)
         if stat.S_ISDIR(status.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
         if not stat.S_ISREG(status.st_mode):
@@ -120,12 +120,14 @@ def _regular_file_bytes(path: Path, limit: int) -> bytes:
         if status.st_size > limit:
             raise _NotStrictJson(_too_big(limit))
         chunks, left = [], limit + 1
-        while left > 0 and (chunk := file.read(min(left, 1 << 20))):
+        while left > 0 and (chunk := os.read(descriptor, min(left, 1 << 20))):
             chunks.append(chunk)
             left -= len(chunk)
         if left <= 0:
             raise _NotStrictJson(_too_big(limit))
         return b"".join(chunks)
+    finally:
+        os.close(descriptor)
 
 
 def _too_big(limit: int) -> str:

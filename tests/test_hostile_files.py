@@ -128,6 +128,8 @@ COMMANDS = {
     "tlog append LOG": Command((*TLOG, "append", "{H}", "{R}"), 2, NOT_MISSING),  # a new log is made there
     "tlog cosign --state": Command((*TLOG, "cosign", "{L}", "--state", "{H}", "--time", "1"), 2,
                                    NOT_MISSING),  # a new witness starts there
+    "lab.attacks --markdown": Command(("-m", "lab.attacks", "--markdown", "{H}"), 2,  # a file is written: it runs
+                                      ("/dev/zero", "a FIFO", "a symlink loop", "a folder")),
     "lab serve --lab": Command(("-m", "lab", "serve", "--lab", "{H}"), 2),
     "lab serve --record": Command(("-m", "lab", "serve", "--record", "{H}"), 2,  # a file is appended to: it serves
                                   ("/dev/zero", "a FIFO", "a symlink loop", "a folder")),

@@ -156,6 +156,23 @@ def test_the_witness_cosigns_only_consistent_growth_and_refuses_a_fork(capsys, h
     assert ask(longer, longer.consistency_path(5))[1] == "consistent with size 5, the last it cosigned"
 
 
+def test_the_witness_refuses_an_edited_state_and_cannot_see_a_rolled_back_one(here):
+    """The witness refuses a state file that was edited, its own cosignature on it no longer holding, and cosigns a fork after a state put back to an earlier one it really cosigned, which only storage its host cannot rewind would catch."""
+    state, log = here / "witness.state", read_log(here / "heads.log")
+    signer, wit = keys.demo_signer("log"), keys.demo_signer("witness")
+    fork = Log(log.origin, [*log.entries[:4], Entry("ab" * 32, "cd" * 32), Entry("ef" * 32, "01" * 32)])
+    ask = lambda: witness.cosign(  # noqa: E731
+        sign_checkpoint(Checkpoint(fork.origin, fork.size, fork.root()), signer), fork.consistency_path(4),
+        log_key=signer.verifier(), witness=wit, state=state, timestamp=1767229200)
+    genuine = state.read_text(encoding="utf-8")
+    root4 = base64.b64encode(log.root(4)).decode("ascii")
+    state.write_text(genuine.replace("\n5\n", "\n4\n").replace(genuine.split("\n")[2], root4), encoding="utf-8")
+    with pytest.raises(witness.WitnessError, match="so it is not trusted"):
+        ask()
+    shutil.copy(here / "kept.checkpoint", state)  # the witnessed checkpoint of size 4: a state it did write
+    assert ask()[1] == "consistent with size 4, the last it cosigned"
+
+
 def test_signatures_verify_with_cryptography_and_match_the_published_vectors(capsys, here):
     """A checkpoint signed with the demo key verifies under the cryptography package's own Ed25519 verification of the note text, and the signing gives RFC 8032's test 1 and golang.org/x/mod's signed note exactly."""
     signed = run_tlog(capsys, "checkpoint", here / "heads.log").out

@@ -108,6 +108,9 @@ def test_a_reply_that_names_a_key_twice_is_refused_whole_not_read_as_its_last_va
     assert door.records("proposal") == []
     _, answers = asked('{"proposals": [], "proposals": [' + json.dumps(one()) + "]}")
     assert answers[1]["recorded"] is False and "appears twice" in answers[1]["reason"]
+    spelled = json.dumps({"proposals": [one()]}).replace('"why": "w"', '"why": "w", "wh\\u0079": "x"')
+    _, answers = asked(spelled)  # another spelling of the same key is the same key
+    assert answers[1]["recorded"] is False and "the key 'why' appears twice" in answers[1]["reason"]
 
 
 def test_a_reply_whose_own_methods_raise_is_still_only_its_text():

@@ -50,6 +50,7 @@ def lint_lesson(lesson: Lesson, root: Path) -> list[str]:
         + check_notebook_runs_no_solution(root / lesson.notebook, lesson)
         + [problem for a in lesson.artifacts for problem in check_clean_file(root / a.path, a.path)]
         + (check_wrong_solutions(lesson, root) + check_prediction(text, lesson, root) if lesson.contract >= 2 else [])
+        + (check_exercise_docstrings(root / lesson.starter, lesson.starter) if lesson.contract >= 2 else [])
     )
 
 
@@ -232,3 +233,26 @@ def check_clean_file(path: Path, where: str) -> list[str]:
 
 def check_clean_text(text: str) -> list[str]:
     return [f"contains {what} ({m.group(0)!r})" for what, rx in NOISE.items() for m in [rx.search(text)] if m]
+
+
+# Rule 20: an exercise's docstring is a contract (what to answer, for which inputs, and why), never the
+# steps to get there; the steps live in the page's hints. What reads as steps:
+STEPS = {
+    "a numbered list": re.compile(r"^[ \t]*(?:\d+[.)]|\(\d+\))[ \t]", re.M),
+    "the word 'step'": re.compile(r"(?<![\"'`])\bsteps?\b(?![\"'`])", re.I),  # not a key named "step"
+    "steps in sequence ('first ... then', 'in this order')": re.compile(
+        r"\bfirst\b[^.;:]*\bthen\b|\bin (?:this|that|the following) order\b|\bafter that\b", re.I),
+    "pseudo-code": re.compile(
+        r"^[ \t]*(?:for (?:each|every)\b|while\b|repeat\b|then\b|else\b|otherwise\b|if\b[^\n]*:[ \t]*$)", re.M | re.I),
+}
+
+
+def check_exercise_docstrings(path: Path, where: str) -> list[str]:
+    """Rule 20: the starter's module docstring and its functions' docstrings state a contract, not steps."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = [("the module docstring", ast.get_docstring(tree, clean=False) or "")]
+    docs += [(f"{node.name}'s docstring", ast.get_docstring(node, clean=False) or "")
+             for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return [f"{where}: {what} gives steps ({name}: {match.group(0).strip()!r}); state what the function must "
+            "answer, for which inputs, and why, and put the steps in the page's hints"
+            for what, doc in docs for name, pattern in STEPS.items() for match in [pattern.search(doc)] if match]

@@ -210,6 +210,8 @@ WRONG = {
     "trusts_the_proofs_root": ("test_the_resealed_forgery_is_caught", "never with the root the proof brings"),
     "never_walks_the_path": ("test_fresh_forgeries_are_caught", "the proof's own leaf and root fields prove nothing"),
     "remembers_earlier_calls": ("test_a_path_that_does_not_fit_its_tree_is_refused", "so it must be refused"),
+    "trusts_the_seals_head": ("test_a_report_whose_content_is_not_its_seals_is_caught",
+                              "recompute it from the report's content"),
 }
 
 
@@ -239,3 +241,27 @@ def test_the_demo_is_byte_identical_on_every_run(tmp_path):
     assert written == committed
     for name in written:
         assert (tmp_path / "tlog" / name).read_bytes() == (DEMO / name).read_bytes(), name
+
+
+def _worked_lesson_11():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("worked_lesson11", REPO / "solutions" / "lesson11.py")
+    worked = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(worked)
+    return worked
+
+
+def test_is_published_recomputes_the_head_and_refuses_a_report_cut_under_its_old_seal(tmp_path):
+    """The worked is_published recomputes the head from the report's content: the reference report with every refused event deleted and its seal left as it was is not published, and `python -m tlog verify` refuses the same file."""
+    worked = _worked_lesson_11()
+    report = json.loads(REFERENCE.read_text(encoding="utf-8"))
+    proof = json.loads((REPO / "data" / "course" / "tlog-demo.json").read_text(encoding="utf-8"))["inclusion"]
+    root = base64.b64decode(proof["root_hash"])
+    assert worked.is_published(report, proof, root) is True
+    cut = {**report, "events": [event for event in report["events"] if event["status"] != "refused"]}
+    assert len(cut["events"]) < len(report["events"]) and cut["seal"] == report["seal"]
+    assert worked.is_published(cut, proof, root) is False
+    (tmp_path / "cut.json").write_text(json.dumps(cut), encoding="utf-8")
+    said = run_module("verify", DEMO / "heads.log", tmp_path / "cut.json")
+    assert said.code != 0 and "refused" in (said.out + said.err), said

@@ -13,7 +13,7 @@ import json
 import re
 from pathlib import Path
 
-from course import hints, manifest, pages, predictions, refs, wrong
+from course import contract, hints, manifest, pages, predictions, refs, wrong
 from course.manifest import Lesson
 
 _KEYS_LIST = re.compile(r"<!--\s*answer keys.*?-->", re.DOTALL)
@@ -60,10 +60,11 @@ def check_wrong_solutions(lesson: Lesson, root: Path) -> list[str]:
     except wrong.WrongSolutionError as exc:
         return [str(exc)]
     if not found:
-        return [f"has no wrong solutions yet ({wrong.FOLDER}/lesson{lesson.label}_<what_is_wrong>.py, rule 16)"]
+        return [f"has no wrong solutions yet ({wrong.FOLDER}/lesson{lesson.label}_<what_is_wrong>.py; "
+                f"{contract.cite(16)})"]
     problems = []
     if len(found) < 6:
-        problems.append(f"has {len(found)} wrong solution(s) in {wrong.FOLDER}/; rule 16 asks for six or more")
+        problems.append(f"has {len(found)} wrong solution(s) in {wrong.FOLDER}/; {contract.cite(16)} asks for six or more")
     missing = [kind for kind in wrong.KINDS if kind not in {w.kind for w in found}]
     if missing:
         problems.append(f"has no wrong solution of the kind(s) {', '.join(repr(kind) for kind in missing)}")

@@ -47,7 +47,7 @@ ATTACK_TESTS = ("tests/test_attacks.py::test_the_suite_runs_every_attack_and_non
                 "tests/test_course_repo.py::test_every_committed_artifact_reproduces_byte_for_byte[data/course/attacks.md]")
 # Many slow tests that share nothing costly: each goes wherever there is room.
 ONE_BY_ONE = ("tests/test_course_tools.py", "tests/test_course_repo.py", "tests/test_attacks.py",
-              "tests/test_killmatrix.py", "tests/test_holes.py", "tests/test_course_attack.py")
+              "tests/test_killmatrix.py", "tests/test_governance_mechanisms.py", "tests/test_course_attack.py")
 
 
 def xdist_group(nodeid: str) -> str:

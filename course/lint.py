@@ -13,7 +13,7 @@ import json
 import re
 from pathlib import Path
 
-from course import hints, manifest, pages, predictions, refs, wrong
+from course import contract, hints, manifest, pages, predictions, refs, wrong
 from course.manifest import Lesson
 
 _KEYS_LIST = re.compile(r"<!--\s*answer keys.*?-->", re.DOTALL)
@@ -62,7 +62,8 @@ def check_wrong_solutions(lesson: Lesson, root: Path) -> list[str]:
     except wrong.WrongSolutionError as exc:
         return [str(exc)]
     if not found:
-        return [f"has no wrong solutions yet ({wrong.FOLDER}/lesson{lesson.label}_<what_is_wrong>.diff, rule 16)"]
+        return [f"has no wrong solutions yet ({wrong.FOLDER}/lesson{lesson.label}_<what_is_wrong>.diff; "
+                f"{contract.cite(16)})"]
     problems = []
     for each in found:
         if each.path.suffix == ".diff":
@@ -73,7 +74,7 @@ def check_wrong_solutions(lesson: Lesson, root: Path) -> list[str]:
     if not any(w.kind == "reads the reference" and w.path.suffix == ".py" for w in found):
         problems.append("has no whole-file wrong solution that imports the reference or reads an artifact")
     if len(found) < 6:
-        problems.append(f"has {len(found)} wrong solution(s) in {wrong.FOLDER}/; rule 16 asks for six or more")
+        problems.append(f"has {len(found)} wrong solution(s) in {wrong.FOLDER}/; {contract.cite(16)} asks for six or more")
     missing = [kind for kind in wrong.KINDS if kind not in {w.kind for w in found}]
     if missing:
         problems.append(f"has no wrong solution of the kind(s) {', '.join(repr(kind) for kind in missing)}")

@@ -200,7 +200,7 @@ def _reply_attacks() -> list[Attack]:
                    make(f"canary-r{number:02d}")) for number, (tried, make, lessons) in enumerate(table, start=1)]
 
 
-# Hole 4: a passive tool's destination carries no probe input anywhere in the URL.
+# A passive tool's destination carries no probe input anywhere in the URL.
 PATH_PROBES = [
     ("carries markup in a passive tool's path", "/search/<script>{c}</script>"),
     ("carries matrix parameters in a passive tool's path", "/search;q=<i>{c}</i>"),

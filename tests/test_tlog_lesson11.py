@@ -39,7 +39,7 @@ def here(tmp_path):
 
 
 def test_the_verifier_agrees_with_every_published_vector():
-    """`python -m tlog vectors ../shared/vectors` prints `transparency-dev: 196 of 196 agree` and `cctv: 44 of 44 agree`, each set run under the rule its own project states for a consistency proof from the empty tree, which the output names."""
+    """`python -m tlog vectors tests/vectors` prints `transparency-dev: 196 of 196 agree` and `cctv: 44 of 44 agree`, each set run under the rule its own project states for a consistency proof from the empty tree, which the output names."""
     said = run_module("vectors", VECTORS)
     lines = said.out.splitlines()
     assert said.code == 0, said.out + said.err

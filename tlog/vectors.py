@@ -1,6 +1,6 @@
 """The verifier checked against published vectors: transparency-dev/merkle's and CCTV's.
 
-    python -m tlog vectors ../shared/vectors
+    python -m tlog vectors tests/vectors
 
 Each vector is a proof and whether a verifier must accept it. A vector
 *agrees* when ``merkle.py`` answers as the vector says. Two projects wrote

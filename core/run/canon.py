@@ -110,7 +110,14 @@ def canonical_object(members: Mapping[str, bytes]) -> bytes:
     if problem:
         raise CanonError(problem)
     keys = sorted(members) if "".join(members).isascii() else sorted(members, key=_utf16_code_units)
-    return b"{" + b",".join(_key_bytes(key) + b":" + members[key] for key in keys) + b"}"
+    if not keys:
+        return b"{}"
+    parts = []
+    for key in keys:  # one join copies each member's bytes once: a member may be a whole capture
+        parts += (b",", _key_bytes(key), b":", members[key])
+    parts[0] = b"{"  # in place of the first comma
+    parts.append(b"}")
+    return b"".join(parts)
 
 
 def canonical_array(items: Iterable[bytes]) -> bytes:

@@ -7,6 +7,7 @@ feedback arrives, so a selection copies them instead of walking them.
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections import Counter
 
@@ -93,12 +94,16 @@ def python_calls(bench: Bench, selections: int) -> Counter:
         if event == "call":
             calls[frame.f_code.co_name] += 1
 
+    # A collection may run any registered gc callback in the middle; that is not the selection's work.
+    gc.collect()
+    gc.disable()
     sys.setprofile(count)
     try:
         for _ in range(selections):
             bench.one("selection")
     finally:
         sys.setprofile(None)
+        gc.enable()
     return calls
 
 

@@ -36,8 +36,8 @@ def of_kind(kind: str, *, but: tuple[str, ...] = ()) -> tuple[attacks.Attack, ..
     return tuple(attack for attack in attacks.ATTACKS if attack.kind == kind and attack.name not in but)
 
 
-def succeeded(chosen: tuple[attacks.Attack, ...]) -> set[str]:
-    results = attacks.run_suite(chosen, utility=False)  # the verdicts alone: no run under attack is judged here
+def succeeded(chosen: tuple[attacks.Attack, ...], harness: judging.Harness = judging.REFERENCE) -> set[str]:
+    results = attacks.run_suite(chosen, utility=False, harness=harness)  # the verdicts alone: no run under attack
     return {verdict.attack.name for verdict in results.verdicts if verdict.succeeded}
 
 
@@ -45,10 +45,11 @@ def names(chosen: tuple[attacks.Attack, ...]) -> set[str]:
     return {attack.name for attack in chosen}
 
 
-def guards_without(name: str, instead=None) -> tuple:
-    """The door's guard list with the guard ``name`` taken out, or replaced by ``instead``."""
-    return tuple((lesson, instead) if guard.__name__ == name else (lesson, guard)
-                 for lesson, guard in doors.GUARDS if guard.__name__ != name or instead is not None)
+def door_without(name: str, instead=None, **harness) -> judging.Harness:
+    """The suite's harness with the door's guard ``name`` taken out, or ``instead`` in its place."""
+    door = (doors.final_door_with(without=(name,)) if instead is None
+            else doors.final_door_with(replace={name: instead}))
+    return judging.Harness(door=door, **harness)
 
 
 @pytest.mark.whole
@@ -86,10 +87,9 @@ def test_without_the_policys_origin_check_injections_reach_other_hosts(monkeypat
     assert succeeded(named("inject-01", "inject-06", "reply-09")) == {"inject-01", "inject-06", "reply-09"}
 
 
-def test_without_the_gate_a_probe_no_reviewer_saw_runs(monkeypatch):
+def test_without_the_gate_a_probe_no_reviewer_saw_runs():
     """With the gate removed from the door, a consequential probe with arguments no reviewer saw reaches the lab."""
-    monkeypatch.setattr(doors, "GUARDS", guards_without("the_gate"))
-    assert succeeded(named("reply-05", "reply-06")) == {"reply-05", "reply-06"}
+    assert succeeded(named("reply-05", "reply-06"), door_without("the_gate")) == {"reply-05", "reply-06"}
 
 
 def test_without_argument_schemas_a_passive_tool_carries_a_probe(monkeypatch):
@@ -100,21 +100,26 @@ def test_without_argument_schemas_a_passive_tool_carries_a_probe(monkeypatch):
     assert succeeded(named("reply-07", "reply-08")) == {"reply-08"}
 
 
-def test_without_re_deriving_sections_a_resealed_lie_passes(monkeypatch):
+class ChainOnly(judging.Harness):
+    """The harness whose verify walks the hash chain and nothing more."""
+
+    def verify(self, report: dict):
+        return verify_chain(report)
+
+
+def test_without_re_deriving_sections_a_resealed_lie_passes():
     """With verify reduced to the hash chain, a resealed report whose verdict, counts or safety summary was edited passes, while plain edits are still caught."""
-    monkeypatch.setattr(doors, "verify", verify_chain)
-    assert succeeded(named("t-01", "t-07", "t-08", "t-09")) == {"t-07", "t-08", "t-09"}
+    assert succeeded(named("t-01", "t-07", "t-08", "t-09"), ChainOnly()) == {"t-07", "t-08", "t-09"}
 
 
 # --- hole 1: a report is judged against the operator's configuration ----------------------------------
 
 
-def test_without_comparing_with_the_configuration_a_run_under_another_setting_passes(monkeypatch):
+def test_without_comparing_with_the_configuration_a_run_under_another_setting_passes():
     """With doors.against taken away (verify and replay judge a report by the setting it carries), every run under the attacker's own setting passes as the operator's: a widened policy, an older taxonomy whose exploit was approved and run, the override, a lab of its own."""
     chosen = of_kind("setting")
     assert succeeded(chosen) == set()
-    monkeypatch.setattr(doors, "against", lambda report, setting: "")
-    assert succeeded(chosen) == names(chosen)
+    assert succeeded(chosen, judging.Harness(against=lambda report, setting: "")) == names(chosen)
 
 
 def test_without_deriving_the_ratification_a_free_text_label_is_rebuilt_and_passes(monkeypatch):
@@ -126,34 +131,34 @@ def test_without_deriving_the_ratification_a_free_text_label_is_rebuilt_and_pass
         document = pack.read_pack(pack.PACK_DIR, summary["pack_id"])
         return pack._pack(document, "" if summary.get("ratification") == "ratified" else "sealed under the override")
 
-    monkeypatch.setattr(doors, "against", lambda report, setting: "")
-    _without_the_head_and_the_log(monkeypatch)
+    harness = judging.Harness(against=lambda report, setting: "", kept_head=_without_the_head_and_the_log(monkeypatch))
     chosen = named("f-06")
-    assert succeeded(chosen) == set()
+    assert succeeded(chosen, harness) == set()
     monkeypatch.setattr(doors, "pack_as_sealed", trusting)
     monkeypatch.setattr(safety, "pack_as_sealed", trusting)
-    assert succeeded(chosen) == {"f-06"}
+    assert succeeded(chosen, harness) == {"f-06"}
 
 
 # --- forgeries: the ledger rewritten through a fresh door --------------------------------------------
 
 
-def _without_the_head_and_the_log(monkeypatch) -> None:
+def _without_the_head_and_the_log(monkeypatch):
+    """The log's checks taken away, and a kept-head comparison that finds nothing: the harness's, to hand it."""
     from tlog import audit
 
-    monkeypatch.setattr(seal, "against_kept_head", lambda verification, report, kept: verification)
     monkeypatch.setattr(audit, "_leaf_of", lambda log, entry: log.index_of(entry.run_id))
     monkeypatch.setattr(audit, "_inclusion", lambda log, entry, index, checkpoint, proof: None)
+    return lambda verification, report, kept: verification
 
 
 def test_without_the_kept_head_and_the_log_a_rewritten_ledger_passes(monkeypatch):
     """A ledger rewritten through a fresh door and resealed passes seal verify and replay; with the kept-head comparison and the log's checks taken away, every forgery that deletes stories passes the configuration too, and the one that rewrites the rejection as an approval passes once the configuration's reviews are not compared (the free-text relabelling still cannot be rebuilt, and a genuine head copied into a forged seal still fails seal verify's own head check)."""
     chosen = of_kind("forgery", but=("f-06", "f-07"))
     assert succeeded(chosen) == set()
-    _without_the_head_and_the_log(monkeypatch)
-    assert succeeded(of_kind("forgery")) == names(chosen) - {"f-02"}
-    monkeypatch.setattr(doors, "against", lambda report, setting: "")
-    assert succeeded(of_kind("forgery")) == names(chosen)
+    kept_head = _without_the_head_and_the_log(monkeypatch)
+    assert succeeded(of_kind("forgery"), judging.Harness(kept_head=kept_head)) == names(chosen) - {"f-02"}
+    harness = judging.Harness(kept_head=kept_head, against=lambda report, setting: "")
+    assert succeeded(of_kind("forgery"), harness) == names(chosen)
 
 
 # --- hole 2: what the target serves or the model writes cannot make an honest report read as tampered --
@@ -168,12 +173,11 @@ def test_without_byte_caps_a_big_page_or_reply_makes_an_honest_report_fail(monke
     """With the door admitting any payload (kept as a digest when over its bound), the capture kept whole, the reply cap lifted and no bound on a destination, a 70 KB or 1 MB page, a 68 KB reply and a 204,000-character destination each make the honest run's report fail the operator's checks."""
     chosen = of_kind("oversize")
     assert succeeded(chosen) == set()
-    monkeypatch.setattr(doors, "GUARDS", guards_without("payload_is_object", _old_payload_is_object))
     monkeypatch.setattr(execute, "fitted_body", lambda body: body)
     monkeypatch.setattr(propose, "REPLY_LIMIT", 10**8)
     monkeypatch.setattr(records, "DESTINATION_LIMIT", 10**8)
     monkeypatch.setattr(policy, "DESTINATION_LIMIT", 10**8)
-    assert succeeded(chosen) == names(chosen)
+    assert succeeded(chosen, door_without("payload_is_object", _old_payload_is_object)) == names(chosen)
 
 
 # --- hole 3: in-scope steering cannot take the run's utility ------------------------------------------
@@ -192,17 +196,15 @@ def test_without_the_plans_share_the_work_loop_spends_what_verification_needs(mo
             if verify._act_of(request.payload) not in plan.acts:
                 raise recorder.Refusal("not_planned", "not an act of the plan")
 
-    monkeypatch.setattr(doors, "GUARDS", guards_without("in_the_plan", verify_stage_only))
     monkeypatch.setattr(gate, "work_loop_share", lambda door: door.parts["gating"])
-    assert succeeded(chosen) == {"u-01", "u-02"}
+    assert succeeded(chosen, door_without("in_the_plan", verify_stage_only)) == {"u-01", "u-02"}
 
 
-def test_without_the_plan_guard_a_driver_acts_freely_in_the_verify_stage(monkeypatch):
+def test_without_the_plan_guard_a_driver_acts_freely_in_the_verify_stage():
     """Hole 5: with lesson 7's plan guard taken out of the door, a driver's own act in the verify stage, one no plan holds, reaches the lab, as its record shows."""
     chosen = of_kind("driver")
     assert succeeded(chosen) == set()
-    monkeypatch.setattr(doors, "GUARDS", guards_without("in_the_plan"))
-    assert succeeded(chosen) == names(chosen)
+    assert succeeded(chosen, door_without("in_the_plan")) == names(chosen)
 
 
 def test_without_the_all_or_none_rule_a_partial_probe_squats_the_approved_one(monkeypatch):

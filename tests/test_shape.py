@@ -19,7 +19,7 @@ import pytest
 
 from core.run import doors
 from core.run.gate import Gating
-from core.run.policy import reference_policy
+from core.run.policy import ACTION_CHECKS, reference_policy
 from core.run.recorder import BY_CALLER, BY_DOOR, named
 from core.run.records import make_run
 from course import manifest
@@ -134,6 +134,56 @@ def test_printing_a_door_shows_every_row_with_its_builder_and_hooks_and_every_gu
             assert f"then {named(hook)}" in text
     listed = [line.split(". ", 1)[1] for line in text.splitlines() if line[:4].strip().rstrip(".").isdigit()]
     assert listed == [named(guard) for guard in built.guards]
+
+
+def test_printing_a_door_shows_the_policys_checks_and_the_start_steps():
+    """print(door) lists, under each row whose builder asks the policy (the action and the proposal), the policy's ordered checks with their module, and the steps run when the door is built (lesson 3's stage, lesson 8's gate), in order."""
+    built = door(doors.LAST_LESSON)
+    lines = str(built).splitlines()
+    for kind in ("action", "proposal"):
+        start = lines.index(next(line for line in lines if line.startswith(f"  {kind} -> ")))
+        asked = [line.removeprefix("      asks ") for line in lines[start + 1:start + 1 + len(ACTION_CHECKS)]]
+        assert asked == [named(check) for check in ACTION_CHECKS] == [
+            "policy.tool_is_declared", "policy.destination_is_authorized", "policy.arguments_fit",
+            "policy.requirements_observed", "policy.budget_left"]
+    starts = lines[lines.index("at its start, in order:") + 1:lines.index("guards, in order:")]
+    assert starts == ["  stages.start", "  gate.start"]
+    assert "at its start" not in str(door(2)) and "asks policy.budget_left" in str(door(2))
+
+
+def anything_goes(policy, asked):
+    """A stand-in for the policy's origin check that lets every destination through."""
+
+
+def test_a_replaced_part_prints_as_what_it_is_and_takes_the_place_of_the_part():
+    """door_for(replace=...) puts a stand-in where a guard or a policy check stood, and print(door) names the stand-in by its own module, never the part it replaced; a name no part of the door has is refused."""
+    policy = reference_policy()
+    run = make_run(policy.snapshot(), {"world": "shape"})
+
+    def the_gate(door, request):
+        """Lets every act through: a student's gate that forgot to decide."""
+
+    built = doors.door_for(doors.LAST_LESSON, run, policy, Gating.from_dict(GATING),
+                           replace={"the_gate": the_gate, "destination_is_authorized": anything_goes})
+    text = str(built)
+    assert built.guards[-1] is the_gate and "gate.the_gate" not in text and f"{named(the_gate)}" in text
+    assert named(the_gate) == "test_shape.the_gate" and "asks test_shape.anything_goes" in text
+    assert "policy.destination_is_authorized" not in text
+    outside = {"tool": "inspect_headers", "destination": "https://elsewhere.example/", "arguments": {}}
+    stock = door(doors.LAST_LESSON)
+    assert built.policy.allows_action(**outside, checks=built.kinds["action"].asks).allowed
+    assert not stock.policy.allows_action(**outside, checks=stock.kinds["action"].asks).allowed
+    with pytest.raises(ValueError, match="has no guard, builder, hook, policy check or start step the_gaet"):
+        doors.door_for(doors.LAST_LESSON, run, policy, Gating.from_dict(GATING), replace={"the_gaet": the_gate})
+    with pytest.raises(TypeError, match="must be a function"):
+        doors.door_for(2, run, policy, replace={"the_gate": "the_gate"})
+
+
+def test_a_policy_asked_with_no_checks_decides_nothing():
+    """A row that asks the policy no checks at all is not taken to mean every act is authorized: the policy raises, so the door refuses the act as malformed."""
+    policy = reference_policy()
+    with pytest.raises(ValueError, match="no checks"):
+        policy.allows_action("fetch_page", "https://lab.example/", checks=())
 
 
 def test_every_refusal_of_the_reference_report_names_who_refused_and_a_code():

@@ -39,7 +39,7 @@ import sys
 from dataclasses import dataclass
 
 from core.run.commandline import OneLineParser
-from core.run.doors import DoorError, against, redecidable, redo, verify
+from core.run.doors import DoorError, FinalDoor, against, final_door, redecidable, redo, verify
 from core.run.drive import ConfigError
 from core.run.main import add_config_options, checked_against, configured
 from core.run.plugins import PluginError
@@ -88,16 +88,16 @@ class Replay:
     not_redecided: tuple[int, ...]  # seqs of events that kept no payload to ask with
 
 
-def replay(report: dict) -> Replay:
+def replay(report: dict, door: FinalDoor = final_door) -> Replay:
     """Ask a fresh door every question of ``report`` again and compare its answers with the sealed ones.
 
     ``report`` is a sealed report (verify it first: replay trusts the
     ledger's order and payloads, not its decisions). Raises DoorError when
-    the report's setting cannot be rebuilt, naming what changed.
+    the report's setting cannot be rebuilt, naming what changed. ``door``
+    builds the fresh door in doors.final_door's place.
     """
-    door = redo(report)
     divergences = []
-    for event, fresh in zip(report["events"], door.events):
+    for event, fresh in zip(report["events"], redo(report, door).events):
         sealed, replayed = _answer(event), _answer(fresh)
         if replayed != sealed:
             divergences.append(Divergence(event.get("seq"), event.get("kind"), sealed, replayed))

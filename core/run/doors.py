@@ -25,6 +25,7 @@ import every lesson's module, and no lesson's module imports it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -104,7 +105,8 @@ def stage_table(lesson: int = LAST_LESSON) -> stages.StageTable:
 
 def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None = None, *,
              plan: Plan | None = None, stage_table: stages.StageTable | None = None,
-             without: Iterable[str] = (), sink: Callable[[bytes], None] | None = None) -> Recorder:
+             without: Iterable[str] = (), replace: Mapping[str, Callable] | None = None,
+             sink: Callable[[bytes], None] | None = None) -> Recorder:
     """The door of ``lesson`` for ``run`` under ``policy``: every part and guard up to that lesson.
 
     ``gating`` is what lesson 8's part needs. ``plan`` is the operator's
@@ -113,7 +115,13 @@ def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None =
     reference stage machine (another engagement's; the stage moves and the
     close stay admitted everywhere). ``without`` names guards to leave out,
     for a page or a test that attacks one part with another out of the way.
-    ``sink`` gets each event's bytes as it is written (a journal).
+    ``replace`` maps the name of a guard, builder, hook, policy check or
+    start step to what stands in its place (``course attack``'s student
+    gate, an ablation's weaker check): it keeps the place, and the door
+    prints it as what it is, under its own module and name. A name that is
+    nowhere in the door is an error, so a misspelt stand-in never leaves the
+    reference part silently in place. ``sink`` gets each event's bytes as it
+    is written (a journal).
     """
     if not 2 <= lesson <= LAST_LESSON:
         raise ValueError(f"lessons 2 to {LAST_LESSON} have doors, not {lesson!r}")
@@ -131,16 +139,37 @@ def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None =
     table = _stage_table(parts, stage_table, lesson)
     if table is not None:
         given["stage_table"] = table
-    door = Recorder(run, policy, _rows(parts), _guards(lesson, without), sink=sink, **given)
-    for part in parts:
-        if part.start is not None:
-            part.start(door)
-    return door
+    stand_ins = _StandIns(dict(replace or {}), lesson)
+    rows = [dataclasses.replace(row, build=stand_ins(row.build), hooks=tuple(map(stand_ins, row.hooks)),
+                                asks=tuple(map(stand_ins, row.asks))) for row in _rows(parts)]
+    guards = [stand_ins(guard) for guard in _guards(lesson, without)]
+    starts = [stand_ins(part.start) for part in parts if part.start is not None]
+    stand_ins.all_used()
+    return Recorder(run, policy, rows, guards, sink=sink, starts=starts, **given)
 
 
 def final_door(run: Run, policy: Policy, gating: gate.Gating, **options) -> Recorder:
     """The reference run's door: every part and every guard."""
     return door_for(LAST_LESSON, run, policy, gating, **options)
+
+
+# What builds a run's door: final_door, or a door of the same shape assembled otherwise (door_for's
+# ``without`` and ``replace``); the driver, verify and replay each take one.
+FinalDoor = Callable[..., Recorder]
+
+
+def final_door_with(*, without: Iterable[str] = (), replace: Mapping[str, Callable] | None = None) -> FinalDoor:
+    """What builds a final door with the guards ``without`` names left out and ``replace``'s stand-ins in place.
+
+    The driver (drive.run, drive.resume), verify and replay each take it in
+    final_door's place: a variant of the harness is assembled, never patched.
+    """
+    without, replace = tuple(without), dict(replace or {})
+
+    def door(run: Run, policy: Policy, gating: gate.Gating, **options) -> Recorder:
+        return door_for(LAST_LESSON, run, policy, gating, without=without, replace=replace, **options)
+
+    return door
 
 
 def _rows(parts: list[Part]) -> list[Kind]:
@@ -150,6 +179,29 @@ def _rows(parts: list[Part]) -> list[Kind]:
         for kind, hooks in part.hooks.items():
             rows[kind] = rows[kind].with_hooks(*hooks)
     return list(rows.values())
+
+
+class _StandIns:
+    """``door_for``'s replacements: each part of the door by name, in its place, or itself; all must be used."""
+
+    def __init__(self, replace: dict[str, Callable], lesson: int) -> None:
+        for name, stand_in in replace.items():
+            if not callable(stand_in):
+                raise TypeError(f"what stands in for {name} must be a function, not {type(stand_in).__name__}")
+        self.replace, self.lesson, self.used = replace, lesson, set()
+
+    def __call__(self, function: Callable) -> Callable:
+        name = function.__name__
+        if name in self.replace:
+            self.used.add(name)
+            return self.replace[name]
+        return function
+
+    def all_used(self) -> None:
+        unused = set(self.replace) - self.used
+        if unused:
+            raise ValueError(f"the door of lesson {self.lesson} has no guard, builder, hook, policy check or "
+                             f"start step {', '.join(sorted(unused))} to replace")
 
 
 def _guards(lesson: int, without: Iterable[str]) -> list[Guard]:
@@ -338,10 +390,10 @@ def ask_again(door: Recorder, event: dict) -> None:
                     by="doors.ask_again")
 
 
-def redo(report: dict) -> Recorder:
-    """A fresh final door, rebuilt from the report's setting, asked every question of its ledger again."""
+def redo(report: dict, door: FinalDoor = final_door) -> Recorder:
+    """A fresh final door (``door``), rebuilt from the report's setting, asked every question of its ledger again."""
     run, policy, gating, plan = setting_of(report)
-    door = final_door(run, policy, gating, plan=plan)
+    door = door(run, policy, gating, plan=plan)
     for event in report["events"]:
         ask_again(door, event)
     return door
@@ -355,9 +407,11 @@ def given_by(report: dict) -> dict:
         raise DoorError(f"the report's safety pack cannot be rebuilt: {exc}") from None
 
 
-def verify(sealed: dict) -> Verification:
-    """A sealed report checked whole: its chain and seal, then every section derived again from its ledger."""
-    return report.verify_report(sealed, redo, SECTIONS, given_by)
+def verify(sealed: dict, *, door: FinalDoor = final_door,
+           chain: Callable[[dict], Verification] = seal.verify_chain) -> Verification:
+    """A sealed report checked whole: its chain and seal (``chain``), then every section derived again from
+    its ledger through a fresh ``door``."""
+    return report.verify_report(sealed, lambda sealed: redo(sealed, door), SECTIONS, given_by, chain=chain)
 
 
 def render(sealed: dict) -> str:

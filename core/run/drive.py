@@ -52,7 +52,7 @@ from core.run import journal
 from core.run import report as reports
 from core.run import seal
 from core.run.canon import digest
-from core.run.doors import SECTIONS, Setting, ask_again, final_door
+from core.run.doors import SECTIONS, FinalDoor, Setting, ask_again, final_door
 from core.run.execute import Adapter, AdapterResult, ExecutionResult, attempt, execute, require_sendable
 from core.run.gate import Gating, GatingError, gate_state, subject_of
 from core.run.jsonfile import read_json, shown_path
@@ -192,10 +192,11 @@ def identify(config: Configuration, lab_dir: Path = DEFAULT_LAB) -> Run:
     return make_run(config.policy.snapshot(), world_of(config, world))
 
 
-def door_of(config: Configuration, run: Run, sink: Callable[[bytes], None] | None = None) -> Recorder:
-    """``run``'s door: every lesson's part (doors.final_door), under the configuration's policy and gating,
-    holding the verify stage to its verification plan."""
-    return final_door(run, config.policy, config.gating, plan=Plan(config.checks), sink=sink)
+def door_of(config: Configuration, run: Run, sink: Callable[[bytes], None] | None = None,
+            door: FinalDoor = final_door) -> Recorder:
+    """``run``'s door: every lesson's part (``door``, doors.final_door unless another is given), under the
+    configuration's policy and gating, holding the verify stage to its verification plan."""
+    return door(run, config.policy, config.gating, plan=Plan(config.checks), sink=sink)
 
 
 def operator_setting(config: Configuration, lab_dir: Path = DEFAULT_LAB, where: str = "the configuration",
@@ -527,7 +528,7 @@ class Driven:
 
 def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "inprocess", *,
         model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet,
-        sink: Callable[[bytes], None] | None = None, pack=None) -> Driven:
+        sink: Callable[[bytes], None] | None = None, pack=None, door: FinalDoor = final_door) -> Driven:
     """The whole job: one run of ``config`` against the lab in ``lab_dir``, through every stage, sealed.
 
     ``model`` and ``adapter`` replace the configuration's (the attack suite's
@@ -535,14 +536,17 @@ def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "in
     it; the caller closes an adapter it gives); ``sink`` gets each event's
     bytes as the door writes it (a journal); ``pack`` replaces the ratified
     safety pack (a development run under the override: its report says so).
+    ``door`` builds the run's door in doors.final_door's place, taking what
+    it takes (a door assembled with a part left out or replaced:
+    doors.door_for's ``without`` and ``replace``).
     The transport is not part of the run's identity: in process or over real
     loopback HTTP, the report is the same, byte for byte.
     """
     if transport not in TRANSPORTS:
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
     pack = load_safety_pack() if pack is None else pack  # fail closed: no run starts without its boundaries
-    door = door_of(config, identify(config, lab_dir), sink)
-    return carried_through(door, config, lab_dir, transport, model, adapter, watch, pack)
+    built = door_of(config, identify(config, lab_dir), sink, door)
+    return carried_through(built, config, lab_dir, transport, model, adapter, watch, pack)
 
 
 def carried_through(door: Recorder, config: Configuration, lab_dir: Path, transport: str, model: Model | None,
@@ -570,7 +574,8 @@ class Resumed:
 
 
 def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB, transport: str = "inprocess", *,
-           model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet) -> Resumed:
+           model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet,
+           door: FinalDoor = final_door) -> Resumed:
     """Carry on the run whose journal is at ``path``, to its sealed report; the journal goes on being written.
 
     The journal must hold together (journal.read names the first line that
@@ -581,7 +586,8 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
     approval counts because the operator's configuration holds it, never
     because the journal says so. The run restarts at ``journal.restart_point``
     of what is trusted; a torn last line, or a line not trusted, is noted in
-    the ledger. Raises journal.JournalError with one line naming what is wrong.
+    the ledger. ``door`` builds each fresh door in doors.final_door's place,
+    as for ``run``. Raises journal.JournalError with one line naming what is wrong.
     """
     if transport not in TRANSPORTS:
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
@@ -593,27 +599,27 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
             raise journal.JournalError(f"{shown_path(path)} is the journal of run "
                                        f"{str(read.run.get('run_id'))[:12]}, but this configuration and lab make "
                                        f"run {run.run_id[:12]}")
-        count, distrust = trusted(run, config, read)
+        count, distrust = trusted(run, config, read, door)
         keep = journal.restart_point(read.events[:count])
-        door = door_of(config, run)
+        rebuilt = door_of(config, run, None, door)
         for event in read.events[:keep]:
-            ask_again(door, event)
+            ask_again(rebuilt, event)
         sink.cut_back(read, keep, run.to_dict())
-        door.sink = sink
+        rebuilt.sink = sink
         notes = tuple(note for note in (read.torn, distrust) if note)
         for note, code in ((read.torn, "journal_torn_line"), (distrust, "journal_not_trusted")):
-            if note and door.closed is None:
-                door.refuse("journal", note, code=code, by="drive.resume")
-        return Resumed(carried_through(door, config, lab_dir, transport, model, adapter, watch, pack), notes)
+            if note and rebuilt.closed is None:
+                rebuilt.refuse("journal", note, code=code, by="drive.resume")
+        return Resumed(carried_through(rebuilt, config, lab_dir, transport, model, adapter, watch, pack), notes)
 
 
-def trusted(run: Run, config: Configuration, read: journal.Read) -> tuple[int, str]:
+def trusted(run: Run, config: Configuration, read: journal.Read, door: FinalDoor = final_door) -> tuple[int, str]:
     """How many of the journal's events a fresh door decides the same way, with reviews the operator holds.
 
     And why not more: "" when every event is trusted, else one line naming the first line not trusted.
     """
     written: list[bytes] = []  # what the fresh door writes, as it writes it
-    door = door_of(config, run, written.append)
+    fresh = door_of(config, run, written.append, door)
     for index, (event, data) in enumerate(zip(read.events, read.event_bytes)):
         where = f"{shown_path(read.path)} line {index + 2}"
         if event.get("kind") == "review" and event.get("status") == "admitted" and not held_review(event,
@@ -621,7 +627,7 @@ def trusted(run: Run, config: Configuration, read: journal.Read) -> tuple[int, s
             payload = event.get("payload") if isinstance(event.get("payload"), dict) else {}
             return index, (f"{where}: a review of {shown(payload.get('subject_id'))} the operator's "
                            "configuration does not hold: not trusted, and the run resumed before it")
-        ask_again(door, event)
+        ask_again(fresh, event)
         if len(written) != index + 1 or written[-1] != data:
             return index, (f"{where}: a fresh door decides this event otherwise: not trusted, and the run "
                            "resumed before it")

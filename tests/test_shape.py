@@ -197,3 +197,57 @@ def test_every_refusal_of_the_reference_report_names_who_refused_and_a_code():
     admitted = [event for event in report["events"] if event["status"] == "admitted"]
     assert all(event["code"] == "" and event["by"] == "" for event in admitted)
     assert {event["code"] for event in refused} >= {"out_of_scope", "unknown_tool", "held_for_review", "denied"}
+
+
+# The calls that write a code held in a variable, each with the codes it may write: a new one must be added here.
+CODES_IN_A_VARIABLE = {
+    ("recorder", "decision.code"): "the policy's",  # build_action passes on the policy's Decision
+    ("propose", "decision.code"): "the policy's",  # build_proposal, likewise
+    ("propose", "error.code"): "ReplyError's",  # propose writes a reply refused whole under its ReplyError's code
+    ("drive", "code"): ("journal_torn_line", "journal_not_trusted"),  # resume's two notes
+    ("doors", "code"): "copied",  # ask_again copies a caller's refusal as it stands
+}
+
+
+def written_codes() -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
+    """Every code core/ writes, read from its source: code -> its writers, and the calls whose code is a variable."""
+    writers: dict[str, set[str]] = {}
+    variables: set[tuple[str, str]] = set()
+
+    def literal(node):
+        return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+    for path in CORE_FILES:
+        module = path.stem
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name, keywords = ast.unparse(node.func), {k.arg: k.value for k in node.keywords}
+            if name.endswith("Refusal") or name == "ReplyError":
+                code, writer = node.args[0], ("door: " if name.endswith("Refusal") else "caller: propose.") + (
+                    module if name.endswith("Refusal") else "propose")
+            elif name == "Decision" and len(node.args) >= 3:
+                code, writer = node.args[2], f"door: {module}"
+            elif name.endswith(".refuse"):
+                code, writer = keywords["code"], f"caller: {literal(keywords['by']) or '?'}"
+            else:
+                continue
+            if literal(code) is None:
+                variables.add((module, ast.unparse(code)))
+            else:
+                writers.setdefault(literal(code), set()).add(writer)
+    return writers, variables
+
+
+def test_every_code_a_door_or_a_caller_writes_is_in_the_one_table_with_who_writes_it():
+    """Every refusal code core/ writes (a guard's, a builder's, a policy check's, or a caller's through door.refuse, not_redecided too) is in doors.CODES with a meaning and each of its writers; the table names no writer the code does not have."""
+    writers, variables = written_codes()
+    assert variables == set(CODES_IN_A_VARIABLE), "a call writes a code held in a variable: say which codes it writes"
+    for code in CODES_IN_A_VARIABLE[("drive", "code")]:
+        writers.setdefault(code, set()).add("caller: drive.resume")
+    assert {"not_redecided", "nothing_to_quote", "in_doubt_for_a_person", "reply_not_json"} <= set(writers)
+    missing = sorted(set(writers) - set(doors.CODES))
+    assert missing == [], f"codes written but not in doors.CODES: {missing}"
+    for code, entry in doors.CODES.items():
+        assert entry.meaning.strip() and entry.by, code
+        assert set(entry.by) == writers.get(code, set()), (code, entry.by, writers.get(code))

@@ -88,8 +88,82 @@ GUARDS: tuple[tuple[int, Guard], ...] = (
     (8, gate.the_gate),  # last: an authorized act runs now, is held for review, or is denied
 )
 
-# The one table of codes: every part's, and the notes a run carried on from its journal writes.
-CODES = {**{code: meaning for part in PARTS for code, meaning in part.codes.items()}, **journal.CODES}
+# The refusal this module writes itself: replay's copy of an event it cannot ask again (ask_again).
+ASSEMBLY_CODES = {"not_redecided": "the event kept no payload to ask a fresh door again with (copied by replay)"}
+
+
+@dataclass(frozen=True)
+class Code:
+    """One refusal code: what it means, and who writes it.
+
+    ``by`` names each writer: ``door: M`` when a guard, builder or policy
+    check of module M raises it (the event's ``by`` then names the guard or
+    builder), ``caller: M.F`` when function F writes it through door.refuse.
+    """
+
+    meaning: str
+    by: tuple[str, ...]
+
+
+# Who writes each code (tests/test_shape.py reads every module of core/ and holds this table to what it finds).
+WRITTEN_BY = {
+    "already_decided": ("door: recorder",),
+    "already_judged": ("door: verify",),
+    "already_recorded": ("door: recorder",),
+    "already_settled": ("door: recorder",),
+    "bad_arguments": ("door: policy",),
+    "budget_reserved": ("door: verify",),
+    "budget_spent": ("door: policy", "door: propose", "door: select"),
+    "capture_of_another_action": ("door: recorder",),
+    "denied": ("door: gate",),
+    "evidence_before_finding": ("door: verify",),
+    "evidence_not_distinct": ("door: verify",),
+    "expect_not_quoted": ("door: verify",),
+    "held_for_review": ("door: gate",),
+    "in_doubt_for_a_person": ("caller: drive.carry_on",),
+    "journal_not_trusted": ("caller: drive.resume",),
+    "journal_torn_line": ("caller: drive.resume",),
+    "invalid_destination": ("door: policy",),
+    "malformed_payload": ("door: recorder", "door: seal", "door: verify"),
+    "model_failed": ("caller: propose.propose",),
+    "move_not_listed": ("door: stages",),
+    "not_its_id": ("door: recorder",),
+    "not_planned": ("door: verify",),
+    "not_redecided": ("caller: doors.ask_again",),
+    "not_selected": ("door: select",),
+    "not_settled": ("door: select",),
+    "not_the_approver": ("door: gate",),
+    "not_the_proposed_arguments": ("door: select",),
+    "nothing_to_quote": ("caller: verify.record_finding",),
+    "nothing_to_select": ("door: select",),
+    "out_of_scope": ("door: policy",),
+    "out_of_stage": ("door: stages",),
+    "payload_too_large": ("door: recorder",),
+    "quote_not_verbatim": ("door: recorder",),
+    "reply_not_json": ("caller: propose.propose",),
+    "reply_too_large": ("caller: propose.propose",),
+    "reply_wrong_shape": ("caller: propose.propose",),
+    "reserved_for_the_plan": ("door: verify",),
+    "run_closed": ("door: seal",),
+    "uncited_observation": ("door: observe",),
+    "unexpected_field": ("door: recorder",),
+    "unknown_action": ("door: recorder",),
+    "unknown_capture": ("caller: observe.observe", "door: propose", "door: recorder", "door: verify"),
+    "unknown_finding": ("door: verify",),
+    "unknown_kind": ("door: recorder",),
+    "unknown_model_call": ("door: propose",),
+    "unknown_outcome": ("door: select",),
+    "unknown_stage": ("door: stages",),
+    "unknown_subject": ("door: recorder",),
+    "unknown_tool": ("door: policy",),
+    "unobserved_requirement": ("door: policy",),
+    "wrong_run": ("door: recorder",),
+}
+
+# The one table of codes: every part's, the notes a run carried on from its journal writes, and this module's.
+CODES = {code: Code(meaning, WRITTEN_BY.get(code, ()))
+         for code, meaning in {**{code: meaning for part in PARTS for code, meaning in part.codes.items()},
+                               **journal.CODES, **ASSEMBLY_CODES}.items()}
 
 # Each section of a report, derived from a door: lesson 9's, lesson 7's plan, lesson 10's safety verdict.
 SECTIONS = (*report.SECTIONS, verify.plan_sections, safety_sections)

@@ -117,7 +117,7 @@ def test_the_safety_verdict_judges_a_run_under_the_version_it_was_sealed_with():
     assert sealed["safety"]["violated"] == []
 
 
-def test_replay_names_a_changed_table_instead_of_blaming_the_report(tmp_path, monkeypatch):
+def test_replay_names_a_changed_table_instead_of_blaming_the_report(tmp_path):
     """When the taxonomy table a report was sealed under has been edited in place since, replay says the table changed, naming both digests, instead of reporting the report's decisions as diverging."""
     folder = tmp_path / "taxonomy"
     shutil.copytree(taxonomy.TAXONOMY_DIR, folder)
@@ -125,9 +125,8 @@ def test_replay_names_a_changed_table_instead_of_blaming_the_report(tmp_path, mo
     table["classes"][2]["approver_role"] = "anyone"
     (folder / "action_taxonomy.json").write_text(json.dumps(table), encoding="utf-8")
     sealed = gated_report()
-    monkeypatch.setattr(taxonomy, "TAXONOMY_DIR", folder)
     with pytest.raises(DoorError) as caught:
-        replay(sealed)
+        replay(sealed, taxonomy_dir=folder)
     message = str(caught.value)
     assert message.startswith("the taxonomy table, version 2, has changed since the report was sealed")
     assert sealed["taxonomy"]["digest"][:12] in message and message.endswith("the table changed, not the report")

@@ -251,3 +251,81 @@ def test_every_code_a_door_or_a_caller_writes_is_in_the_one_table_with_who_write
     for code, entry in doors.CODES.items():
         assert entry.meaning.strip() and entry.by, code
         assert set(entry.by) == writers.get(code, set()), (code, entry.by, writers.get(code))
+
+
+OUTSIDE_CORE = ("tests", "course", "lab", "tlog", "benchmarks", "solutions", "starter", "conftest.py")
+WRONG_SOLUTIONS = REPO / "solutions" / "wrong"  # a student's file that patches the check: the check must catch it
+
+
+def core_names(tree: ast.AST) -> set[str]:
+    """The names a file binds to a module of core/ or to something it imports from one."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names
+                         if alias.name.split(".")[0] == "core")
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "core":
+            names.update(alias.asname or alias.name for alias in node.names)
+    return names
+
+
+def patches_of_core(source: str) -> list[str]:
+    """Each place ``source`` assigns to an attribute of a core module (or of a class or object it imports from one):
+    ``x.attr = ...``, ``setattr(x, ...)``, ``monkeypatch.setattr(x, ...)`` or ``monkeypatch.setattr("core...", ...)``."""
+    tree = ast.parse(source)
+    bound = core_names(tree)
+
+    def of_core(node: ast.AST) -> bool:
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in bound
+
+    found = []
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            targets = [t for target in targets for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
+            found += [f"line {node.lineno}: {ast.unparse(t)} =" for t in targets
+                      if isinstance(t, ast.Attribute) and of_core(t.value)]
+        elif isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] in ("setattr", "delattr"):
+            first = node.args[0] if node.args else None
+            named_core = isinstance(first, ast.Constant) and str(first.value).startswith("core.")
+            if first is not None and (of_core(first) or named_core):
+                found.append(f"line {node.lineno}: {ast.unparse(node)[:80]}")
+    return sorted(found, key=lambda place: int(place.split(":")[0].removeprefix("line ")))
+
+
+def test_the_patch_finder_finds_every_spelling():
+    """The finder below catches an assignment, a tuple assignment, setattr, monkeypatch.setattr by object and by dotted name, and an attribute of a class imported from core; it leaves a local object alone."""
+    source = '''
+from core.run import doors
+from core.run.policy import Policy
+import core.run.seal as sealing
+doors.GUARDS = ()
+doors.verify, x = f, g
+setattr(doors, "against", f)
+monkeypatch.setattr(Policy, "allows_destination", f)
+monkeypatch.setattr("core.run.drive.run", f)
+sealing.against_kept_head = f
+doors.SECTIONS += ()
+class Mine: pass
+mine = Mine()
+mine.value = 1
+monkeypatch.setattr(mine, "value", 2)
+'''
+    assert [line.split(":")[0] for line in patches_of_core(source)] == [
+        f"line {n}" for n in (5, 6, 7, 8, 9, 10, 11)]
+
+
+def test_nothing_outside_core_assigns_to_an_attribute_of_a_core_module():
+    """No test, tool, lab module, lesson file or benchmark assigns to an attribute of a core module (=, setattr, monkeypatch.setattr): a variant of the harness is assembled through its seams (door_for's without and replace, the driver's door, the suite's Harness), never patched in."""
+    found = {}
+    for place in OUTSIDE_CORE:
+        for path in sorted((REPO / place).rglob("*.py")) if (REPO / place).is_dir() else [REPO / place]:
+            if path.is_relative_to(WRONG_SOLUTIONS):
+                continue
+            patches = patches_of_core(path.read_text(encoding="utf-8"))
+            if patches:
+                found[str(path.relative_to(REPO))] = patches
+    assert found == {}, found

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from core.run.commandline import OneLineParser
 from core.run.doors import DoorError, FinalDoor, against, final_door, redecidable, redo, verify
@@ -88,16 +89,17 @@ class Replay:
     not_redecided: tuple[int, ...]  # seqs of events that kept no payload to ask with
 
 
-def replay(report: dict, door: FinalDoor = final_door) -> Replay:
+def replay(report: dict, door: FinalDoor = final_door, taxonomy_dir: str | Path | None = None) -> Replay:
     """Ask a fresh door every question of ``report`` again and compare its answers with the sealed ones.
 
     ``report`` is a sealed report (verify it first: replay trusts the
     ledger's order and payloads, not its decisions). Raises DoorError when
     the report's setting cannot be rebuilt, naming what changed. ``door``
-    builds the fresh door in doors.final_door's place.
+    builds the fresh door in doors.final_door's place; ``taxonomy_dir`` is
+    the folder the report's taxonomy table is read from (doors.setting_of).
     """
     divergences = []
-    for event, fresh in zip(report["events"], redo(report, door).events):
+    for event, fresh in zip(report["events"], redo(report, door, taxonomy_dir).events):
         sealed, replayed = _answer(event), _answer(fresh)
         if replayed != sealed:
             divergences.append(Divergence(event.get("seq"), event.get("kind"), sealed, replayed))

@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from core.run import gate, journal, observe, propose, recorder, report, seal, select, stages, verify
 from core.run.canon import CanonError, digest
@@ -316,12 +317,13 @@ def _stage_table(parts: list[Part], given: stages.StageTable | None, lesson: int
 # --- asking a sealed ledger's questions again ----------------------------------------------
 
 
-def setting_of(report: dict) -> tuple[Run, Policy, gate.Gating, Plan]:
+def setting_of(report: dict, taxonomy_dir: str | Path | None = None) -> tuple[Run, Policy, gate.Gating, Plan]:
     """The run, policy, gating and verification plan a report was made under, each checked as it is read.
 
     The gating names the taxonomy version; the table is loaded as that
-    version shipped (taxonomy.carried_taxonomy) and its digest compared with
-    the one the report recorded, so an edit to the table is named as such.
+    version shipped (taxonomy.carried_taxonomy, from ``taxonomy_dir`` if
+    given, else the harness's own folder) and its digest compared with the
+    one the report recorded, so an edit to the table is named as such.
     """
     raw_run, taxonomy = report.get("run"), report.get("taxonomy")
     if not isinstance(raw_run, dict) or set(raw_run) != set(RUN_FIELDS):
@@ -330,7 +332,7 @@ def setting_of(report: dict) -> tuple[Run, Policy, gate.Gating, Plan]:
         run = Run(**raw_run)
         policy = Policy.from_dict(report.get("policy"))
         policy_digest = digest(policy.snapshot())
-        gating = gate.Gating.from_dict(report.get("gating"))
+        gating = gate.Gating.from_dict(report.get("gating"), taxonomy_dir)
         plan = Plan.from_dict(report.get("plan"), "the report's plan")
     except (RecordError, PolicyError, CanonError, gate.GatingError, CheckError) as exc:
         raise DoorError(f"the report's run, policy, gating or plan cannot be rebuilt: {exc}") from None
@@ -464,9 +466,10 @@ def ask_again(door: Recorder, event: dict) -> None:
                     by="doors.ask_again")
 
 
-def redo(report: dict, door: FinalDoor = final_door) -> Recorder:
-    """A fresh final door (``door``), rebuilt from the report's setting, asked every question of its ledger again."""
-    run, policy, gating, plan = setting_of(report)
+def redo(report: dict, door: FinalDoor = final_door, taxonomy_dir: str | Path | None = None) -> Recorder:
+    """A fresh final door (``door``), rebuilt from the report's setting (``setting_of``), asked every question of
+    its ledger again."""
+    run, policy, gating, plan = setting_of(report, taxonomy_dir)
     door = door(run, policy, gating, plan=plan)
     for event in report["events"]:
         ask_again(door, event)

@@ -52,14 +52,15 @@ def edited_copy(root: Path, edits: Edits) -> None:
 
 
 def succeeded_in_a_copy(names: Iterable[str], edits: Edits, *, without: str = "", instead: str = "",
-                        tools: int = 0) -> set[str]:
+                        judged: str = "", tools: int = 0) -> set[str]:
     """The attacks among ``names`` that succeed against the harness with ``edits`` made to a copy of its source.
 
     ``without`` also takes a guard out of the door, or puts ``instead``
-    ("module:function", a stand-in the copy imports) in its place; ``tools``
-    plants that many tools in each catalogue row.
+    ("module:function", a stand-in the copy imports) in its place;
+    ``judged`` ("module:function") makes the suite's Harness that judges
+    the rows; ``tools`` plants that many tools in each catalogue row.
     """
-    spec = {"names": sorted(names), "without": without, "instead": instead, "tools": tools}
+    spec = {"names": sorted(names), "without": without, "instead": instead, "judged": judged, "tools": tools}
     with tempfile.TemporaryDirectory(prefix="ablation-") as folder:
         root = Path(folder)
         edited_copy(root, edits)
@@ -88,13 +89,16 @@ def main() -> None:
     if spec["tools"]:
         chosen = tuple(dataclasses.replace(attack, plant={**attack.plant, "tools": spec["tools"]})
                        for attack in chosen)
-    harness = judging.REFERENCE
+    def loaded(named: str):
+        module, _, name = named.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+    harness = loaded(spec["judged"])() if spec["judged"] else judging.REFERENCE
     if spec["instead"]:
-        module, _, name = spec["instead"].partition(":")
-        stand_in = getattr(importlib.import_module(module), name)
-        harness = judging.Harness(door=doors.final_door_with(replace={spec["without"]: stand_in}))
+        door = doors.final_door_with(replace={spec["without"]: loaded(spec["instead"])})
+        harness = dataclasses.replace(harness, door=door)
     elif spec["without"]:
-        harness = judging.Harness(door=doors.final_door_with(without=(spec["without"],)))
+        harness = dataclasses.replace(harness, door=doors.final_door_with(without=(spec["without"],)))
     results = attacks.run_suite(chosen, utility=False, harness=harness)
     print(json.dumps(sorted(verdict.attack.name for verdict in results.verdicts if verdict.succeeded)))
 

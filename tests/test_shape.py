@@ -13,6 +13,7 @@ import ast
 import graphlib
 import inspect
 import json
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -255,6 +256,9 @@ def test_every_code_a_door_or_a_caller_writes_is_in_the_one_table_with_who_write
 
 OUTSIDE_CORE = ("tests", "course", "lab", "tlog", "benchmarks", "solutions", "starter", "conftest.py")
 WRONG_SOLUTIONS = REPO / "solutions" / "wrong"  # a student's file that patches the check: the check must catch it
+# Calls whose text argument is a hostile file, not a tool: a student's file that tries to patch the check from its
+# own process (tests/test_student.py's write), and this finder's own examples.
+HOSTILE_FILES = ("write", "patches_of_core")
 
 
 def core_names(tree: ast.AST) -> set[str]:
@@ -271,9 +275,16 @@ def core_names(tree: ast.AST) -> set[str]:
 
 def patches_of_core(source: str) -> list[str]:
     """Each place ``source`` assigns to an attribute of a core module (or of a class or object it imports from one):
-    ``x.attr = ...``, ``setattr(x, ...)``, ``monkeypatch.setattr(x, ...)`` or ``monkeypatch.setattr("core...", ...)``."""
+    ``x.attr = ...``, ``setattr(x, ...)``, ``monkeypatch.setattr(x, ...)`` or ``monkeypatch.setattr("core...", ...)``;
+    a loop over core modules counts its variable as one, and code in a string (a script a test runs) is read too."""
     tree = ast.parse(source)
     bound = core_names(tree)
+    hostile = {id(argument) for node in ast.walk(tree) if isinstance(node, ast.Call)
+               and ast.unparse(node.func).split(".")[-1] in HOSTILE_FILES for argument in node.args}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, (ast.Tuple, ast.List)):
+            if any(isinstance(item, ast.Name) and item.id in bound for item in node.iter.elts):
+                bound.add(node.target.id)
 
     def of_core(node: ast.AST) -> bool:
         while isinstance(node, ast.Attribute):
@@ -293,12 +304,19 @@ def patches_of_core(source: str) -> list[str]:
             named_core = isinstance(first, ast.Constant) and str(first.value).startswith("core.")
             if first is not None and (of_core(first) or named_core):
                 found.append(f"line {node.lineno}: {ast.unparse(node)[:80]}")
-    return sorted(found, key=lambda place: int(place.split(":")[0].removeprefix("line ")))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "core" in node.value \
+                and id(node) not in hostile:
+            try:
+                inner = ast.parse(textwrap.dedent(node.value))
+            except SyntaxError:
+                continue
+            found += [f"line {node.lineno} (in a string): {place}" for place in patches_of_core(ast.unparse(inner))]
+    return sorted(found, key=lambda place: int(place.split()[1].rstrip(":")))
 
 
 def test_the_patch_finder_finds_every_spelling():
-    """The finder below catches an assignment, a tuple assignment, setattr, monkeypatch.setattr by object and by dotted name, and an attribute of a class imported from core; it leaves a local object alone."""
-    source = '''
+    """The finder below catches an assignment, a tuple assignment, setattr, monkeypatch.setattr by object and by dotted name, an attribute of a class imported from core, a loop over core modules and a script in a string; it leaves a local object alone."""
+    found = patches_of_core('''
 from core.run import doors
 from core.run.policy import Policy
 import core.run.seal as sealing
@@ -309,13 +327,19 @@ monkeypatch.setattr(Policy, "allows_destination", f)
 monkeypatch.setattr("core.run.drive.run", f)
 sealing.against_kept_head = f
 doors.SECTIONS += ()
+for module in (doors, sealing):
+    monkeypatch.setattr(module, "printable", f)
+run("""
+    from core.run import journal
+    journal.restart_point = lambda events: 0
+""")
 class Mine: pass
 mine = Mine()
 mine.value = 1
 monkeypatch.setattr(mine, "value", 2)
-'''
-    assert [line.split(":")[0] for line in patches_of_core(source)] == [
-        f"line {n}" for n in (5, 6, 7, 8, 9, 10, 11)]
+''')
+    assert [line.split(":")[0] for line in found] == [
+        *(f"line {n}" for n in (5, 6, 7, 8, 9, 10, 11, 13)), "line 14 (in a string)"]
 
 
 def test_nothing_outside_core_assigns_to_an_attribute_of_a_core_module():

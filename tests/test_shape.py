@@ -97,6 +97,13 @@ def test_no_lesson_module_imports_a_later_lessons_module():
     assert later == [], f"lesson modules importing a later lesson's: {later}"
 
 
+def test_only_the_assembly_is_lesson_ones_so_every_other_module_is_held_to_lesson_order():
+    """Lesson 1's modules, which may read every lesson's, are the assembly alone (doors, drive, main): every other core module, the journal too, is listed under the lesson that builds it and held to importing no later lesson's."""
+    ones = sorted(name for name, lesson in lesson_of().items() if lesson == 1 and name.startswith("core."))
+    assert ones == ["core.run.doors", "core.run.drive", "core.run.main"]
+    assert lesson_of()["core.run.journal"] >= lesson_of()["core.run.seal"]  # it chains its lines with lesson 9's chain
+
+
 def door(lesson: int):
     policy = reference_policy()
     gating = Gating.from_dict(GATING) if lesson >= 8 else None

@@ -57,7 +57,6 @@ from core.run.execute import Adapter, AdapterResult, ExecutionResult, attempt, e
 from core.run.gate import Gating, GatingError, gate_state, subject_of
 from core.run.jsonfile import read_json, shown_path
 from core.run.observe import observe
-from core.run.origins import canonical_destination
 from core.run.plugins import load_plugin
 from core.run.policy import Policy, PolicyError, reference_policy
 from core.run.propose import Model, propose
@@ -230,22 +229,6 @@ def lab_adapter(plugins: Mapping[str, object], transport: str, lab_dir: Path | N
             adapter = adapter_of("inprocess", lab_dir, None)
         stack.callback(adapter.close)  # closed before the server stops
         yield adapter
-
-
-class FixedPages:
-    """An adapter that answers from a table of pages instead of a lab: the same on every machine.
-
-    ``pages`` maps a path of ``origin`` to its response (status, header
-    pairs, body); any other path gets ``missing``. Demos and tests whose run
-    must not depend on the lab's files use it.
-    """
-
-    def __init__(self, origin: str, pages: Mapping[str, tuple[int, tuple, str]], missing: tuple[int, tuple, str]):
-        self.origin, self.pages, self.missing = origin, dict(pages), missing
-
-    def fetch(self, url: str) -> AdapterResult:
-        path = canonical_destination(url).removeprefix(self.origin).partition("?")[0]
-        return AdapterResult(*self.pages.get(path, self.missing))
 
 
 # --- the stages, in order -------------------------------------------------------------------

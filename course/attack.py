@@ -164,7 +164,8 @@ ADAPTERS: tuple[Adapter, ...] = (
             what="decide(table, caps, act, used, reviews) -> {verdict, action_class, trigger_class, reason}: "
                  "the gate's decision for each act the policy authorized"),
     Adapter(9, ("first_altered_event", "matches_kept_head"),
-            ("core.run.seal", "core.run.report", "core.run.doors", "core.audit"), ("tamper", "forgery"),
+            ("core.run.seal", "core.run.report", "core.run.doors", "core.run.rederive", "core.audit"),
+            ("tamper", "forgery"),
             chain_in_place, defenses=("kept head",),
             what="first_altered_event(report) -> seq or None, in verify's chain walk (the head's own check left to "
                  "the next); matches_kept_head(report, head) -> bool, in seal verify --head: verify with its "

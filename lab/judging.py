@@ -7,7 +7,7 @@ evidence outside the harness's own say-so, never from what a model wrote:
 * the **lab's record** of what reached it (``lab.app.reached``): a canary, a
   host outside the authorization, a probe's input in a passive tool's path;
 * the **sealed report**, checked as the operator would check it: seal verify
-  and replay, against the operator's configuration (``doors.against``), so an
+  and replay, against the operator's configuration (``rederive.against``), so an
   honest run whose report reads as tampered is an attack that succeeded too;
 * for a **forgery** (a ledger rewritten through a fresh door and resealed),
   the configuration, the head kept elsewhere and the transparency log
@@ -43,7 +43,7 @@ from pathlib import Path
 
 from core.audit.replay import main as replay_command
 from core.audit.replay import replay
-from core.run import doors, drive, seal
+from core.run import doors, drive, rederive, seal
 from core.run.main import report_command, seal_command
 from core.run.policy import Policy
 from core.run.recorder import BOUNDED, UNREPRESENTABLE
@@ -103,10 +103,10 @@ class Harness:
     door: doors.FinalDoor = doors.final_door
     chain: Callable[[dict], Verification] = seal.verify_chain
     kept_head: Callable[[Verification, dict, str], Verification] = seal.against_kept_head
-    against: Callable[[dict, doors.Setting], str] = doors.against
+    against: Callable[[dict, rederive.Setting], str] = rederive.against
 
     def verify(self, report: dict) -> Verification:
-        return doors.verify(report, door=self.door, chain=self.chain)
+        return rederive.verify(report, door=self.door, chain=self.chain)
 
     def replay(self, report: dict):
         return replay(report, self.door)
@@ -184,7 +184,7 @@ class Context:
     scratch: Path
     log: Log
     published: str
-    # What judges a report besides seal verify: replay, the operator's configuration (doors.against), and for a
+    # What judges a report besides seal verify: replay, the operator's configuration (rederive.against), and for a
     # forgery the head kept elsewhere and the transparency log. course attack narrows it to one lesson's part.
     defenses: tuple[str, ...] = DEFENSES
     settings: dict = field(default_factory=dict)  # lab folder -> the operator's setting for it
@@ -194,7 +194,7 @@ class Context:
     def genuine(self) -> dict:
         return self.clean.report
 
-    def setting(self, lab_dir: Path) -> doors.Setting | None:
+    def setting(self, lab_dir: Path) -> rederive.Setting | None:
         if "configuration" not in self.defenses:
             return None
         if lab_dir not in self.settings:
@@ -226,7 +226,7 @@ def confirmed(report: dict) -> set[str]:
 # --- what the operator checks of every report ------------------------------------------------
 
 
-def operator_check(report: dict, setting: doors.Setting | None, replayed: bool = True,
+def operator_check(report: dict, setting: rederive.Setting | None, replayed: bool = True,
                    harness: Harness = REFERENCE) -> str:
     """Why the operator would not accept ``report`` (one line), or "": setting, verify, replay, whole payloads.
 
@@ -241,7 +241,7 @@ def operator_check(report: dict, setting: doors.Setting | None, replayed: bool =
         if not verification.ok:
             return f"seal verify says {verification.message}"
         diverging = harness.replay(report).divergences if replayed else ()
-    except (SealError, ReportError, doors.DoorError, SafetyPackError) as exc:
+    except (SealError, ReportError, rederive.DoorError, SafetyPackError) as exc:
         return f"it cannot be checked: {exc}"
     if diverging:
         return f"replay finds {len(diverging)} decisions diverging, the first: {diverging[0].describe()}"
@@ -371,7 +371,7 @@ def try_tamper(attack, ctx: Context) -> Verdict:
     altered = attack.plant["tamper"](copy.deepcopy(ctx.genuine))
     try:
         verification = ctx.harness.verify(altered)
-    except (SealError, ReportError, doors.DoorError, SafetyPackError) as error:
+    except (SealError, ReportError, rederive.DoorError, SafetyPackError) as error:
         return Verdict(attack, False, f"verify refuses it: {error}")
     if not verification.ok:
         return Verdict(attack, False, f"verify: {verification.message}")
@@ -379,7 +379,7 @@ def try_tamper(attack, ctx: Context) -> Verdict:
         return Verdict(attack, True, "it verifies (replay is not asked here)")
     try:
         result = ctx.harness.replay(altered)
-    except doors.DoorError as error:
+    except rederive.DoorError as error:
         return Verdict(attack, False, f"replay refuses it: {error}")
     if result.divergences:
         return Verdict(attack, False, f"replay: {len(result.divergences)} decisions diverge")
@@ -390,7 +390,7 @@ def try_forgery(attack, ctx: Context) -> Verdict:
     """A ledger rewritten through a fresh door and resealed: judged by the configuration, the kept head and the log."""
     try:
         forged = attack.plant["forge"](copy.deepcopy(ctx.genuine))
-    except (SealError, ReportError, doors.DoorError, SafetyPackError, ValueError) as exc:
+    except (SealError, ReportError, rederive.DoorError, SafetyPackError, ValueError) as exc:
         return Verdict(attack, False, f"it cannot even be rebuilt through a fresh door: {exc}")
     problem = operator_check(forged, ctx.setting(DEFAULT_LAB_DIR), "replay" in ctx.defenses, ctx.harness)
     if problem:
@@ -463,7 +463,7 @@ def _terminal(report: dict, ctx: Context) -> str:
 
 
 def _markdown(report: dict, ctx: Context) -> str:
-    return doors.render(report)
+    return rederive.render(report)
 
 
 def _commands(report: dict, ctx: Context) -> str:
@@ -542,7 +542,7 @@ def try_catalogue(attack, ctx: Context) -> Verdict:
         report = {**report, "policy": {**report["policy"], "tools": report["policy"]["tools"]}}
         try:
             ctx.harness.verify(seal.reseal(report))
-        except doors.DoorError:
+        except rederive.DoorError:
             pass
     per_tool = CountedId.comparisons / count
     if per_tool > PER_TOOL:

@@ -32,7 +32,7 @@ the final report, never by what the harness says about itself:
   exact act the operator's configuration does not approve, or a request the
   report does not account for (no act of the run has its key);
 * a point **resumed** when the resume exited 0 and its report verifies
-  (doors.verify), replays with every decision agreeing (core.audit.replay),
+  (rederive.verify), replays with every decision agreeing (core.audit.replay),
   and has the uninterrupted run's findings and verdicts.
 
 It prints one line, then what was sent again:
@@ -62,7 +62,8 @@ from pathlib import Path
 from core.audit.replay import replay
 from core.run import drive, main
 from core.run.canon import write_artifact
-from core.run.doors import FinalDoor, final_door, verify
+from core.run.doors import FinalDoor, final_door
+from core.run.rederive import verify
 from core.run.gate import subject_of
 from core.run import journal
 from core.run.journal import Journal

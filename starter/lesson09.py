@@ -38,8 +38,9 @@ Each event i carries h_i as its ``chain``. The seal holds ``algorithm``,
 The check seals reports of its own (other runs, altered at positions it draws
 from a seed it prints) and sends them to your functions as plain data, in a
 process of their own; the reference's sealing and verifying code
-(``core.run.seal``, ``core.run.report``, ``core.run.doors``, ``core.audit``)
-and the committed reports are unavailable to your file while it runs. Check
+(``core.run.seal``, ``core.run.report``, ``core.run.doors``,
+``core.run.rederive``, ``core.audit``) and the committed reports are
+unavailable to your file while it runs. Check
 your work with ``course check 9``; read the worked answer,
 ``solutions/lesson09.py``, after your attempt.
 """

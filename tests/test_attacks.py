@@ -127,7 +127,7 @@ def test_without_re_deriving_sections_a_resealed_lie_passes():
 
 
 def test_without_comparing_with_the_configuration_a_run_under_another_setting_passes():
-    """With doors.against taken away (verify and replay judge a report by the setting it carries), every run under the attacker's own setting passes as the operator's: a widened policy, an older taxonomy whose exploit was approved and run, the override, a lab of its own."""
+    """With rederive.against taken away (verify and replay judge a report by the setting it carries), every run under the attacker's own setting passes as the operator's: a widened policy, an older taxonomy whose exploit was approved and run, the override, a lab of its own."""
     chosen = of_kind("setting")
     assert succeeded(chosen) == set()
     assert succeeded(chosen, judging.Harness(against=lambda report, setting: "")) == names(chosen)

@@ -17,7 +17,8 @@ import pytest
 from core.audit.replay import Answer, Divergence, replay
 from core.run import taxonomy
 from core.run.canon import write_artifact
-from core.run.doors import DoorError, final_door
+from core.run.doors import final_door
+from core.run.rederive import DoorError
 from core.run.drive import work
 from core.run.gate import GateState, Gating, act_subject, decide
 from core.run.policy import Policy
@@ -209,7 +210,7 @@ def test_the_demo_replays_the_reference_report_and_names_a_rewritten_refusal():
 
 def test_a_ledger_rewritten_through_a_fresh_door_verifies_and_replays_in_agreement():
     """A ledger rewritten through a fresh door and sealed again verifies and replays with every decision agreeing, and its safety verdict finds nothing, so only the head kept elsewhere tells it from the report that was sealed."""
-    from core.run.doors import verify
+    from core.run.rederive import verify
     from core.run.seal import against_kept_head
     from tlog.forgery import forge
 

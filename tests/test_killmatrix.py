@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from core.run import drive
-from core.run.doors import verify
+from core.run.rederive import verify
 from core.run.gate import subject_of
 from lab import server
 from lab.killmatrix import Reference, kill_points

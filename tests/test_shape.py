@@ -98,9 +98,9 @@ def test_no_lesson_module_imports_a_later_lessons_module():
 
 
 def test_only_the_assembly_is_lesson_ones_so_every_other_module_is_held_to_lesson_order():
-    """Lesson 1's modules, which may read every lesson's, are the assembly alone (doors, drive, main): every other core module, the journal too, is listed under the lesson that builds it and held to importing no later lesson's."""
+    """Lesson 1's modules, which may read every lesson's, are the assembly alone (doors, rederive, drive, main): every other core module, the journal too, is listed under the lesson that builds it and held to importing no later lesson's."""
     ones = sorted(name for name, lesson in lesson_of().items() if lesson == 1 and name.startswith("core."))
-    assert ones == ["core.run.doors", "core.run.drive", "core.run.main"]
+    assert ones == ["core.run.doors", "core.run.drive", "core.run.main", "core.run.rederive"]
     assert lesson_of()["core.run.journal"] >= lesson_of()["core.run.seal"]  # it chains its lines with lesson 9's chain
 
 
@@ -213,7 +213,7 @@ CODES_IN_A_VARIABLE = {
     ("propose", "decision.code"): "the policy's",  # build_proposal, likewise
     ("propose", "error.code"): "ReplyError's",  # propose writes a reply refused whole under its ReplyError's code
     ("drive", "code"): ("journal_torn_line", "journal_not_trusted"),  # resume's two notes
-    ("doors", "code"): "copied",  # ask_again copies a caller's refusal as it stands
+    ("rederive", "code"): "copied",  # ask_again copies a caller's refusal as it stands
 }
 
 

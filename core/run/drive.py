@@ -52,7 +52,8 @@ from core.run import journal
 from core.run import report as reports
 from core.run import seal
 from core.run.canon import digest
-from core.run.doors import SECTIONS, FinalDoor, Setting, ask_again, final_door
+from core.run.doors import FinalDoor, final_door
+from core.run.rederive import SECTIONS, Setting, ask_again
 from core.run.execute import Adapter, AdapterResult, ExecutionResult, attempt, execute, require_sendable
 from core.run.gate import Gating, GatingError, gate_state, subject_of
 from core.run.jsonfile import read_json, shown_path

@@ -6,7 +6,7 @@ other part of the document, each derived from a door by a function. Lesson
 run, its policy, stage and close, the counts, every store, and each finding
 with the verdict verification gave it; from lesson 8 on, ``gating_sections``
 adds how acts were gated. A later lesson adds its own function (lesson 10's
-safety verdict), and ``doors.SECTIONS`` lists them all. seal.py then chains
+safety verdict), and ``rederive.SECTIONS`` lists them all. seal.py then chains
 and seals the document; the sealed JSON is the artifact.
 
 Building and verifying share those functions. ``build_report`` derives the
@@ -71,7 +71,7 @@ def gating_sections(door: Recorder, given: Mapping) -> dict:
                                                       "digest": gating.table.digest}}
 
 
-SECTIONS = (ledger_sections, gating_sections)  # lesson 9's; doors.SECTIONS adds later lessons'
+SECTIONS = (ledger_sections, gating_sections)  # lesson 9's; rederive.SECTIONS adds later lessons'
 
 
 def with_verdicts(findings: list[dict], verdicts: list[dict]) -> list[dict]:
@@ -130,8 +130,8 @@ def verify_report(report: object, redo: Redo, sections: Iterable[Sections] = SEC
     """The chain and the seal (seal.verify_chain), then every section, derived again from the ledger.
 
     ``redo`` rebuilds the report's door and asks it every question of the
-    ledger again (doors.redo); ``given_by`` rebuilds what the run was given
-    besides its door (doors.given_by). A report whose sections were edited and then
+    ledger again (rederive.redo); ``given_by`` rebuilds what the run was given
+    besides its door (rederive.given_by). A report whose sections were edited and then
     resealed has a valid chain; it is caught here, and the first section
     that disagrees is named. Raises SealError or ReportError when the input
     is not a sealed harness report (``redo`` raises its own error when the
@@ -160,7 +160,7 @@ def verify_report(report: object, redo: Redo, sections: Iterable[Sections] = SEC
 def render_markdown(sealed: dict, verification: Verification) -> str:
     """The report a person reads, from the sealed JSON alone: the answers first, then the evidence.
 
-    ``verification`` is what verifying ``sealed`` found (doors.verify); its
+    ``verification`` is what verifying ``sealed`` found (rederive.verify); its
     line heads the report. Raises ReportError when ``sealed`` is not a
     harness report.
     """

@@ -25,13 +25,13 @@ from urllib.parse import urlencode
 
 from core.run.commandline import demo_main
 from core.run.doors import door_for
+from core.run.drive import enter
 from core.run.observe import observe, render_response
 from core.run.plugins import PluginError, load_plugin
 from core.run.policy import Policy, reference_policy
 from core.run.propose import PROPOSAL_KIND, propose
 from core.run.recorder import Recorder
 from core.run.records import make_run
-from core.run.stages import advance
 
 LESSON = 4
 # The lab code this demo plugs in, named as the reference run's configuration names it.
@@ -89,14 +89,14 @@ def run_demo(plan: tuple[str, ...] = PLAN, refusal_kinds: tuple[tuple[str, str],
     adapter = load_plugin(ADAPTER)("inprocess")
     rounds: list[dict] = []
     try:
-        move(door, "observe", "propose")
+        enter(door, "observe", "propose")
         rounds.append(ask(door, model, number=1, executed=None))
         for number, action_id in enumerate(plan, start=2):
-            move(door, "select", "execute")
+            enter(door, "select", "execute")
             capture_id = carry_out(door, adapter, action_id)
-            move(door, "observe")
+            enter(door, "observe")
             observe(door, capture_id)
-            move(door, "propose")
+            enter(door, "propose")
             rounds.append(ask(door, model, number, executed={"action_id": action_id, "capture_id": capture_id}))
         rounds.append(ask(door, model, number=len(plan) + 2, executed=None))  # one past the budget
     finally:
@@ -108,14 +108,6 @@ def run_demo(plan: tuple[str, ...] = PLAN, refusal_kinds: tuple[tuple[str, str],
         "injection": trace_injection(door),
         "report": door.snapshot(),
     }
-
-
-def move(door: Recorder, *stages: str) -> None:
-    """Advance through ``stages`` in order; every move is a ledger event."""
-    for stage in stages:
-        answer = advance(door, stage)
-        if not answer["recorded"]:
-            raise DemoError(f"the move to {stage} was refused: {answer['reason']}")
 
 
 def carry_out(door: Recorder, adapter, action_id: str) -> str:

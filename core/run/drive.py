@@ -235,11 +235,13 @@ def lab_adapter(plugins: Mapping[str, object], transport: str, lab_dir: Path | N
 # --- the stages, in order -------------------------------------------------------------------
 
 
-def enter(door: Recorder, stage: str) -> None:
-    """Move to ``stage``; the driver follows the stage table, so a refused move is a bug that stops the run."""
-    answer = advance(door, stage)
-    if not answer["recorded"]:
-        raise HarnessError(f"the run could not enter {stage}: {answer['reason']}")
+def enter(door: Recorder, *stages: str) -> None:
+    """Move to each of ``stages`` in turn; the driver follows the stage table, so a refused move is a bug that
+    stops the run (the demos walk a door through the same function)."""
+    for stage in stages:
+        answer = advance(door, stage)
+        if not answer["recorded"]:
+            raise HarnessError(f"the run could not enter {stage}: {answer['reason']}")
 
 
 def idempotency_key(run_id: str, subject: str) -> str:

@@ -289,7 +289,7 @@ def test_without_the_readers_checks_a_broken_report_is_a_traceback():
     chosen = of_kind("reader")
     assert succeeded(chosen) == set()
     lenient = {
-        "core/run/seal.py": [('    """The shape the chain needs: a run identifier and a list of event objects."""\n',
+        "core/run/seal/__init__.py": [('    """The shape the chain needs: a run identifier and a list of event objects."""\n',
                               '    """The shape the chain needs: a run identifier and a list of event objects."""\n'
                               '    if not isinstance(report, dict) or not isinstance(report.get("run"), dict) or \\\n'
                               '            not isinstance(report["run"].get("run_id"), str) or \\\n'

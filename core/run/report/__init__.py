@@ -29,7 +29,6 @@ never reads it as markup.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable, Iterable, Mapping
 
 from core.run.canon import CanonError, canonical_bytes
@@ -309,9 +308,3 @@ def _code(value: object) -> str:
     fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
-
-
-if __name__ == "__main__":  # rendering verifies the whole report first, so it lives with the whole harness
-    from core.run.main import report_command
-
-    sys.exit(report_command())

@@ -231,7 +231,7 @@ def test_load_report_refuses_unreadable_files(tmp_path):
     (tmp_path / "latin.json").write_bytes(b'{"a": "\xe9"}')
     with pytest.raises(SealError, match="not UTF-8 text"):
         load_report(tmp_path / "latin.json")
-    with pytest.raises(SealError, match="cannot be read"):
+    with pytest.raises(SealError, match="a folder, not a file"):
         load_report(tmp_path)
 
 

@@ -57,6 +57,8 @@ import functools
 import hashlib
 import json
 import math
+import os
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -123,10 +125,20 @@ def artifact_text(value: object) -> str:
 
 
 def write_artifact(path: str | Path, value: object) -> Path:
-    """Write ``value`` as an artifact, as UTF-8 bytes, whatever the locale says."""
+    """Write ``value`` as an artifact, as UTF-8 bytes, whatever the locale says.
+
+    The file is opened without waiting: a FIFO that no one reads is an
+    OSError at once (ENXIO), not a write that waits for ever.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(artifact_text(value).encode("utf-8"))
+    data = artifact_text(value).encode("utf-8")
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+    with open(descriptor, "wb") as file:
+        os.set_blocking(descriptor, True)  # opened; from here a write waits as writes do
+        if stat.S_ISREG(os.fstat(descriptor).st_mode):
+            file.truncate(0)
+        file.write(data)
     return path
 
 

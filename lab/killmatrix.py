@@ -250,17 +250,22 @@ def resuming(change: Callable[[drive.Configuration], drive.Configuration] = lamb
 
     ``change`` alters the configuration it resumes with (one that forgets
     the operator's reviews), ``door`` builds its doors (a gate left out:
-    doors.final_door_with), and ``start_over`` runs again from the start
-    instead of carrying the journal on.
+    doors.final_door_with), and ``start_over`` keeps nothing of the journal
+    but its execution: the journal is cut back to its header and the run
+    goes again from the start, under the same keys.
     """
 
-    def resume(journal: Path, out: Path, port: int) -> int:
+    def resume(path: Path, out: Path, port: int) -> int:
         config = change(drive.load_configuration())
-        with closing(make_adapter("http", None, port, served_apart=True)) as adapter:
+        with closing(make_adapter("http", None, port)) as adapter:
             if start_over:
-                report = drive.run(config, drive.DEFAULT_LAB, "http", adapter=adapter, door=door).report
+                sink, read = Journal.reopen(path)
+                with sink:
+                    sink.cut_back(read, 0)
+                    report = drive.run(config, drive.DEFAULT_LAB, "http", adapter=adapter, sink=sink,
+                                       door=door).report
             else:
-                report = drive.resume(config, journal, drive.DEFAULT_LAB, "http", adapter=adapter,
+                report = drive.resume(config, path, drive.DEFAULT_LAB, "http", adapter=adapter,
                                       door=door).driven.report
         write_artifact(out, report)
         return 0

@@ -34,8 +34,8 @@ from pathlib import Path
 
 from benchmarks.measure import Row, command, per_unit, side_by_side
 from core.run.canon import _key_bytes, digest
-from core.run.doors import redo
-from core.run.doors import verify as verify_report
+from core.run.rederive import redo
+from core.run.rederive import verify as verify_report
 from core.run.origins import _parsed
 from core.run.seal import load_report, seal, verify_chain
 

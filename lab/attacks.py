@@ -595,20 +595,22 @@ class Results:
 
 
 def run_suite(attacks: tuple[Attack, ...] = ATTACKS, *, defenses: tuple[str, ...] | None = None,
-              utility: bool = True) -> Results:
+              utility: bool = True, harness: judging.Harness = judging.REFERENCE) -> Results:
     """Every verdict, then the benign findings confirmed under attack and in a clean lab.
 
     ``defenses`` narrows what judges a report besides verify and replay
     (lab/judging.DEFENSES); ``utility`` False skips the run under attack
     (course attack judges one lesson's part, not the run's utility).
+    ``harness`` is what runs and judges each row (judging.Harness: a
+    student's part in the reference's place, or a guard taken out).
     """
-    with context(defenses) as ctx:
+    with context(defenses, harness) as ctx:
         verdicts = [try_attack(attack, ctx) for attack in attacks]
         benign = confirmed(ctx.genuine)
         if not utility:
             return Results(verdicts, len(benign), len(benign))
-        under_attack = run_reference(under_attack_lab(ctx))
-        problem = judging.operator_check(under_attack.report, ctx.setting(under_attack.lab))
+        under_attack = run_reference(under_attack_lab(ctx), harness=harness)
+        problem = judging.operator_check(under_attack.report, ctx.setting(under_attack.lab), harness=harness)
         if problem:
             raise AssertionError(f"the run under attack does not pass the operator's checks: {problem}")
         return Results(verdicts, len(benign & confirmed(under_attack.report)), len(benign))

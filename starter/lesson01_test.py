@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from core.run.doors import SECTIONS, final_door, given_by, redo, verify
+from core.run.doors import final_door
+from core.run.rederive import SECTIONS, given_by, redo, verify
 from core.run.drive import DEFAULT_LAB, lab_adapter, reference_config, run, seal_report, work
 from core.run.plugins import load_plugin
 from core.run.records import make_run

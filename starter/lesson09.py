@@ -29,11 +29,11 @@ content (its chain, its body, its count) hashes to.
 The check seals reports of its own (other runs, altered at positions it draws
 from a seed it prints) and sends them to your functions as plain data, in a
 process of their own; the reference's sealing and verifying code
-(``core.run.seal``, ``core.run.report``, ``core.run.doors``, ``core.audit``)
-and the committed reports are unavailable to your file while it runs. Check
-your work with ``course check 9``; the page's hints go from a nudge to nearly
-the answer; read the worked answer, ``solutions/lesson09.py``, after your
-attempt.
+(``core.run.seal``, ``core.run.report``, ``core.run.doors``,
+``core.run.rederive``, ``core.audit``) and the committed reports are
+unavailable to your file while it runs. Check your work with ``course check 9``;
+the page's hints go from a nudge to nearly the answer; read the worked answer,
+``solutions/lesson09.py``, after your attempt.
 """
 
 import hashlib

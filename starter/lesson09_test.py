@@ -2,10 +2,10 @@
 
 Your file runs in a process of its own (course/student.py). While it runs, the
 reference's sealing and verifying code (core.run.seal, core.run.report,
-core.run.doors, core.audit), the committed reports (data/course/) and the
-worked answers are unavailable to it: the check sends it each report as plain
-data and judges the answer here, against what the reference's verify_chain
-says of the same report.
+core.run.doors, core.run.rederive, core.audit), the committed reports
+(data/course/) and the worked answers are unavailable to it: the check sends
+it each report as plain data and judges the answer here, against what the
+reference's verify_chain says of the same report.
 
 The reports are the tamper lab's seven files and reports this check seals
 itself from a seed it draws and prints: runs of lesson 9's demo under other
@@ -35,7 +35,7 @@ from course.target import target_path
 
 WORKED = "solutions/lesson09.py"  # out of reach too, unless it is the file being checked
 yours = Student(9, names=("first_altered_event", "matches_kept_head"),
-                blocked=("core.run.seal", "core.run.report", "core.run.doors", "core.audit"),
+                blocked=("core.run.seal", "core.run.report", "core.run.doors", "core.run.rederive", "core.audit"),
                 unreadable=("data/course",) + (() if target_path(9).resolve() == (course_root() / WORKED).resolve()
                                                else (WORKED,)),
                 why="it is the sealing and verifying code whose check lesson 9 asks you to write yourself")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from core.run.doors import verify as verify_report
+from core.run.rederive import verify as verify_report
 from core.run.seal import reseal, seal, unchained
 from course.manifest import course_root
 from course.student import Raised, Student, seed

@@ -161,7 +161,7 @@ def test_the_terminal_printout_shows_markup_and_escapes_in_model_text_and_obeys_
 
 def test_the_markdown_report_and_the_command_lines_show_escapes_and_obey_none(tmp_path):
     """The Markdown report, replay's divergences and seal verify's answer write control, escape and bidirectional characters from a report as visible escapes, never as themselves."""
-    from core.run.doors import render
+    from core.run.rederive import render
 
     sealed = hostile_report()
     markdown = render(sealed)
@@ -222,7 +222,7 @@ import shutil
 
 from core.audit.replay import replay
 from core.run import drive
-from core.run.doors import verify
+from core.run.rederive import verify
 from core.run.policy import PolicyError
 from core.run.recorder import BOUNDED, UNREPRESENTABLE
 from core.run import records

@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 
 from core.audit.replay import Answer, replay
 from core.run.canon import artifact_text, write_artifact
-from core.run.doors import SECTIONS, DoorError
+from core.run.rederive import SECTIONS, DoorError
 from core.run.gate import act_subject
 from core.run.propose import propose
 from core.run.recorder import BOUNDED, PAYLOAD_LIMIT, Recorder
-from core.run.doors import render as render_markdown
+from core.run.rederive import render as render_markdown
 from core.run.report import ReportError, build_report, with_verdicts
 from core.run.seal import SealError, abort, finish, load_report, reseal, seal
 from core.run.seal import verify_chain as verify

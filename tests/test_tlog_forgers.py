@@ -300,7 +300,7 @@ def test_an_empty_log_reads_back_empty_with_the_empty_trees_root():
 
 def test_the_rejection_rewritten_as_an_approval_passes_lesson_9_and_fails_against_the_log(capsys, here):
     from core.audit.replay import replay
-    from core.run.doors import verify as verify_report
+    from core.run.rederive import verify as verify_report
     from tlog.forgery import approve_the_rejection
 
     lie = approve_the_rejection(reference())

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.run.doors import verify as verify_report
+from core.run.rederive import verify as verify_report
 from core.run.report import ReportError
 from core.run.seal import SealError
 from tlog import files, merkle, note

@@ -37,7 +37,7 @@ from pathlib import Path
 from core.audit.replay import replay
 from core.run.canon import artifact_text, write_artifact
 from core.run.demo_seal import aborted_run, finished_run, sealed
-from core.run.doors import verify as verify_report
+from core.run.rederive import verify as verify_report
 from tlog import audit, keys
 from tlog.checkpoint import Checkpoint, sign_checkpoint
 from tlog.forgery import forge, stories

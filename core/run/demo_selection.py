@@ -30,8 +30,9 @@ import sys
 
 from core.run.commandline import demo_main
 from core.run.doors import door_for
-from core.run.drive import FixedPages, execute_reviewed, work
+from core.run.drive import execute_reviewed, work
 from core.run.origins import canonical_destination
+from core.run.plugins import load_plugin
 from core.run.policy import Policy, reference_policy
 from core.run.propose import Model
 from core.run.recorder import Recorder
@@ -39,6 +40,7 @@ from core.run.records import action_identity, make_run
 from core.run.select import rank, score, selection_state
 
 LAB = "https://lab.example"
+FIXED_PAGES = "lab.plugin:FixedPages"  # the lab's adapter over a table of pages (core never imports the lab)
 
 WORLD = {"world": "selection-demo"}
 
@@ -90,11 +92,11 @@ def scripted(replies: tuple[list[dict], ...] | list[list[dict]]) -> Model:
     return lambda prompt: next(texts, '{"proposals": []}')
 
 
-def fixed_pages() -> FixedPages:
+def fixed_pages():
     """The one driver's adapter over fixed copies of the lab's pages: the same answer on every machine."""
     headers = (("Content-Type", "text/html; charset=utf-8"), ("Server", "lab-fixture/1.0"))
     page = lambda status, title, meta, body: (status, headers, HTML.format(title=title, meta=meta, body=body))  # noqa: E731
-    return FixedPages(f"{LAB}:443", {path: page(200, *parts) for path, parts in PAGES.items()}, page(404, *MISSING))
+    return load_plugin(FIXED_PAGES)(f"{LAB}:443", {path: page(200, *parts) for path, parts in PAGES.items()}, page(404, *MISSING))
 
 
 def slipping(door: Recorder, payload: dict, adapter, reviews) -> object:

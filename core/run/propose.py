@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.run.canon import CanonError, canonical_bytes, digest
+from core.run.policy import ACTION_CHECKS
 from core.run.recorder import Kind, Recorder, Refusal
 from core.run.records import (
     Action,
@@ -149,7 +150,8 @@ def build_proposal(door: Recorder, payload: dict) -> Proposal:
                       f"proposal cites model call {shown(model_call_id)} that this run does not hold")
     tool, destination, arguments = payload["tool"], payload["destination"], payload["arguments"]
     decision = door.policy.allows_action(tool, destination, observed=door.observed_now,
-                                         actions_taken=door.count("action"), arguments=arguments)
+                                         actions_taken=door.count("action"), arguments=arguments,
+                                         checks=door.kinds[PROPOSAL_KIND].asks)
     if not decision.allowed:
         raise Refusal(decision.code, decision.reason)
     return make_proposal(door.run.run_id, model_call_id, tool, destination, arguments, payload["why"])
@@ -168,7 +170,7 @@ KINDS = (
     Kind(MODEL_CALL_KIND, ("run_id", "prompt_digest", "capture_ids"), "model_calls", "model_call_id",
          build_model_call, (note_shown,)),
     Kind(PROPOSAL_KIND, ("run_id", "model_call_id", "tool", "destination", "arguments", "why"), "proposals",
-         "action_id", build_proposal),
+         "action_id", build_proposal, asks=ACTION_CHECKS),
 )
 ADMITTED_IN = {MODEL_CALL_KIND: ("propose",), PROPOSAL_KIND: ("propose",)}
 CODES = {

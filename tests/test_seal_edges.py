@@ -477,7 +477,7 @@ def test_the_head_commits_to_every_value_not_to_the_files_layout(tmp_path):
     """What lessons 1 and 9 say: any value changes the head; re-indenting or an escape does not."""
     from pathlib import Path
 
-    from core.run.doors import verify as verify_report
+    from core.run.rederive import verify as verify_report
 
     committed = Path(__file__).resolve().parent.parent / "data" / "course" / "report.json"
     text = committed.read_text(encoding="utf-8")

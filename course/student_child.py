@@ -116,7 +116,9 @@ class Wall:
             place = self.unreadable_path(args[0] if args and args[0] is not None else ".")
             if place:
                 raise Unavailable(self.message(*place))
-            if event == "open" and isinstance(args[2], int) and args[2] & WRITING and not self.private_path(args[0]):
+            # A file descriptor (os.fdopen) was opened by a call this hook already saw.
+            writes = event == "open" and not isinstance(args[0], int) and isinstance(args[2], int) and args[2] & WRITING
+            if writes and not self.private_path(args[0]):
                 raise PermissionError(f"the check's process writes no file outside its own temporary folder "
                                       f"(asked to write {args[0]!r})")
         elif event in STARTS_A_PROCESS:

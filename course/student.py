@@ -130,6 +130,24 @@ def seed() -> int:
     return secrets.randbelow(2**48)  # too many to try one by one from inside the student's code
 
 
+TRACE_ENV = "COURSE_TRACE"  # a file each question a check's edge class asks is noted in (course/differ.py)
+
+
+def asked(student: Student, edge: str, name: str, *args, allowed: type[Exception] | None = None):
+    """``student.call(name, *args)``, a question of the edge class ``edge``; noted in the trace once it is answered.
+
+    The trace, when ``$COURSE_TRACE`` names a file, gets one JSON line per
+    answered question: the lesson, the function and the class. A test reads it
+    to show that every class a check lists reached the student's file.
+    """
+    answer = student.call(name, *args, allowed=allowed)
+    where = os.environ.get(TRACE_ENV)
+    if where:
+        with open(where, "a", encoding="utf-8") as trace:
+            trace.write(json.dumps({"lesson": student.number, "function": name, "edge": edge}) + "\n")
+    return answer
+
+
 @dataclass(frozen=True)
 class Raised:
     """The exception a call was allowed to raise as its answer (``Student.call(..., allowed=...)``): its class

@@ -11,7 +11,8 @@ its fixed words, the shrunk input, both answers, and the seed that draws it
 again (``COURSE_SEED``). The rule's code is never shown.
 
 Hypothesis runs in the check's process, from the course seed, with no example
-database (nothing is written in the student's tree), and is imported only
+database and its caches in ``.course/hypothesis`` (git-ignored, beside the
+student's progress), and is imported only
 when a class is drawn: a fresh starter fails at its first question without
 paying for it. Each question that reaches the student's file is noted in the
 check's trace (``course.student.asked``), so a test can show that every
@@ -25,6 +26,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from course.manifest import course_root
+from course.progress import FOLDER
 from course.student import Student, asked, seed
 
 DRAWN = 25  # inputs Hypothesis draws per class, beyond the fixed ones
@@ -84,6 +87,9 @@ def compare(yours: Student, name: str, edges: tuple[Edge, ...], *, rule: Callabl
             if found != expected.answer:
                 raise Disagreement(question, found, expected)
 
+    first = next((questions[0] for questions in edge.fixed() if questions), None)
+    if first is not None:  # a file not written yet, or one that does not load, gets its own one line here
+        asked(yours, edge.name, name, *arguments(first))
     try:
         for edge in edges:
             for questions in edge.fixed():
@@ -106,6 +112,10 @@ def _drawn(strategy, ask: Callable[[list], None]) -> None:
     """Ask ``ask`` the inputs ``strategy`` draws from this run's seed; a Disagreement comes out shrunk."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hypothesis_seed
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    # Hypothesis keeps caches of its own even with no example database: in the course's folder, not the tree.
+    set_hypothesis_home_dir(course_root() / FOLDER / "hypothesis")
 
     @hypothesis_seed(seed())
     @settings(database=None, max_examples=DRAWN, deadline=None, derandomize=False, report_multiple_bugs=False,

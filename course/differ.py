@@ -65,7 +65,7 @@ class Disagreement(Exception):
 
 def compare(yours: Student, name: str, edges: tuple[Edge, ...], *, rule: Callable[[object], Rule],
             judged: Callable[[object], object], shown: Callable[[object], str],
-            arguments: Callable[[object], tuple] = tuple) -> None:
+            arguments: Callable[[object], tuple] = tuple, allowed: type[Exception] | None = None) -> None:
     """Fail with one row unless ``name`` in the student's file answers every question of ``edges`` as ``rule`` does.
 
     Every class's fixed inputs are asked first, in the order listed, then
@@ -73,7 +73,8 @@ def compare(yours: Student, name: str, edges: tuple[Edge, ...], *, rule: Callabl
     class's own boundary, before a drawn input of another class stumbles on
     it. ``arguments(question)`` is what the call is sent, ``judged(answer)``
     the part of the student's answer the contract fixes, and ``shown`` says
-    the question in words for the row.
+    the question in words for the row; ``allowed`` is an exception the
+    function may raise as its answer (``Student.call``).
     """
     edge = edges[0]
 
@@ -81,7 +82,7 @@ def compare(yours: Student, name: str, edges: tuple[Edge, ...], *, rule: Callabl
         for question in questions:
             expected = rule(question)
             try:
-                found = judged(asked(yours, edge.name, name, *arguments(question)))
+                found = judged(asked(yours, edge.name, name, *arguments(question), allowed=allowed))
             except pytest.fail.Exception as failure:  # it raised, or answered what is not data: that is its answer
                 found = f"no answer ({' '.join(str(failure).split())})"
             if found != expected.answer:
@@ -89,7 +90,7 @@ def compare(yours: Student, name: str, edges: tuple[Edge, ...], *, rule: Callabl
 
     first = next((questions[0] for questions in edge.fixed() if questions), None)
     if first is not None:  # a file not written yet, or one that does not load, gets its own one line here
-        asked(yours, edge.name, name, *arguments(first))
+        asked(yours, edge.name, name, *arguments(first), allowed=allowed)
     try:
         for edge in edges:
             for questions in edge.fixed():

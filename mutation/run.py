@@ -97,8 +97,9 @@ def mutants(lesson: int) -> list[Mutant]:
     source = solution(lesson).read_text(encoding="utf-8")
     marked, lines = marked_lines(source), source.splitlines()
     found, seen = [], {source}
+    nodes = list(ast_nodes(get_ast(source)))  # an operator only looks at a node here; it mutates a fresh parse
     for name, operator in operators():
-        positions = [start for node in ast_nodes(get_ast(source)) for start, _ in operator.mutation_positions(node)]
+        positions = [start for node in nodes for start, _ in operator.mutation_positions(node)]
         for occurrence, (line, _column) in enumerate(positions):
             if line not in marked:
                 continue

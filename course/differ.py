@@ -28,9 +28,10 @@ import pytest
 
 from course.manifest import course_root
 from course.progress import FOLDER
-from course.student import Student, asked, seed
+from course.student import Raised, Student, asked, on_the_wire, seed
 
 DRAWN = 25  # inputs Hypothesis draws per class, beyond the fixed ones
+UNCHANGED = "a function that answers a question changes nothing it was handed: every argument comes back as it was sent"
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,8 @@ class Disagreement(Exception):
 
 def compare(yours: Student, name: str, edges: tuple[Edge, ...], *, rule: Callable[[object], Rule],
             judged: Callable[[object], object], shown: Callable[[object], str],
-            arguments: Callable[[object], tuple] = tuple, allowed: type[Exception] | None = None) -> None:
+            arguments: Callable[[object], tuple] = tuple, allowed: type[Exception] | None = None,
+            unchanged: bool = False) -> None:
     """Fail with one row unless ``name`` in the student's file answers every question of ``edges`` as ``rule`` does.
 
     Every class's fixed inputs are asked first, in the order listed, then
@@ -74,15 +76,26 @@ def compare(yours: Student, name: str, edges: tuple[Edge, ...], *, rule: Callabl
     it. ``arguments(question)`` is what the call is sent, ``judged(answer)``
     the part of the student's answer the contract fixes, and ``shown`` says
     the question in words for the row; ``allowed`` is an exception the
-    function may raise as its answer (``Student.call``).
+    function may raise as its answer (``Student.call``). With ``unchanged``
+    each argument must also come back as it was sent (``Student.call``'s
+    ``echo``): a function that answers a question changes nothing it was
+    handed, which a fresh copy per call would hide.
     """
     edge = edges[0]
 
     def ask(questions) -> None:
         for question in questions:
             expected = rule(question)
+            sent = arguments(question)
             try:
-                found = judged(asked(yours, edge.name, name, *arguments(question), allowed=allowed))
+                answer = asked(yours, edge.name, name, *sent, allowed=allowed, echo=unchanged)
+                if unchanged and not isinstance(answer, Raised):
+                    changed = _changed(on_the_wire(list(sent)), on_the_wire(answer.arguments))
+                    if changed:
+                        raise Disagreement(question, f"its argument back with {changed}",
+                                           Rule("every argument back as it was sent", UNCHANGED))
+                    answer = answer.value
+                found = judged(answer)
             except pytest.fail.Exception as failure:  # it raised, or answered what is not data: that is its answer
                 found = f"no answer ({' '.join(str(failure).split())})"
             if found != expected.answer:
@@ -103,6 +116,23 @@ def compare(yours: Student, name: str, edges: tuple[Edge, ...], *, rule: Callabl
         Student.fail(f"{edge.name}: {wrong.rule.words}. For {shown(wrong.question)}, your {name} gives "
                      f"{_said(wrong.found)} where the rule gives {_said(wrong.rule.answer)} (COURSE_SEED={chosen} "
                      f"course check {yours.number} asks it again)")
+
+
+def _changed(sent, back, where: str = "") -> str:
+    """The first place where ``back`` differs from ``sent`` (JSON data), in words; "" when they are equal."""
+    if sent == back:
+        return ""
+    if isinstance(sent, dict) and isinstance(back, dict):
+        for key in sent:
+            if key not in back:
+                return f"{where}[{key!r}] gone"
+            if sent[key] != back[key]:
+                return _changed(sent[key], back[key], f"{where}[{key!r}]")
+        return f"{where}[{next(key for key in back if key not in sent)!r}] added"
+    if isinstance(sent, list) and isinstance(back, list) and len(sent) == len(back):
+        at = next(index for index, (a, b) in enumerate(zip(sent, back)) if a != b)
+        return _changed(sent[at], back[at], f"{where}[{at}]")
+    return f"{where or 'it'} changed from {str(sent)[:40]!r} to {str(back)[:40]!r}"
 
 
 def _said(answer) -> str:

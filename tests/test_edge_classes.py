@@ -18,7 +18,7 @@ from course.differ import Edge
 
 from .conftest import REPO, run_course
 
-LESSONS_WITH_CLASSES = (7,)
+LESSONS_WITH_CLASSES = (7, 9, 11)
 SEEDS = tuple(range(1, 21))
 
 

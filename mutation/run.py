@@ -55,9 +55,13 @@ class Mutant:
     code: str
 
     @property
-    def key(self) -> tuple[int, str, str]:
-        """What names this mutant in the equivalent list: its lesson and the line before and after."""
-        return self.lesson, self.before.strip(), self.after.strip()
+    def key(self) -> tuple[int, int, str, str]:
+        """What names this mutant in the equivalent list: its lesson, its line's number, and the line before and after.
+
+        The number tells two lines of the same text apart (two tools' costs);
+        a listed mutant whose line moved is no longer made, which a test tells.
+        """
+        return self.lesson, self.line, self.before.strip(), self.after.strip()
 
 
 def solution(lesson: int) -> Path:
@@ -118,13 +122,13 @@ def mutants(lesson: int) -> list[Mutant]:
     return found
 
 
-def equivalents(path: Path = EQUIVALENT) -> dict[tuple[int, str, str], str]:
+def equivalents(path: Path = EQUIVALENT) -> dict[tuple[int, int, str, str], str]:
     """The listed equivalent mutants: their key (``Mutant.key``) and the reason."""
     if not path.exists():
         return {}
     listed = {}
     for entry in tomllib.loads(path.read_text(encoding="utf-8")).get("mutant", []):
-        key = (int(entry["lesson"]), entry["line"].strip(), entry["mutant"].strip())
+        key = (int(entry["lesson"]), int(entry["at"]), entry["line"].strip(), entry["mutant"].strip())
         if not entry.get("reason", "").strip():
             raise ValueError(f"{path.name}: the mutant {key} is listed with no reason")
         listed[key] = entry["reason"]

@@ -93,7 +93,7 @@ def test_every_listed_equivalent_mutant_is_a_mutant_of_its_lesson():
 
 def test_an_equivalent_mutant_listed_without_a_reason_is_an_error(tmp_path):
     listed = tmp_path / "equivalent.toml"
-    listed.write_text("[[mutant]]\nlesson = 7\nline = 'a'\nmutant = 'b'\nreason = ' '\n", encoding="utf-8")
+    listed.write_text("[[mutant]]\nlesson = 7\nat = 1\nline = 'a'\nmutant = 'b'\nreason = ' '\n", encoding="utf-8")
     with pytest.raises(ValueError, match="no reason"):
         equivalents(listed)
 

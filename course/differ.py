@@ -30,7 +30,7 @@ from course.manifest import course_root
 from course.progress import FOLDER
 from course.student import Raised, Student, asked, on_the_wire, seed
 
-DRAWN = 25  # inputs Hypothesis draws per class, beyond the fixed ones
+DRAWN = 15  # inputs Hypothesis draws per class, beyond the fixed ones
 UNCHANGED = "a function that answers a question changes nothing it was handed: every argument comes back as it was sent"
 
 

@@ -475,6 +475,34 @@ def drawn_root_questions():
     return question()
 
 
+def arbitrary_path(index: int, size: int) -> list[bytes]:
+    """Hashes enough for leaf ``index`` of a tree of ``size``, made from the place itself (any hashes fit a place)."""
+    return [_h(f"{SEED}-{index}-{size}-{level}".encode()) for level in range(path_length(index, size) or 0)]
+
+
+HUGE = 2**60
+
+
+def huge_questions() -> list[list[tuple]]:
+    leaf = _h(b"huge", str(SEED).encode())
+    places = [(HUGE - 1, HUGE), (HUGE - 2, HUGE - 1), (HUGE - 1, HUGE + 1), (HUGE // 2 + 12345, HUGE + 7),
+              (2**53 + 1, 2**54), (300, 301), (256, 257), (2**61 - 2, 2**61 - 1)]
+    return [[(leaf, index, size, arbitrary_path(index, size)) for index, size in places]]
+
+
+def drawn_huge_questions():
+    """Hypothesis: a tree of 2**53 to 2**62 leaves and a place in it, with hashes enough for that place."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        size = draw(st.integers(2**53, 2**62))
+        index = draw(st.sampled_from((size - 1, size - 2, size // 2, draw(st.integers(0, size - 1)))))
+        return [(_h(b"huge", str(index).encode()), index, size, arbitrary_path(index, size))]
+
+    return question()
+
+
 ROOT_EDGE_CLASSES = (
     Edge("a leaf index outside the tree: negative, the size itself, or past it", fixed=index_questions,
          drawn=drawn_root_questions),
@@ -486,6 +514,8 @@ ROOT_EDGE_CLASSES = (
                         for question in leaf_questions(size, salt)],
          drawn=drawn_root_questions),
     Edge("a path with one bit of one hash flipped", fixed=bent_questions, drawn=drawn_root_questions),
+    Edge("a huge tree: a size and an index past 256, and past 2**53 (a float's last exact whole number)",
+         fixed=huge_questions, drawn=drawn_huge_questions),
 )
 
 

@@ -15,11 +15,13 @@ import sys
 import pytest
 
 from course.differ import Edge
+from course.wrong import names_the_idea, wrong_solutions
 
 from .conftest import REPO, run_course
+from .test_wrong_solutions import failed_rows
 
 LESSONS_WITH_CLASSES = (7, 9, 11)
-SEEDS = tuple(range(1, 21))
+SEEDS = tuple(range(1, 21))  # the twenty seeds; COURSE_SEED=N replays one
 
 
 def edge_classes(lesson: int) -> tuple[Edge, ...]:
@@ -68,3 +70,24 @@ def test_the_trace_notes_only_questions_the_file_answered(tmp_path):
     done = run_course(REPO, "check", "7", COURSE_TARGET="pristine", COURSE_SEED="1", COURSE_TRACE=str(trace_file))
     assert done.returncode == 1
     assert not trace_file.exists() or not trace_file.read_text(encoding="utf-8").strip()
+
+
+# Mistakes that passed the checks before they asked every edge class: each must now fail on every seed.
+AFTER_EDGE_CLASSES = ("lesson05_finds_the_tool_by_its_prefix", "lesson06_details_an_error_by_its_message",
+                      "lesson07_knows_four_server_errors", "lesson07_shows_in_any_case",
+                      "lesson07_remembers_each_finding", "lesson09_takes_a_shortened_head",
+                      "lesson09_hashes_under_a_fixed_algorithm", "lesson09_pops_the_chain_out_of_each_event",
+                      "lesson11_takes_a_negative_index", "lesson11_compares_twelve_digits",
+                      "lesson11_raises_on_a_proof_that_does_not_fit")
+
+
+@pytest.mark.whole
+@pytest.mark.parametrize("name", AFTER_EDGE_CLASSES)
+def test_each_mistake_an_edge_class_names_fails_on_twenty_seeds_with_its_words(name):
+    wrong = next(found for found in wrong_solutions(REPO, int(name[6:8])) if found.path.stem == name)
+    for seed in SEEDS:
+        done = run_course(REPO, "check", str(wrong.lesson), COURSE_TARGET=str(wrong.path), COURSE_SEED=str(seed),
+                          COLUMNS="1000")
+        assert done.returncode == 1, f"seed {seed}: course check {wrong.lesson} passed {name}"
+        assert any(names_the_idea(row, wrong.words) for row in failed_rows(done.stdout)), \
+            f"seed {seed}: no failing row of {name} says {wrong.words!r}:\n{done.stdout}"

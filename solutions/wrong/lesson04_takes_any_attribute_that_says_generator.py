@@ -1,0 +1,56 @@
+"""Wrong: a meta tag counts when any of its attributes says "generator".
+
+name="generator" is the usual spelling, so any attribute with that value
+is taken for it: property="generator", or a description whose content is
+the word. Only the name attribute names the tag.
+
+Kind: skips the edge
+Fails with: the generator meta tag is a meta tag whose name attribute is generator
+"""
+
+from html.parser import HTMLParser
+
+from core.run.observe import split_response
+
+# Elements whose content a browser reads as text, never as tags (html.parser reads
+# script and style that way already).
+READ_AS_TEXT = ("script", "style", "title", "textarea", "xmp",
+                "iframe", "noembed", "noframes")
+
+
+class _GeneratorTag(HTMLParser):
+    """Notices a ``<meta name="generator">`` tag anywhere in the markup."""
+
+    CDATA_CONTENT_ELEMENTS = READ_AS_TEXT
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = [(value or "").lower() for _name, value in attrs]
+        if tag == "meta" and "generator" in values:
+            self.found = True
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag in READ_AS_TEXT:  # <title/> opens a title: only void elements close
+            self.set_cdata_mode(tag)
+
+
+def read_has_meta(capture_text: str) -> bool | None:
+    """True when the captured page's markup has a generator meta tag; else None."""
+    _headers, page = split_response(capture_text)  # a header is not markup
+    parser = _GeneratorTag()
+    parser.feed(page)
+    parser.close()
+    return True if parser.found else None  # one page without it says nothing
+
+
+def has_meta_observation(capture: dict) -> dict | None:
+    """The has_meta observation citing ``capture``; None when its page says nothing."""
+    value = read_has_meta(capture["body"])
+    if value is None:
+        return None
+    return {"run_id": capture["run_id"], "field": "has_meta", "value": value,
+            "capture_id": capture["capture_id"]}

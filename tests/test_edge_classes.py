@@ -77,6 +77,8 @@ AFTER_EDGE_CLASSES = ("lesson05_finds_the_tool_by_its_prefix", "lesson06_details
                       "lesson10_takes_an_empty_list_for_no_evidence", "lesson02_numbers_the_reference_from_the_clock",
                       "lesson08_lets_a_cap_release_a_consequential_act", "lesson08_reads_the_role_in_any_case",
                       "lesson04_takes_any_attribute_that_says_generator", "lesson04_reads_the_first_kilobyte",
+                      "lesson01_compares_findings_as_a_set", "lesson01_takes_a_404_control_for_no_control",
+                      "lesson01_finds_the_text_in_any_case",
                       "lesson07_knows_four_server_errors", "lesson07_shows_in_any_case",
                       "lesson07_remembers_each_finding", "lesson09_takes_a_shortened_head",
                       "lesson09_hashes_under_a_fixed_algorithm", "lesson09_pops_the_chain_out_of_each_event",

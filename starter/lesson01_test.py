@@ -542,7 +542,7 @@ def test_an_edited_section_is_named(reports, labs):
     assert answer == "findings", (
         f"the committed report with its findings listed in another order, each kept as it was: "
         f"first_disagreeing_section returned {answer!r}. The findings section is a list in ledger order, so "
-        "another order disagrees with the ledger, and the section is named")
+        "another order disagrees with the ledger, and a section that disagrees with its ledger is named")
     chosen = seed()
     rng = random.Random(f"{chosen} one edit")
     unseen = Unseen(labs, "a section edited")

@@ -458,8 +458,41 @@ def drawn_event_questions():
     return question()
 
 
+@functools.cache
+def long_run() -> dict:
+    """A sealed report of 300 events (the pool's first, its events repeated and numbered again)."""
+    report = pool()[0]
+    events = [{**unchained(report["events"][n % len(report["events"])]), "seq": n + 1} for n in range(300)]
+    bare = {key: value for key, value in report.items() if key not in ("seal", "events")}
+    return seal({**bare, "events": events})
+
+
+def long_questions() -> list[list[tuple]]:
+    report = long_run()
+    edited, dropped = copy.deepcopy(report), copy.deepcopy(report)
+    edited["events"][280]["reason"] += "!"
+    del dropped["events"][-1]
+    return [[(report,)], [(edited,)], [(dropped,)]]
+
+
+def out_of_place_questions() -> list[list[tuple]]:
+    """Ledgers whose chain was recomputed over an event whose seq is not its place (the seal left as it was)."""
+    questions = []
+    for report in pool():
+        middle = len(report["events"]) // 2
+        for seq in (middle - 1, middle, middle + 2):  # a seq repeated, kept, or skipped ahead
+            events = copy.deepcopy(report["events"])
+            events[middle]["seq"] = seq
+            if seq != middle + 1:
+                questions.append([(relinked(report, events),)])
+    return questions
+
+
 EVENT_EDGE_CLASSES = (
     Edge("a report altered at its first or its last event, or not at all", fixed=altered_at_the_ends,
+         drawn=drawn_event_questions),
+    Edge("a ledger of more than 256 events", fixed=long_questions, drawn=drawn_event_questions),
+    Edge("a ledger whose chain was recomputed over an event out of its place", fixed=out_of_place_questions,
          drawn=drawn_event_questions),
 )
 EDGE_CLASSES = HEAD_EDGE_CLASSES + EVENT_EDGE_CLASSES

@@ -82,10 +82,10 @@ lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/ $(LAB_ROOT)
 
 # NO_MKDOCS_2_WARNING: mkdocs-material's own switch for its end-of-life banner (not a build warning).
-# The pages are written first (course/site.py: pictures, source pages, links, notebooks, nav)
+# The pages are written first (site_build/build.py: pictures, source pages, links, notebooks, nav)
 # to build/site-src/ with build/mkdocs.yml; any builder reads those: `zensical build -f build/mkdocs.yml`.
 docs: $(STAMP)
-	$(BIN)/python -m course.site build-pages
+	$(BIN)/python -m site_build.build build-pages
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve -f build/mkdocs.yml --dev-addr 127.0.0.1:8000
 
 verify: $(STAMP)

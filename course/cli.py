@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import subprocess
 import sys
 import time
+import unicodedata
 from pathlib import Path
 
 import click
@@ -52,8 +54,7 @@ class _Printer:
     def Text(self, text: str):  # noqa: N802
         """Text from outside the course (a check's message quotes the student's values): never markup."""
         from rich.text import Text
-        from core.run.records import printable
-        return Text(printable(text))
+        return Text(visible(text))
 
 
 out = _Printer()
@@ -139,10 +140,24 @@ def _selected(lesson: Lesson) -> Path:
     return path
 
 
-def _plain(line: str) -> str:
-    """A line that quotes the student's text, as text: escapes shown, never obeyed (records.printable)."""
+# Characters that are neither white space nor controls, yet render blank: a line padded with them
+# would look like two, the second one written by the student's file.
+BLANK_LOOKING = frozenset("\u115f\u1160\u2800\u3164\uffa0\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f"
+                          + "".join(map(chr, range(0xFE00, 0xFE10))) + "".join(map(chr, range(0xE0100, 0xE01F0))))
+
+
+def visible(text: str) -> str:
+    """``text`` as the screen shows what the check did not write: every character a terminal obeys, or
+    draws blank, as an escape (records.printable, then white space but a lone space, fillers, private and
+    unassigned characters), and a run of three or more spaces as escapes too."""
     from core.run.records import printable
-    return printable(line)
+    shown = "".join((f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
+                    if c in BLANK_LOOKING or (unicodedata.category(c) in ("Zs", "Co", "Cn") and c != " ") else c
+                    for c in printable(text))
+    return re.sub(r" {3,}", lambda run: "\\x20" * len(run.group()), shown)
+
+
+_plain = visible  # a line that quotes the student's text, as text: shown, never obeyed
 
 
 STARTED: Running | None = None  # the check course/entry.py started early, until the check command takes it

@@ -54,14 +54,23 @@ def lint_lesson(lesson: Lesson, root: Path) -> list[str]:
 
 
 def check_wrong_solutions(lesson: Lesson, root: Path) -> list[str]:
-    """Rule 16: six or more wrong solutions, every kind among them, each declaring its kind and its row's words."""
+    """Rule 16: six or more wrong solutions, every kind among them, each declaring its kind and its row's words,
+    each diff applying to the worked answer as it is now, and the shortcut a whole file."""
     try:
         found = wrong.wrong_solutions(root, lesson.number)
     except wrong.WrongSolutionError as exc:
         return [str(exc)]
     if not found:
-        return [f"has no wrong solutions yet ({wrong.FOLDER}/lesson{lesson.label}_<what_is_wrong>.py, rule 16)"]
+        return [f"has no wrong solutions yet ({wrong.FOLDER}/lesson{lesson.label}_<what_is_wrong>.diff, rule 16)"]
     problems = []
+    for each in found:
+        if each.path.suffix == ".diff":
+            try:
+                wrong.rebuild(each.path)
+            except (OSError, wrong.WrongSolutionError) as exc:
+                problems.append(str(exc))
+    if not any(w.kind == "reads the reference" and w.path.suffix == ".py" for w in found):
+        problems.append("has no whole-file wrong solution that imports the reference or reads an artifact")
     if len(found) < 6:
         problems.append(f"has {len(found)} wrong solution(s) in {wrong.FOLDER}/; rule 16 asks for six or more")
     missing = [kind for kind in wrong.KINDS if kind not in {w.kind for w in found}]

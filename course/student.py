@@ -14,41 +14,36 @@ Every ``starter/lessonNN_test.py`` reaches the student's code through one object
 
 ``Student(N, ...)`` holds the file ``COURSE_TARGET`` selects for lesson N
 (``course/target.py``: the student's starter by default). It is loaded once, on
-the first call, and shared by every test in the file. It is held one of two ways:
+the first call, and shared by every test in the file.
 
-* **In a child process** (the default). The file runs in a Python process of
-  its own, started once per test file; ``call`` sends the arguments there and
-  returns the function's result. Both travel as JSON data, nothing else (so
-  tuples come back as lists, and an object that is not JSON data is an answer
-  the check cannot read); bytes cross as bytes (``on_the_wire``), and a call
-  may name an exception the function raises as its answer (``allowed``). The check's own objects (its door, its expected
-  answers, pytest) live in another process, so the student's code cannot patch
-  them; the judging happens here, on data the check can check itself. While the
-  child runs, each module in ``blocked`` (the reference the exercise
-  re-implements) is unavailable to the student's file: importing it, or opening
-  its source or bytecode, raises an ImportError saying so. ``let_out`` lets
-  named, self-contained helpers of a blocked module through as fresh copies, and
-  ``unreadable`` names more paths (a committed artifact) the file may not open.
-  The child writes no file outside its own temporary folder (``workspace``
-  hands a check a folder there for an exercise that writes files), starts no
-  process and sends no signal through os.kill (``course/student_child.py``
-  holds the wall: an audit hook, and the kernel's Landlock where it has one);
-  the file being checked is always readable to itself, even inside an
-  unreadable folder. A call that runs longer than ``timeout`` seconds is
-  stopped. A function whose contract is to return an object (lesson 2's
-  ``Policy``) crosses as that object's data: ``as_data={"build_my_policy":
-  "snapshot"}`` has the child call the result's ``snapshot()`` and send what
-  it returns; ``"core.run.policy:Policy.snapshot"`` also requires the result
-  to be exactly a ``Policy``, read by the method as it was before the file
-  loaded.
-* **In process** (``in_process=True``), for a check whose scenario hands the
-  student's code live objects (a door, an adapter): ``yours.module`` is the
-  loaded module and ``yours.call(name, door, ...)`` calls it directly. There is
-  no wall: the student's code shares the check's process and could reach
-  anything in it, the reference and the check included (no lesson's check
-  holds its file this way).
+The file runs in a Python process of its own (the child), started once per
+test file; ``call`` sends the arguments there and returns the function's
+result. Both travel as JSON data, nothing else (so tuples come back as lists,
+and an object that is not JSON data is an answer the check cannot read); bytes
+cross as bytes (``on_the_wire``), and a call may name an exception the function
+raises as its answer (``allowed``). The check's own objects (its door, its
+expected answers, pytest) live in this process, and the judging happens here,
+on data the check can check itself: nothing the file does through ordinary
+Python (patching a test, writing the results file, an ``atexit`` hook,
+printing) changes the verdict.
 
-Whichever way, a student's file that breaks gets one line, never a traceback:
+While the child runs, each module in ``blocked`` (the reference the exercise
+re-implements) is unavailable to the student's file: importing it, or opening
+its source or bytecode, raises an ImportError saying so, and so does opening
+the worked answers or a path in ``unreadable`` (a committed artifact).
+``let_out`` lets named, self-contained helpers of a blocked module through as
+fresh copies. The child writes no file outside its own temporary folder
+(``workspace`` hands a check a folder there), starts no process and sends no
+signal, and dies with the check (``course/student_child.py`` holds the wall).
+The wall is a teacher's, not a proctor's: a file built to defeat it by
+introspection is out of its scope. A call that runs longer than ``timeout``
+seconds is stopped. A function whose contract is to return an object (lesson
+2's ``Policy``) crosses as that object's data: ``as_data={"build_my_policy":
+"snapshot"}`` has the child call the result's ``snapshot()`` and send what it
+returns; ``"core.run.policy:Policy.snapshot"`` also requires the result to be
+exactly a ``Policy``, read by the method as it was before the file loaded.
+
+A student's file that breaks gets one line, never a traceback:
 
 ======================  ===============================================================
 the file does not load  ``starter/lesson04.py, line 3: SyntaxError: invalid syntax``
@@ -60,7 +55,7 @@ it reached the wall     ``read_has_meta reached past the exercise: core.run.obse
                         unavailable while the check runs: ...``
 ======================  ===============================================================
 
-and, in the child, a call that does not return in time, one that ends the
+and a call that does not return in time, one that ends the
 process, and an answer that is not JSON data each get their own line too. The
 first two rows, and a file that stops reading the check's channel, are about
 the whole file: every check fails with the same line,
@@ -76,8 +71,7 @@ rebuilt in the child by its class name (a builtin one, or a class a blocked
 module lets out). The student's code reaches only what those functions do,
 in the order it calls them, and the check sees every call as it happens.
 
-For what a check catches itself from code held in process, ``yours.where(exc)``
-is that one line; ``yours.shown`` is the file as the student names it, and
+``yours.shown`` is the file as the student names it, and
 ``yours.fail(message)`` fails the check without a traceback. A check's fresh
 cases (rule 17) come from ``seed()``: a new seed each run, or ``COURSE_SEED`` to
 make the same cases again (the child never sees it); a failure message prints it.
@@ -108,8 +102,8 @@ from pathlib import Path
 import pytest
 
 from course.manifest import course_root
-from course.student_child import described
-from course.target import EARLY_ENV, ENV, PROBLEM_ENV, TargetError, load_lesson, target_path
+from course.check_plugin import RESULTS_ENV
+from course.target import EARLY_ENV, ENV, PROBLEM_ENV, TargetError, target_path
 
 SEED_ENV = "COURSE_SEED"
 CHILD = Path(__file__).with_name("student_child.py")
@@ -218,20 +212,15 @@ class Student:
 
     def __init__(self, number: int, names: tuple[str, ...] = (), *, blocked: tuple[str, ...] = (),
                  let_out: dict[str, tuple[str, ...]] | None = None, unreadable: tuple[str, ...] = (),
-                 as_data: dict[str, str] | None = None, why: str = "", in_process: bool = False,
-                 timeout: float = 10.0) -> None:
-        if in_process and (blocked or let_out or unreadable or as_data):
-            raise ValueError("a Student held in process has no wall: blocked, let_out, unreadable and as_data "
-                             "need the child")
-        self.number, self.names, self.in_process, self.timeout = number, tuple(names), in_process, timeout
+                 as_data: dict[str, str] | None = None, why: str = "", timeout: float = 10.0) -> None:
+        self.number, self.names, self.timeout = number, tuple(names), timeout
         self.blocked, self.let_out, self.unreadable = tuple(blocked), dict(let_out or {}), tuple(unreadable)
         self.as_data = dict(as_data or {})
         self.why = why or f"it is the reference of what lesson {number} asks you to write yourself"
-        self._module = None
         self._problem = ""  # the one line about the whole file, once known
         self._child: _Child | None = None
         self._early: _Child | None = None
-        if not in_process and os.environ.get(EARLY_ENV) == "1":
+        if os.environ.get(EARLY_ENV) == "1":
             self._early = self._launch_quietly()
 
     # --- the file, as the student names it ----------------------------------------------
@@ -252,14 +241,6 @@ class Student:
 
     # --- what a check calls ----------------------------------------------------------------
 
-    @property
-    def module(self):
-        """The loaded module (in process only), or a one-line failure if the file cannot be used."""
-        if not self.in_process:
-            raise TypeError("this Student runs in a child process: call its functions with call()")
-        self._load_here()
-        return self._module
-
     def call(self, name: str, *args, allowed: type[Exception] | None = None, echo: bool = False):
         """``name(*args)`` in the student's file; its result, or a one-line failure naming what went wrong.
 
@@ -269,20 +250,6 @@ class Student:
         is ``Kept``: the result, and each argument as the function left it, so
         a check can tell a function that changed what it was handed.
         """
-        if self.in_process:
-            self._load_here()
-            if not hasattr(self._module, name):
-                self.fail(self._missing(name))
-            function = getattr(self._module, name)
-            if not callable(function):
-                self.fail(self._not_callable(name, type(function).__name__))
-            try:
-                value = function(*args)
-                return Kept(value, list(args)) if echo else value
-            except BaseException as exc:  # noqa: BLE001  the student's code may raise anything, SystemExit too
-                if allowed is not None and type(exc) is allowed:
-                    return Raised(allowed.__name__, str(exc))
-                self.fail(self.raised(name, described(exc, str(self.path))))
         return self._call_child(name, args, allowed, echo)
 
     def workspace(self, name: str) -> Path:
@@ -292,8 +259,6 @@ class Student:
         files (a pack ratified in a copy, say) is handed a folder from here;
         the check reads back what was written, in its own process.
         """
-        if self.in_process:
-            raise TypeError("a Student held in process has no wall, and no workspace of its own")
         if self._problem:
             self.fail(self._problem)
         if self._child is None or not self._child.alive():
@@ -313,10 +278,6 @@ class Student:
             if not (stat.S_ISREG(kind) or stat.S_ISDIR(kind)):
                 self.fail(f"{by} left {path.relative_to(folder).as_posix()} in the folder, which is not a plain "
                           "file or folder (a link, FIFO, socket or device): write plain files only")
-
-    def where(self, exc: BaseException) -> str:
-        """Where in the student's file ``exc`` (raised by code held in process) came from, as one line."""
-        return self._located(described(exc, str(self.path)))
 
     def raised(self, name: str, info: dict) -> str:
         """The one line for a call of ``name`` that raised (``info`` as ``student_child.described`` gives it)."""
@@ -350,22 +311,6 @@ class Student:
             Path(where).write_text(line + "\n", encoding="utf-8")
         self.fail(line)
 
-    def _load_here(self) -> None:
-        if self._problem:
-            self.fail(self._problem)
-        if self._module is not None:
-            return
-        try:
-            module = load_lesson(self.number)
-        except (FileNotFoundError, TargetError) as exc:
-            self._file_problem(str(exc))
-        except BaseException as exc:  # noqa: BLE001  a file that does not import, or exits while importing
-            self._file_problem(self._located(described(exc, str(self.path))))
-        missing = [name for name in self.names if not hasattr(module, name)]
-        if missing:
-            self._file_problem(self._missing(missing[0]))
-        self._module = module
-
     def _missing(self, name: str) -> str:
         """``file: AttributeError: the file defines no 'x'``, naming a near spelling and its line if there is one."""
         try:
@@ -392,15 +337,9 @@ class Student:
 
     def _always_unreadable(self, root: Path) -> dict[str, list[str]]:
         """What no student file may open, in any lesson: git's objects (every committed file, the reference
-        among them) and the worked answer, unless it is the very file being checked."""
-        places = {str(root / ".git"): [".git", "git's objects hold every committed file, the reference among them"],
-                  str(root / "build"): ["build", "the built site holds a copy of every file, the reference among them"],
-                  str(root / ".hypothesis"): [".hypothesis", "Hypothesis keeps the reference's constants there"],
-                  str(root / ".pytest_cache"): [".pytest_cache", "pytest's cache holds the check's own results"]}
-        answer = root / "solutions" / f"lesson{self.number:02d}.py"
-        if answer.resolve() != self.path.resolve():
-            places[str(answer)] = [answer.relative_to(root).as_posix(), "it is the worked answer, to read after your attempt"]
-        return places
+        among them) and the worked answers (the file being checked is always readable to itself)."""
+        return {str(root / ".git"): [".git", "git's objects hold every committed file, the reference among them"],
+                str(root / "solutions"): ["solutions", "it holds the worked answers, to read after your attempt"]}
 
     def _call_child(self, name: str, args: tuple, allowed: type[Exception] | None = None, echo: bool = False):
         if self._problem:
@@ -491,17 +430,20 @@ class _Child:
         self.shown, self.calls, self.buffer = shown, 0, b""
         self.private = tempfile.TemporaryDirectory(prefix="course-check-")
         requests_in, self.requests = os.pipe()
+        lifeline, self.lifeline = os.pipe()  # only this process holds its writing end: it closes when this one ends
         os.set_blocking(self.requests, False)  # a child that stops reading must not stop the check (_write_all)
         self.replies, replies_out = os.pipe()
         self.output = tempfile.TemporaryFile()  # what the student's file prints: kept out of the check's way
         # Neither the file course check reads nor the seed of the check's fresh cases is the child's to see.
-        environment = {key: value for key, value in os.environ.items() if key not in (PROBLEM_ENV, SEED_ENV)}
-        self.process = subprocess.Popen([sys.executable, "-I", "-B", "-u", str(CHILD), str(requests_in), str(replies_out)],
-                                        pass_fds=(requests_in, replies_out), stdin=subprocess.DEVNULL,
-                                        stdout=self.output, stderr=subprocess.STDOUT, cwd=root, env=environment)
-        os.close(requests_in)
-        os.close(replies_out)
-        weakref.finalize(self, _stop, self.process, self.requests, self.replies, self.output, self.private)
+        environment = {key: value for key, value in os.environ.items() if key not in (PROBLEM_ENV, SEED_ENV, RESULTS_ENV)}
+        self.process = subprocess.Popen([sys.executable, "-I", "-B", "-u", str(CHILD), str(requests_in), str(replies_out),
+                                         str(lifeline)], pass_fds=(requests_in, replies_out, lifeline),
+                                        stdin=subprocess.DEVNULL, stdout=self.output, stderr=subprocess.STDOUT, cwd=root,
+                                        env=environment)
+        for end in (requests_in, replies_out, lifeline):
+            os.close(end)
+        weakref.finalize(self, _stop, self.process, self.requests, self.replies, self.lifeline, self.output,
+                         self.private)
 
     def alive(self) -> bool:
         return self.process.poll() is None

@@ -10,6 +10,8 @@ name, so the same test checks whichever file ``COURSE_TARGET`` selects:
 * ``pristine``: the starter as committed at HEAD, before any edit of the student's;
   the test suite checks that it fails, and the lesson pages show its failures. If git
   cannot show it, that is an error (``TargetError``), never the working copy instead;
+* a path ending ``.diff``: a wrong solution stored as its mistake, rebuilt onto the
+  worked answer as it is now (``course/wrong.py``) and loaded from a temporary copy;
 * any other value: the path of a file to load.
 """
 
@@ -45,6 +47,13 @@ def target_path(number: int, root: Path | None = None, choice: str | None = None
         return root / "solutions" / f"lesson{number:02d}.py"
     if choice == "pristine":
         return pristine_copy(f"starter/lesson{number:02d}.py", root)
+    if choice.endswith(".diff"):
+        from course.wrong import WrongSolutionError, rebuilt_copy
+
+        try:
+            return rebuilt_copy(Path(choice))
+        except (OSError, UnicodeDecodeError, WrongSolutionError) as exc:
+            raise TargetError(f"{ENV} selects {choice}, which cannot be rebuilt: {exc}") from None
     return Path(choice)
 
 

@@ -21,7 +21,7 @@ from urllib.parse import unquote_to_bytes, urlsplit
 
 import httpx
 
-from lab.app import make_app
+from lab.app import MEMORY_HEADER, MEMORY_PATH, FirstAnswers, make_app
 from lab.fixtures import TRANSPORT_HEADERS
 from lab.origins import DEFAULT_PORTS, canonical_origin
 
@@ -46,10 +46,10 @@ class HttpAdapter:
     """Fetch lab URLs in process (``transport="inprocess"``) or over loopback (``"http"``)."""
 
     def __init__(self, transport: str = "inprocess", lab_dir: str | Path | None = None, port: int | None = None,
-                 record: list | None = None):
+                 record: list | None = None, memory: FirstAnswers | None = None):
         if transport == "inprocess" and port is None:
             self._base = IN_PROCESS_BASE
-            wire = ServedTransport(app=make_app(lab_dir, record))
+            wire = ServedTransport(app=make_app(lab_dir, record, memory))
         elif transport == "http" and lab_dir is None and isinstance(port, int) and 0 < port < 65536:
             self._base = f"http://127.0.0.1:{port}"
             wire = httpx.HTTPTransport(verify=_no_trusted_certificates())
@@ -80,6 +80,15 @@ class HttpAdapter:
             headers=_page_headers(response.headers),
             body=response.content.decode("utf-8", errors="replace"),
         )
+
+    def memory(self) -> str:
+        """The name of the memory that holds the lab's idempotency keys, as the lab says it now (lab.app.MEMORY_PATH).
+
+        Nothing is asked of a site, so nothing acts. Raises what the client
+        raises when the lab cannot be reached.
+        """
+        response = self._client.get(self._base + MEMORY_PATH)
+        return response.headers.get(MEMORY_HEADER, "") if response.status_code == 200 else ""
 
     def close(self) -> None:
         self._client.close()

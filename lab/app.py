@@ -10,6 +10,7 @@ page by the path, and refuses everything it does not recognise with a short
 from __future__ import annotations
 
 import html
+import secrets
 import threading
 from http import HTTPStatus
 from pathlib import Path
@@ -17,7 +18,8 @@ from urllib.parse import parse_qs
 
 from lab import DEFAULT_LAB_DIR, fixtures
 
-__all__ = ["KEY_HEADER", "MAX_HEADER_BYTES", "FirstAnswers", "make_app", "reached", "respond"]
+__all__ = ["KEY_HEADER", "MAX_HEADER_BYTES", "MEMORY_HEADER", "MEMORY_PATH", "FirstAnswers", "make_app", "reached",
+           "respond"]
 
 # A real server refuses oversized headers before the app runs; in process
 # nothing would, so the app applies the same limit itself.
@@ -25,23 +27,33 @@ MAX_HEADER_BYTES = 8192
 ALLOWED_METHODS = ("GET", "HEAD")
 DEFAULT_PORT_SUFFIX = ":443"
 KEY_HEADER = "HTTP_IDEMPOTENCY_KEY"  # the Idempotency-Key request header, as WSGI names it
+# Where the lab says which memory holds its keys, on any host: the lab's own answer, not a site's page.
+MEMORY_PATH = "/.well-known/idempotency-memory"
+MEMORY_HEADER = "Idempotency-Memory"
 
 Response = tuple[int, list[tuple[str, str]], bytes]
 
 
-def make_app(lab_dir: str | Path | None = None, record: list | None = None):
+def make_app(lab_dir: str | Path | None = None, record: list | None = None, memory: FirstAnswers | None = None):
     """A WSGI application serving the fixtures under ``lab_dir`` (default: data/lab).
 
     ``record``, when given, gets one entry per request that reached the lab
     (``reached``): the lab's own account of what was asked of it, which the
     attack suite judges by, never by what a model wrote. The application
-    deduplicates by ``Idempotency-Key`` (``FirstAnswers``) for as long as it
-    lives; a keyed request's entry names its key and whether it was replayed.
+    deduplicates by ``Idempotency-Key`` in ``memory`` (``FirstAnswers``: a
+    new one unless given) for as long as it lives; a keyed request's entry
+    names its key and whether it was replayed. A GET of ``MEMORY_PATH``, on
+    any host, answers with the name of that memory (``MEMORY_HEADER``) and
+    is no request to a site, so the record leaves it out.
     """
     lab_dir = DEFAULT_LAB_DIR if lab_dir is None else Path(lab_dir)
-    first_answers = FirstAnswers()
+    first_answers = FirstAnswers() if memory is None else memory
 
     def lab_app(environ, start_response):
+        if environ.get("PATH_INFO") == MEMORY_PATH and environ.get("REQUEST_METHOD") == "GET":
+            start_response("200 OK", [("Content-Type", "text/plain; charset=utf-8"),
+                                      (MEMORY_HEADER, first_answers.name)])
+            return [first_answers.name.encode("ascii") + b"\n"]
         key = environ.get(KEY_HEADER)
         status, headers, body, replayed = first_answers.answer(key, environ, lambda: respond(lab_dir, environ))
         if record is not None:
@@ -62,11 +74,15 @@ class FirstAnswers:
     request again. Reusing a key for another request (method, host, path or
     query) is a client's mistake, answered 422. The memory lives as long as
     the application: a lab served on its own (``python -m lab serve``)
-    remembers keys across the harness's restarts; the in-process lab dies
-    with the harness, and remembers nothing.
+    remembers keys across the harness's restarts, and forgets them all when
+    it is restarted itself; the in-process lab dies with the harness. So the
+    memory has a ``name``, random, made with it: a client that sees the same
+    name again knows its keys are still remembered, and one that sees
+    another knows they are not.
     """
 
     def __init__(self) -> None:
+        self.name = secrets.token_hex(16)
         self._first: dict[str, tuple[tuple, Response]] = {}
         self._lock = threading.Lock()  # the server answers on two threads: a key is decided once
 

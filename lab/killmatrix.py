@@ -40,8 +40,11 @@ It prints one line, then what was sent again:
     K kill points: D duplicated acts, L lost approvals, X unapproved acts; R of K resumed to a report that verifies and replays
 
 A request sent again is delivery at least once; it acts once only because
-this lab deduplicates by key (lab.app.FirstAnswers). A passive read sent
-again is counted on a line of its own.
+the lab still holds its key (lab.app.FirstAnswers), and the harness sends a
+consequential act again only when the lab shows the memory its key went
+to. A passive read sent again is counted on a line of its own. Keys are an
+execution's (drive.idempotency_key): the matrix reads each run's from its
+journal.
 
 Processes are forked from this one (it starts no threads), so a kill point
 costs a fork and a run, not three interpreters.
@@ -175,7 +178,9 @@ class Stopping:
 
     def __init__(self, inner, point: Point, stop):
         self.inner, self.point, self.stop, self.sent = inner, point, stop, 0
-        self.deduplicates = inner.deduplicates
+
+    def memory(self) -> str:
+        return self.inner.memory()
 
     def fetch(self, url: str, idempotency_key: str | None = None):
         response = self.inner.fetch(url, idempotency_key=idempotency_key)
@@ -210,8 +215,8 @@ def killed_run(point: Point, journal: Path, port: int) -> str:
             if point == Point(WRITE, writes):
                 stop()
 
-        adapter = Stopping(make_adapter("http", None, port, served_apart=True), point, stop)
-        drive.run(config, drive.DEFAULT_LAB, "http", adapter=adapter, sink=write)
+        adapter = Stopping(make_adapter("http", None, port), point, stop)
+        drive.run(config, drive.DEFAULT_LAB, "http", adapter=adapter, sink=write, keys=sink)
         return 0
 
     pid = forked(harness)
@@ -245,11 +250,12 @@ def resumed_run(journal: Path, out: Path, port: int, notes: Path) -> int:
 
 @dataclass(frozen=True)
 class Reference:
-    """The uninterrupted run: its report, its journal's writes and its requests."""
+    """The uninterrupted run: its report, its journal's writes and its requests, and its execution."""
 
     report: dict
     writes: int
     record: tuple[dict, ...]  # what reached the lab, in order: one entry per send
+    execution: str = ""  # what its keys are made with (its journal's header)
 
     @property
     def sends(self) -> int:
@@ -258,18 +264,19 @@ class Reference:
 
 def reference(folder: Path) -> Reference:
     """The reference run, uninterrupted, over HTTP against its own lab, with a journal: what points are judged by."""
-    record, journal, out = folder / "record.jsonl", folder / "journal.jsonl", folder / "report.json"
+    record, journal_path, out = folder / "record.jsonl", folder / "journal.jsonl", folder / "report.json"
     with lab_served(record) as port:
 
         def run() -> int:
-            return main.main(["--out", str(out), "--journal", str(journal), "--transport", "http",
+            return main.main(["--out", str(out), "--journal", str(journal_path), "--transport", "http",
                               "--lab-url", f"http://127.0.0.1:{port}"])
 
         status = finished(forked(run))
     if status != 0:
         raise RuntimeError(f"the uninterrupted reference run failed (exit {status})")
-    writes = len(journal.read_bytes().splitlines()) - 1
-    return Reference(read_json(out, error=RuntimeError), writes, tuple(server.read_record(record)))
+    kept = journal.read(journal_path)
+    return Reference(read_json(out, error=RuntimeError), len(kept.events), tuple(server.read_record(record)),
+                     kept.execution)
 
 
 def kill_points(ref: Reference, config: drive.Configuration, sample: bool) -> list[Point]:
@@ -304,7 +311,7 @@ def is_consequential(config: drive.Configuration, tool: str) -> bool:
 def consequential_key(ref: Reference, config: drive.Configuration) -> dict[str, bool]:
     """Each act of the reference run's idempotency key, and whether the act is consequential."""
     run_id = ref.report["run"]["run_id"]
-    return {drive.idempotency_key(run_id, subject_of(a["tool"], a["arguments"], a["destination"])):
+    return {drive.idempotency_key(ref.execution, run_id, subject_of(a["tool"], a["arguments"], a["destination"])):
             is_consequential(config, a["tool"]) for a in ref.report["actions"]}
 
 
@@ -323,12 +330,13 @@ def in_doubt(killed: journal.Read) -> set[str]:
 
 
 def judge(tally: Tally, point: Point, ref: Reference, config: drive.Configuration, status: int,
-          report: dict | None, record: list[dict], doubt: set[str]) -> None:
+          report: dict | None, record: list[dict], doubt: set[str], execution: str) -> None:
     """Add what the lab's record and the final report show at ``point`` to ``tally``.
 
     ``doubt`` names the acts the killed run's journal shows in doubt: only
     those may reach the lab twice, and only their points may end in a
-    report that is not byte for byte the uninterrupted run's.
+    report that is not byte for byte the uninterrupted run's. ``execution``
+    is the killed run's (its journal's), which its keys are made with.
     """
     tally.points += 1
     run_id = ref.report["run"]["run_id"]
@@ -336,7 +344,7 @@ def judge(tally: Tally, point: Point, ref: Reference, config: drive.Configuratio
     acts = {}  # idempotency key -> (the act's subject, whether it is consequential)
     for action in (report or ref.report)["actions"]:
         subject = subject_of(action["tool"], action["arguments"], action["destination"])
-        acts[drive.idempotency_key(run_id, subject)] = (subject, is_consequential(config, action["tool"]),
+        acts[drive.idempotency_key(execution, run_id, subject)] = (subject, is_consequential(config, action["tool"]),
                                                         action["action_id"])
     by_key: dict[str, list[dict]] = {}
     for entry in record:
@@ -414,10 +422,11 @@ def kill_matrix(points: str | None = None, sample: bool = False, folder: Path | 
                 missed = killed_run(point, kept, port)
                 if missed:
                     raise RuntimeError(missed)
-                doubt = in_doubt(journal.read(kept))
+                killed = journal.read(kept)
                 status = resumed_run(kept, out, port, here / "notes.txt")
             report = read_json(out, error=RuntimeError) if out.exists() else None
-            judge(tally, point, ref, config, status, report, server.read_record(record), doubt)
+            judge(tally, point, ref, config, status, report, server.read_record(record), in_doubt(killed),
+                  killed.execution)
     return tally
 
 

@@ -34,17 +34,23 @@ WORLD_FOLDERS = ("sites", "model")  # what the lab serves and what its model say
 class LabAdapter:
     """The lab's HttpAdapter behind core's protocol: ``fetch(url, idempotency_key=None) -> AdapterResult``.
 
-    ``deduplicates`` says whether the lab it reaches answers a repeated
-    ``Idempotency-Key`` with its first response across a restart of the
-    harness. Every lab remembers the keys it was sent for as long as it
-    runs (lab.app.FirstAnswers), so only a lab served in a process of its
-    own (``served_apart``) outlives a harness that is killed: the in-process
-    lab, and the one the harness serves from a thread of its own, die with it.
+    ``memory()`` names the memory that holds the keys of the lab it reaches,
+    as that lab shows it now (lab.app.FirstAnswers): the harness sends an
+    act in doubt again under its key only to the memory its key went to.
+    Nothing here assumes the lab outlives anything: a lab served on its own
+    shows the same memory until it is restarted, and the in-process lab a
+    new one each time the harness makes it.
     """
 
-    def __init__(self, http: HttpAdapter, served_apart: bool = False):
+    def __init__(self, http: HttpAdapter):
         self._http = http
-        self.deduplicates = served_apart
+
+    def memory(self) -> str:
+        """The lab's memory of keys, by name; "" when the lab cannot say (it is not reached, or does not answer)."""
+        try:
+            return self._http.memory()
+        except httpx.HTTPError:
+            return ""
 
     def fetch(self, url: str, idempotency_key: str | None = None) -> AdapterResult:
         """One response; ``NotSent`` when the request never left (a bad URL, a refused connection).
@@ -71,18 +77,15 @@ class LabAdapter:
         self.close()
 
 
-def make_adapter(transport: str, lab_dir: str | Path | None = None, port: int | None = None,
-                 served_apart: bool = False) -> LabAdapter:
+def make_adapter(transport: str, lab_dir: str | Path | None = None, port: int | None = None) -> LabAdapter:
     """An adapter for ``transport``: in process over ``lab_dir``, or over HTTP to a lab served on ``port``.
 
     Over HTTP the server has already been told which folder to serve, so the
-    adapter needs only the port; ``served_apart`` says the server runs in a
-    process of its own (``python -m lab serve``), so it deduplicates keys
-    across the harness's restarts.
+    adapter needs only the port.
     """
     if transport == "inprocess":
         return LabAdapter(HttpAdapter("inprocess", lab_dir))
-    return LabAdapter(HttpAdapter(transport, None, port), served_apart=served_apart and transport == "http")
+    return LabAdapter(HttpAdapter(transport, None, port))
 
 
 def make_model(lab_dir: str | Path | None = None) -> Callable[[str], str]:

@@ -600,7 +600,7 @@ def tell(run) -> str:
     try:
         value = run()
     except Exception as exc:
-        return f"raised {YOURS.where(exc).split(': ', 1)[1]}"
+        return f"raised {type(exc).__name__}: {' '.join(str(exc).split())}"
     return value.hex()[:12] if isinstance(value, bytes) else repr(value)
 
 

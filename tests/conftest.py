@@ -160,8 +160,8 @@ def build_with_zensical(config: Path) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="session")
 def site_pages(tmp_path_factory) -> Path:
-    """The site's pages and config, written once per test session by the pre-build step (`course.site`)."""
-    from course import site
+    """The site's pages and config, written once per test session by the pre-build step (`site_build.build`)."""
+    from site_build import build as site
 
     return site.build_pages(tmp_path_factory.mktemp("pages"))
 

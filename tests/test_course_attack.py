@@ -62,7 +62,7 @@ def test_with_the_worked_solutions_no_attack_gets_through(tmp_path):
 def test_a_wrong_solution_of_lesson_8_or_9_names_the_attacks_it_lets_through(tmp_path, wrong, through):
     """With a wrong solution of lesson 8 or 9 in place, course attack names each attack that gets through, exits 1, and fails exactly those rows in the results file."""
     lesson = wrong[6:8].lstrip("0")
-    done, results = course_attack(tmp_path, lesson, target=f"solutions/wrong/{wrong}.py")
+    done, results = course_attack(tmp_path, lesson, target=f"solutions/wrong/{wrong}.diff")
     assert done.returncode == 1, done.stdout + done.stderr
     failed = {test["name"].split(": ")[1] for test in results["tests"] if test["status"] == "fail"}
     assert through <= failed, failed

@@ -22,11 +22,11 @@ def write(tmp_path, monkeypatch):
     monkeypatch.delenv("COURSE_PROBLEM_FILE", raising=False)
     monkeypatch.setenv("COURSE_SEED", "4242")
 
-    def make(source: str, in_process: bool = False) -> Student:
+    def make(source: str) -> Student:
         path = tmp_path / "lesson07.py"
         path.write_text(textwrap.dedent(source), encoding="utf-8")
         monkeypatch.setenv("COURSE_TARGET", str(path))
-        return Student(7, names=("answer",), in_process=in_process)
+        return Student(7, names=("answer",))
 
     return make
 
@@ -91,9 +91,8 @@ def test_a_function_that_raises_is_answered_by_its_line_at_the_first_question(wr
     assert said == "answer is not written yet: TODO 1 in " + said.rsplit(" in ", 1)[1]
 
 
-@pytest.mark.parametrize("in_process", [False, True], ids=["child", "in process"])
-def test_echo_hands_back_each_argument_as_the_function_left_it(write, in_process):
-    student = write("def answer(report):\n    report.pop('chain')\n    return len(report)\n", in_process)
+def test_echo_hands_back_each_argument_as_the_function_left_it(write):
+    student = write("def answer(report):\n    report.pop('chain')\n    return len(report)\n")
     kept = student.call("answer", {"chain": "ab", "seq": 1}, echo=True)
     assert kept == Kept(1, [{"seq": 1}])
 

@@ -17,11 +17,12 @@ import subprocess
 import sys
 import textwrap
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
-from core.run import drive
+from core.run import drive, journal
 from core.run.doors import verify
 from core.run.gate import subject_of
 from lab import server
@@ -122,21 +123,21 @@ def test_kill_minus_9_at_an_arbitrary_moment_then_resume_acts_nothing_twice_and_
     """python -m core.run.main --journal killed with kill -9 at an arbitrary moment, its resume killed too, then resumed to the end: by the lab's own record no consequential act acted twice, and the report verifies."""
     seed = random.SystemRandom().randrange(2**32)
     pick = random.Random(seed)
-    record, journal, out = tmp_path / "record.jsonl", tmp_path / "run.jsonl", tmp_path / "report.json"
+    record, journal_path, out = tmp_path / "record.jsonl", tmp_path / "run.jsonl", tmp_path / "report.json"
     config = drive.load_configuration()
     with server.running(record=record) as port:
         lab = ["--transport", "http", "--lab-url", f"http://127.0.0.1:{port}"]
         started = time.monotonic()
-        first = subprocess.Popen([sys.executable, "-m", "core.run.main", "--out", str(out), "--journal", str(journal),
+        first = subprocess.Popen([sys.executable, "-m", "core.run.main", "--out", str(out), "--journal", str(journal_path),
                                   *lab], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        while not journal.exists() or not journal.stat().st_size:
+        while not journal_path.exists() or not journal_path.stat().st_size:
             assert time.monotonic() - started < 60 and first.poll() is None, f"seed {seed}: the run never began"
             time.sleep(0.002)
         time.sleep(pick.uniform(0, 0.4))
         first.send_signal(signal.SIGKILL)
         first.wait()
-        lines_at_kill = len(journal.read_bytes().splitlines())
-        resume = [sys.executable, "-m", "core.run.main", "--resume", str(journal), "--out", str(out), *lab]
+        lines_at_kill = len(journal_path.read_bytes().splitlines())
+        resume = [sys.executable, "-m", "core.run.main", "--resume", str(journal_path), "--out", str(out), *lab]
         second = subprocess.Popen(resume, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(pick.uniform(0, 0.4))
         second.send_signal(signal.SIGKILL)
@@ -146,8 +147,9 @@ def test_kill_minus_9_at_an_arbitrary_moment_then_resume_acts_nothing_twice_and_
     assert last.returncode == 0, f"{where}: {last.stderr}"
     report = json.loads(out.read_text(encoding="utf-8"))
     assert verify(report).ok, where
-    keys = {drive.idempotency_key(report["run"]["run_id"], subject_of(a["tool"], a["arguments"], a["destination"])):
-            a for a in report["actions"]}
+    execution = journal.read(journal_path).execution
+    keys = {drive.idempotency_key(execution, report["run"]["run_id"],
+                                  subject_of(a["tool"], a["arguments"], a["destination"])): a for a in report["actions"]}
     acted: dict[str, int] = {}
     for entry in server.read_record(record):
         assert entry.get("idempotency_key") in keys, f"{where}: a request no act accounts for: {entry}"
@@ -157,7 +159,42 @@ def test_kill_minus_9_at_an_arbitrary_moment_then_resume_acts_nothing_twice_and_
         if config.gating.table.classify(tool.activity).consequential:
             assert times == 1, f"{where}: {keys[key]['action_id']} acted {times} times"
     assert (report["findings"], report["verdicts"]) == (REFERENCE["findings"], REFERENCE["verdicts"]), where
-    assert os.path.getsize(journal) > 0
+    assert os.path.getsize(journal_path) > 0
+
+
+def probe_requests(record: Path, kept: Path) -> list[bool]:
+    """Whether each request under the approved probe's key (in the execution of the journal ``kept``) was replayed."""
+    probe = next(a for a in REFERENCE["actions"] if a["tool"] == "probe_reflection")
+    key = drive.idempotency_key(journal.read(kept).execution, REFERENCE["run"]["run_id"],
+                                subject_of(probe["tool"], probe["arguments"], probe["destination"]))
+    return [entry["replayed"] for entry in server.read_record(record) if entry["idempotency_key"] == key]
+
+
+def test_killed_after_the_probe_then_the_lab_restarted_the_resume_hands_the_probe_to_a_person(tmp_path):
+    """Killed right after the lab answered the approved probe, the lab restarted (its memory of keys gone), then resumed: the probe is not sent again but handed to a person, so by the lab's record it acted once; with the lab not restarted, it is sent again and answered from the lab's memory."""
+    for restarted in (True, False):
+        here = tmp_path / ("restarted" if restarted else "kept")
+        here.mkdir()
+        record, kept, out = here / "record.jsonl", here / "run.jsonl", here / "report.json"
+        with ExitStack() as stack:
+            port = stack.enter_context(server.running(record=record))
+            killed = killmatrix("--kill", "s7", "--journal", str(kept), "--lab-url", f"http://127.0.0.1:{port}")
+            assert killed.returncode == 0 and "probe_reflection -> https://lab.example:443/debug" in killed.stdout
+            if restarted:
+                stack.close()
+                port = stack.enter_context(server.running(record=record))
+            done = subprocess.run([sys.executable, "-m", "core.run.main", "--resume", str(kept), "--out", str(out),
+                                   "--transport", "http", "--lab-url", f"http://127.0.0.1:{port}"], cwd=REPO,
+                                  capture_output=True, text=True, timeout=120)
+        assert (done.returncode, done.stderr) == (0, ""), done.stderr
+        report = json.loads(out.read_text(encoding="utf-8"))
+        notes = [e for e in report["events"] if e["code"] == "in_doubt_for_a_person"]
+        assert verify(report).ok
+        if restarted:
+            assert probe_requests(record, kept) == [False] and len(notes) == 1
+        else:
+            assert probe_requests(record, kept) == [False, True] and not notes
+            assert (report["findings"], report["verdicts"]) == (REFERENCE["findings"], REFERENCE["verdicts"])
 
 
 def test_one_kill_leaves_the_journal_as_the_kill_left_it_and_bad_input_gets_one_line(tmp_path):
@@ -166,7 +203,7 @@ def test_one_kill_leaves_the_journal_as_the_kill_left_it_and_bad_input_gets_one_
     with server.running(record=tmp_path / "record.jsonl") as port:
         done = killmatrix("--kill", "30", "--journal", str(journal_path), "--lab-url", f"http://127.0.0.1:{port}")
     assert done.returncode == 0 and done.stdout.startswith("killed with SIGKILL right after ledger write 30;")
-    assert len(journal_path.read_bytes().splitlines()) == 31
+    assert len(journal.read(journal_path).events) == 30
     for bad in (["--kill", "s0", "--journal", str(tmp_path / "x"), "--lab-url", "http://127.0.0.1:9"],
                 ["--kill", "3", "--journal", str(tmp_path / "y"), "--lab-url", "https://lab.example/"],
                 ["--kill", "3"]):

@@ -1,4 +1,4 @@
-"""The lab deduplicates by Idempotency-Key, and the lab's adapter sends keys and says when its lab outlives the harness."""
+"""The lab deduplicates by Idempotency-Key, and the lab's adapter sends keys and shows the memory that holds them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from lab import server
 from lab.adapter import HttpAdapter
 from lab.app import FirstAnswers, make_app
-from lab.plugin import LabAdapter, make_adapter
+from lab.plugin import make_adapter
 
 from .conftest import examples
 from .test_lab_app import call
@@ -82,10 +82,12 @@ def test_the_http_adapter_sends_the_key_and_a_lab_served_on_its_own_replays_it(t
     assert [entry.get("replayed") for entry in entries] == [False, True, None]
 
 
-def test_only_an_adapter_to_a_lab_served_apart_says_its_target_deduplicates():
-    """The lab's adapter says its target deduplicates only when the lab is served in a process of its own: the in-process lab, and one served from a thread of the harness, die with the harness."""
-    with make_adapter("inprocess") as in_process, make_adapter("http", None, 9, served_apart=False) as in_thread, \
-            make_adapter("http", None, 9, served_apart=True) as apart:
-        assert (in_process.deduplicates, in_thread.deduplicates, apart.deduplicates) == (False, False, True)
-    with LabAdapter(HttpAdapter("inprocess")) as plain:
-        assert plain.deduplicates is False
+def test_the_labs_adapter_assumes_no_memory_and_shows_the_one_its_lab_names():
+    """The lab's adapter never says its target deduplicates because of how the lab is served: it shows the memory the lab names, another for each lab made in process, and another for a lab served again from a thread of the harness."""
+    with make_adapter("inprocess") as one, make_adapter("inprocess") as two:
+        assert not hasattr(one, "deduplicates") and one.memory() and one.memory() != two.memory()
+    shown = []
+    for _ in range(2):
+        with server.serving_here() as port, make_adapter("http", None, port) as in_thread:
+            shown.append(in_thread.memory())
+    assert all(shown) and shown[0] != shown[1]

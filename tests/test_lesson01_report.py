@@ -26,7 +26,8 @@ from core.run.doors import SECTIONS, given_by, redo, verify
 from core.run.gate import subject_of
 from core.run.report import build_report
 from core.run.seal import against_kept_head, reseal, seal, unchained, verify_chain
-from course import manifest, pages, pictures
+from course import manifest, pages
+from site_build import pictures
 
 REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "data" / "course" / "report.json"

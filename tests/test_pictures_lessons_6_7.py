@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-from course import pictures
+from site_build import pictures
 
 pytestmark = pytest.mark.browser
 

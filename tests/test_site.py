@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from course import manifest, pages, pictures, refs
-from course import site as prebuild
+from course import manifest, pages, refs
+from site_build import pictures
+from site_build import build as prebuild
 
 REPO = Path(__file__).resolve().parent.parent
 READY = [lesson for lesson in manifest.load(REPO) if lesson.ready]
@@ -103,10 +104,10 @@ def _copy_of_the_pages(tmp_path: Path, extra: str) -> Path:
 
 def test_an_unresolved_code_reference_stops_the_pages_being_written(tmp_path):
     docs = _copy_of_the_pages(tmp_path, "\nSee `run/records.py:NoSuchThing`.\n")
-    done = subprocess.run([sys.executable, "-m", "course.site", "build-pages", "--out", str(tmp_path / "out"),
+    done = subprocess.run([sys.executable, "-m", "site_build.build", "build-pages", "--out", str(tmp_path / "out"),
                            "--pages", str(docs)], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 1
-    assert done.stderr == "course.site: index.md: code reference `run/records.py:NoSuchThing` resolves to no definition\n"
+    assert done.stderr == "site_build.build: index.md: code reference `run/records.py:NoSuchThing` resolves to no definition\n"
 
 
 @pytest.mark.parametrize("extra, says", [
@@ -130,6 +131,22 @@ def test_source_pages_sit_behind_one_reference_code_entry(site):
     index = (site / "source" / "index.html").read_text(encoding="utf-8")
     for path in prebuild.source_files():
         assert f'href="{path}.html"' in index, f"the Reference code page does not list {path}"
+
+
+def test_each_wrong_solution_stored_as_its_mistake_is_shown_as_its_diff(site_pages):
+    """A wrong solution's page shows its header and its diff, highlighted as one: the one-line mistake."""
+    diffs = sorted((REPO / "solutions" / "wrong").glob("*.diff"))
+    assert diffs
+    folder = site_pages.parent / "site-src" / "source"
+    for path in diffs:
+        page = (folder / path.relative_to(REPO).with_name(path.name + ".md")).read_text(encoding="utf-8")
+        assert '<span class="gi">+' in page or '<span class="gd">-' in page, path.name  # a diff's lines, as one
+        changed = [line[1:] for line in path.read_text(encoding="utf-8").splitlines()
+                   if line.startswith(("+", "-")) and not line.startswith(("+++", "---"))]
+        word = next(found.group() for line in changed if (found := re.search(r"[A-Za-z_]{3,}", line)))
+        assert word in page, (path.name, word)
+    index = (folder / "index.md").read_text(encoding="utf-8")
+    assert "solutions/wrong/lesson04_accepts_every_page.diff" in index and "Wrong: every page has the tag." in index
 
 
 def test_each_source_page_lists_the_lessons_that_cite_it(site):

@@ -11,7 +11,7 @@ its level (the last leaf of an odd tree) is drawn where it joins the tree,
 higher up, which is what "moves up unchanged" means.
 
 It returns one self-contained SVG element, in the shape of the course's
-other pictures (course/pictures.py): every mark carries its datum in
+other pictures (site_build/pictures.py): every mark carries its datum in
 ``data-*`` attributes and a ``<title>``.
 """
 

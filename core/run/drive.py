@@ -27,10 +27,12 @@ stage has begun), so the same steps carry on a run that was killed:
 fresh door every question again, and hands it to the same ``run_through``.
 An act the run had begun is carried on (``carry_on``): settled from what the
 ledger holds, or sent again under its idempotency key (``idempotency_key``:
-the run and the exact act) when it is in doubt. Sending again is delivery at
-least once; the effect is once only where the target deduplicates keys,
-and a consequential act in doubt against a target that does not goes back
-to a person instead.
+this execution, the run and the exact act) when it is in doubt. Sending
+again is delivery at least once; the effect is once only where the target
+still holds the key, so a consequential act in doubt is sent again only
+when the target shows the same memory its key went to (``Target``), and
+goes back to a person otherwise. A decision the journal records is final:
+a configuration whose reviews disagree with it is refused (``trusted``).
 
 The reviews are written down in advance by the operator (``load_reviews``),
 because this run is scripted: each names one exact act (its identity and
@@ -181,6 +183,8 @@ def world_of(config: Configuration, lab_world: dict) -> dict:
     while the run waits for it, after a restart too (``resume`` reads the
     review file again), without making it another run; the ledger records
     each decision it admits, and ``--config`` checks each against the file.
+    A decision once recorded is final: a resume under reviews that decide it
+    otherwise is refused (``trusted``, DecisionsDisagree).
     """
     rest = ("gating", "minimum_taxonomy_version", "verification", "plugins")
     return {"lab": lab_world, **{key: config.raw[key] for key in rest}}
@@ -257,37 +261,97 @@ def enter(door: Recorder, stage: str) -> None:
         raise HarnessError(f"the run could not enter {stage}: {answer['reason']}")
 
 
-def idempotency_key(run_id: str, subject: str) -> str:
-    """The key every request of one act is sent under: the run and the exact act (gate.subject_of), as a digest.
+def idempotency_key(execution: str, run_id: str, subject: str) -> str:
+    """The key every request of one act is sent under: this execution, the run and the exact act, as a digest.
 
-    The same act of the same run always has the same key, so a target that
-    deduplicates keys acts on it once however often it is sent; another run,
-    or the same act with other arguments, has another key.
+    The same act of the same execution always has the same key, so a target
+    that still holds the key acts on it once however often it is sent;
+    another execution (a fresh run of the same configuration), another run,
+    or the same act with other arguments, has another key. ``execution``
+    is the journal's (journal.Journal.execution), which a resume reuses, or
+    a fresh one (``Unjournaled``).
     """
-    return digest({"run_id": run_id, "subject": subject})
+    return digest({"execution": execution, "run_id": run_id, "subject": subject})
 
 
-class Keyed:
-    """An adapter sending every request under one act's idempotency key, if it can send one at all.
+class Unjournaled:
+    """What a run without a journal keeps of its execution: a fresh value, and the memories targets showed.
 
-    An adapter that can says so with a ``deduplicates`` attribute (true when
-    its target answers a repeated key with its first response, even after
-    the harness restarts) and takes ``fetch(url, idempotency_key=...)``; any
-    other adapter is asked ``fetch(url)`` as before.
+    The same shape as journal.Journal's (``execution``, ``memories``,
+    ``remember``), kept in this process only: without a journal nothing is
+    resumed.
     """
 
-    def __init__(self, adapter: Adapter, key: str):
-        self.adapter, self.key = adapter, key
+    def __init__(self) -> None:
+        self.execution, self.memories = journal.new_execution(), []
+
+    def remember(self, memory: str) -> None:
+        self.memories.append((0, memory))
+
+
+class Target:
+    """The run's adapter, with its execution: the keys its acts are sent under, and the memory that holds them.
+
+    An adapter that can send keys takes ``fetch(url, idempotency_key=...)``
+    and says with ``memory()`` which memory holds its target's keys, as the
+    target shows it now ("" when it shows none). The first time this
+    process sends under a key, and whenever an act in doubt is weighed, the
+    memory the target shows is written down (``keys.remember``: ahead, in
+    the journal) before anything is sent, so a resume knows where each key
+    went. The name is outside input: one that is not a plain short name
+    counts as no memory at all.
+    """
+
+    def __init__(self, adapter: Adapter, keys=None):
+        self.adapter, self.keys, self.asked = adapter, Unjournaled() if keys is None else keys, False
+
+    @property
+    def sends_keys(self) -> bool:
+        return callable(getattr(self.adapter, "memory", None))
+
+    def shown(self) -> str:
+        """The memory the target shows now ("" for none), written down when it is not the last one written."""
+        self.asked = True
+        try:
+            memory = self.adapter.memory() if self.sends_keys else ""
+        except Exception:  # the adapter is outside the door: a target that cannot say shows no memory
+            memory = ""
+        if not isinstance(memory, str) or not journal.MEMORY.fullmatch(memory):
+            return ""
+        if not self.keys.memories or self.keys.memories[-1][1] != memory:
+            self.keys.remember(memory)
+        return memory
 
     def fetch(self, url: str) -> AdapterResult:
-        if hasattr(self.adapter, "deduplicates"):
-            return self.adapter.fetch(url, idempotency_key=self.key)
         return self.adapter.fetch(url)
 
 
+class Keyed:
+    """The run's adapter sending every request under one act's idempotency key, if it can send one at all.
+
+    Any other adapter is asked ``fetch(url)`` as before.
+    """
+
+    def __init__(self, target: Target, key: str):
+        self.target, self.key = target, key
+
+    def fetch(self, url: str) -> AdapterResult:
+        if not self.target.sends_keys:
+            return self.target.adapter.fetch(url)
+        if not self.target.asked:
+            self.target.shown()
+        return self.target.adapter.fetch(url, idempotency_key=self.key)
+
+
 def keyed(door: Recorder, adapter: Adapter, payload: Mapping) -> Keyed:
-    """``adapter`` for the act ``payload`` asks for, under that act's key in this run."""
-    return Keyed(adapter, idempotency_key(door.run.run_id, subject_of_payload(payload)))
+    """``adapter`` for the act ``payload`` asks for, under that act's key in this execution.
+
+    An adapter handed to the loop without its execution (a demo's, not a
+    run's: ``run`` and ``resume`` give a ``Target``) sends each act under a
+    key of a fresh execution of its own.
+    """
+    target = adapter if isinstance(adapter, Target) else Target(adapter)
+    return Keyed(target, idempotency_key(target.keys.execution, door.run.run_id, subject_of_payload(payload)))
 
 
 def execute_reviewed(door: Recorder, payload: dict, adapter: Adapter,
@@ -316,10 +380,12 @@ def carry_on(door: Recorder, action_id: str, adapter: Adapter) -> ExecutionResul
     start written: it was never handed to the adapter, so send it now. A
     start written and no capture: the act is **in doubt** (the request may
     have reached the target), so it is sent again under the same key, with
-    a start of its own; but a consequential act is sent again only to a
-    target that deduplicates keys (the adapter says so): anywhere else it
-    stays in doubt, with a note that a person must settle it, and the gate's
-    view stays stale.
+    a start of its own; but a consequential act is sent again only when the
+    target shows the very memory its key went to (the one written down
+    before its last start's request, journal.memory_at): anywhere else (no
+    memory shown, another one, as after the target's own restart) it stays
+    in doubt, with a note that a person must settle it, and the gate's view
+    stays stale.
     """
     action = door.get("action", action_id)
     adapter = keyed(door, adapter, action)
@@ -338,13 +404,22 @@ def carry_on(door: Recorder, action_id: str, adapter: Adapter) -> ExecutionResul
                                (answer,))
     if not outcomes:
         return attempt(door, action_id, adapter)
-    if consequential(door, action) and not getattr(adapter.adapter, "deduplicates", False):
-        answer = door.refuse("outcome", f"{action_id} is in doubt after a restart and the target does not "
-                                        "deduplicate, so it is not sent again: a person must settle it",
+    if consequential(door, action) and not still_held(door, action_id, adapter.target):
+        answer = door.refuse("outcome", journal.note("in_doubt_for_a_person", act=action_id),
                              code="in_doubt_for_a_person", by="drive.carry_on")
         return ExecutionResult(action_id, "unresolved", "", answer["reason"], (answer,))
     again = f"in doubt after a restart: sent again under its idempotency key (attempt {len(outcomes) + 1})"
     return attempt(door, action_id, adapter, again)
+
+
+def still_held(door: Recorder, action_id: str, target: Target) -> bool:
+    """Whether ``target`` shows the memory the key of act ``action_id`` went to at its last start (not "" either)."""
+    outcomes = [(event["seq"], door.get("outcome", event["id"])) for event in door.events
+                if event["kind"] == "outcome" and event["status"] == "admitted"]
+    starts = [seq for seq, outcome in outcomes if outcome["action_id"] == action_id
+              and outcome["status"] == "unresolved"]
+    went = journal.memory_at(target.keys.memories, starts[-1]) if starts else ""
+    return bool(went) and target.shown() == went
 
 
 def consequential(door: Recorder, action: Mapping) -> bool:
@@ -527,7 +602,7 @@ class Driven:
 
 def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "inprocess", *,
         model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet,
-        sink: Callable[[bytes], None] | None = None, pack=None) -> Driven:
+        sink: Callable[[bytes], None] | None = None, pack=None, keys=None) -> Driven:
     """The whole job: one run of ``config`` against the lab in ``lab_dir``, through every stage, sealed.
 
     ``model`` and ``adapter`` replace the configuration's (the attack suite's
@@ -535,26 +610,30 @@ def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "in
     it; the caller closes an adapter it gives); ``sink`` gets each event's
     bytes as the door writes it (a journal); ``pack`` replaces the ratified
     safety pack (a development run under the override: its report says so).
+    ``keys`` is the execution the acts are keyed by (``Target``): the
+    journal's (the sink's, when it is one), or a fresh one (``Unjournaled``).
     The transport is not part of the run's identity: in process or over real
     loopback HTTP, the report is the same, byte for byte.
     """
     if transport not in TRANSPORTS:
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
     pack = load_safety_pack() if pack is None else pack  # fail closed: no run starts without its boundaries
+    if keys is None and isinstance(sink, journal.Journal):
+        keys = sink
     door = door_of(config, identify(config, lab_dir), sink)
-    return carried_through(door, config, lab_dir, transport, model, adapter, watch, pack)
+    return carried_through(door, config, lab_dir, transport, model, adapter, watch, pack, keys)
 
 
 def carried_through(door: Recorder, config: Configuration, lab_dir: Path, transport: str, model: Model | None,
-                    adapter: Adapter | None, watch: Watch, pack) -> Driven:
+                    adapter: Adapter | None, watch: Watch, pack, keys=None) -> Driven:
     """``door``'s run through every stage from the one it is in, then sealed; the configuration's model and adapter
-    unless others are given."""
+    unless others are given, keyed by the execution ``keys`` (a fresh one unless given)."""
     if door.closed is None:  # a run resumed after its close (finished or aborted) is only sealed
         model = model or load_plugin(config.plugins["model"])(lab_dir)
         with ExitStack() as stack:
             if adapter is None:
                 adapter = stack.enter_context(lab_adapter(config.plugins, transport, lab_dir))
-            run_through(door, model, adapter, config.reviews, config.checks, watch)
+            run_through(door, model, Target(adapter, keys), config.reviews, config.checks, watch)
     return Driven(door, seal_run(door, pack))
 
 
@@ -569,19 +648,29 @@ class Resumed:
     notes: tuple[str, ...]
 
 
+class DecisionsDisagree(journal.JournalError):
+    """A configuration whose reviews decide otherwise than a review the journal records: the run is not resumed."""
+
+
 def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB, transport: str = "inprocess", *,
            model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet) -> Resumed:
     """Carry on the run whose journal is at ``path``, to its sealed report; the journal goes on being written.
 
-    The journal must hold together (journal.read names the first line that
-    does not) and belong to the run ``config`` makes against ``lab_dir``.
-    Its door is rebuilt by asking a fresh door every question again, and it
-    is trusted only as far as that door decides every line the same way and
-    every review it admits is one ``config`` holds (``trusted``): an
-    approval counts because the operator's configuration holds it, never
-    because the journal says so. The run restarts at ``journal.restart_point``
-    of what is trusted; a torn last line, or a line not trusted, is noted in
-    the ledger. Raises journal.JournalError with one line naming what is wrong.
+    The file must be a journal (journal.NotAJournal otherwise, and nothing
+    is written to it), hold together (journal.read names the first line
+    that does not) and belong to the run ``config`` makes against
+    ``lab_dir``. The run goes on as the same execution (the journal's, so
+    its acts keep their keys). Its door is rebuilt by asking a fresh door
+    every question again, and it is trusted only as far as ``trusted``
+    allows: every line decided the same way, every review it admits one
+    ``config`` holds (an approval counts because the operator's
+    configuration holds it, never because the journal says so), every note
+    one a resumption writes. A review the configuration decides otherwise
+    raises DecisionsDisagree: a decision the journal records is final. The
+    run restarts at ``journal.restart_point`` of what is trusted; a torn
+    last line, or a line not trusted, is noted in the ledger in the
+    resumption's own words. Raises journal.JournalError with one line naming
+    what is wrong.
     """
     if transport not in TRANSPORTS:
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
@@ -589,43 +678,69 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
     run = identify(config, lab_dir)
     sink, read = journal.Journal.reopen(path)
     with sink:
-        if read.run is not None and read.run != run.to_dict():
+        if read.run != run.to_dict():
             raise journal.JournalError(f"{shown_path(path)} is the journal of run "
                                        f"{str(read.run.get('run_id'))[:12]}, but this configuration and lab make "
                                        f"run {run.run_id[:12]}")
         count, distrust = trusted(run, config, read)
         keep = journal.restart_point(read.events[:count])
-        door = door_of(config, run)
+        rebuilt = door_of(config, run)
         for event in read.events[:keep]:
-            ask_again(door, event)
-        sink.cut_back(read, keep, run.to_dict())
-        door.sink = sink
+            ask_again(rebuilt, event)
+        sink.cut_back(read, keep)
+        rebuilt.sink = sink
         notes = tuple(note for note in (read.torn, distrust) if note)
         for note, code in ((read.torn, "journal_torn_line"), (distrust, "journal_not_trusted")):
-            if note and door.closed is None:
-                door.refuse("journal", note, code=code, by="drive.resume")
-        return Resumed(carried_through(door, config, lab_dir, transport, model, adapter, watch, pack), notes)
+            if note and rebuilt.closed is None:
+                rebuilt.refuse("journal", note, code=code, by="drive.resume")
+        driven = carried_through(rebuilt, config, lab_dir, transport, model, adapter, watch, pack, sink)
+        return Resumed(driven, notes)
 
 
 def trusted(run: Run, config: Configuration, read: journal.Read) -> tuple[int, str]:
-    """How many of the journal's events a fresh door decides the same way, with reviews the operator holds.
+    """How many of the journal's events a fresh door decides the same way, with reviews the operator holds and
+    notes a resumption wrote.
 
-    And why not more: "" when every event is trusted, else one line naming the first line not trusted.
+    And why not more: "" when every event is trusted, else the note that
+    names the first line not trusted (journal.NOTES). DecisionsDisagree
+    when the configuration decides a review the journal admitted otherwise.
     """
     written: list[bytes] = []  # what the fresh door writes, as it writes it
-    door = door_of(config, run, written.append)
+    fresh = door_of(config, run, written.append)
+
+    def known_act(action_id: str) -> bool:
+        return any(e["kind"] == "action" and e["status"] == "admitted" and e["id"] == action_id for e in fresh.events)
+
     for index, (event, data) in enumerate(zip(read.events, read.event_bytes)):
-        where = f"{shown_path(read.path)} line {index + 2}"
+        why = ""
         if event.get("kind") == "review" and event.get("status") == "admitted" and not held_review(event,
                                                                                                    config.reviews):
-            payload = event.get("payload") if isinstance(event.get("payload"), dict) else {}
-            return index, (f"{where}: a review of {shown(payload.get('subject_id'))} the operator's "
-                           "configuration does not hold: not trusted, and the run resumed before it")
-        ask_again(door, event)
-        if len(written) != index + 1 or written[-1] != data:
-            return index, (f"{where}: a fresh door decides this event otherwise: not trusted, and the run "
-                           "resumed before it")
+            disagreeing(read, index, event, config.reviews)
+            why = journal.DISTRUST[1]
+        elif (event.get("kind") == "journal" or isinstance(event.get("code"), str)
+              and event["code"] in journal.CODES) and not journal.is_note(event, known_act):
+            why = journal.DISTRUST[2]
+        if not why:
+            ask_again(fresh, event)
+            if len(written) != index + 1 or written[-1] != data:
+                why = journal.DISTRUST[0]
+        if why:
+            return index, journal.note("journal_not_trusted", line=index + 2, why=why)
     return len(read.events), ""
+
+
+def disagreeing(read: journal.Read, index: int, event: dict, reviews: Mapping[str, dict]) -> None:
+    """Raise DecisionsDisagree if ``reviews`` decide the act of the journal's review ``event`` otherwise."""
+    payload = event.get("payload") if isinstance(event.get("payload"), dict) else {}
+    held = reviews.get(payload.get("subject_id")) if isinstance(payload.get("subject_id"), str) else None
+    if held is None:
+        return
+    same = all(payload.get(key) == held[key] for key in ("decision", "reviewer"))
+    raise DecisionsDisagree(
+        f"{shown_path(read.path)} line {index + 2} records {shown(payload.get('decision'))} by "
+        f"{shown(payload.get('reviewer'))} for {shown(payload['subject_id'])}, and this configuration's reviewers "
+        f"say {shown(held['decision'])} by {shown(held['reviewer'])}{' for another reason' if same else ''}: "
+        "a decision the journal records is final, so this configuration does not carry the run on")
 
 
 def held_review(event: dict, reviews: Mapping[str, dict]) -> bool:

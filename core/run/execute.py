@@ -31,9 +31,10 @@ the act is settled:
 
 The adapter is anything with a ``fetch(url)`` method returning an
 ``AdapterResult``. An adapter may also send an idempotency key: it then
-takes ``fetch(url, idempotency_key=KEY)`` and says with ``deduplicates``
-whether its target answers a repeated key with its first response (the
-run driver sends each act under its own key, drive.Keyed). The lab's HTTP
+takes ``fetch(url, idempotency_key=KEY)`` and says with ``memory()``
+which memory holds its target's keys, as the target shows it (the run
+driver sends each act under its own key, and sends an act in doubt again
+only to the memory its key went to: drive.Target). The lab's HTTP
 adapter plugs in from outside ``core`` (see plugins.py). The host process
 and its adapters are trusted: the door sees what an adapter reports, not
 what it really did, and the executor does not time an adapter itself; an

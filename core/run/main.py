@@ -17,7 +17,9 @@ identifier changes.
 (journal.py); ``--resume FILE`` carries on the run of that journal after a
 kill (drive.resume), with the same configuration and lab, and prints one
 line for each note the resumption recorded. Without either, a run is what
-it always was, byte for byte.
+it always was, byte for byte. A file that is not a journal is refused
+(exit status 3) and left as it was; so is a configuration whose reviews
+disagree with a decision the journal records (exit status 4).
 
 The two commands that read a sealed report verify the whole of it, so they
 live here, beside the whole harness, and their modules hand over to them:
@@ -49,13 +51,17 @@ from core.run import drive, seal
 from core.run.canon import write_artifact
 from core.run.commandline import OneLineParser
 from core.run.doors import DoorError, Setting, against, verify
-from core.run.journal import Journal, JournalError
+from core.run.journal import Journal, JournalError, NotAJournal
 from core.run.jsonfile import shown_path
 from core.run.plugins import PluginError, load_plugin
 from core.run.records import printable
 from core.run.report import ReportError, render_markdown
 from core.run.seal import SealError, load_report
 from core.safety import SafetyPackError
+
+
+# The exit status of each refusal that has one of its own (every other failure of the run exits 1).
+EXIT_STATUS = ((NotAJournal, 3), (drive.DecisionsDisagree, 4))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 report = journaled_run(config, args, adapter)
         write_artifact(args.out, report)
+    except tuple(error for error, _ in EXIT_STATUS) as exc:
+        return _fail(label, str(exc), next(status for error, status in EXIT_STATUS if isinstance(exc, error)))
     except (drive.ConfigError, PluginError, drive.HarnessError, SafetyPackError, JournalError) as exc:
         return _fail(label, str(exc))
     except OSError as exc:
@@ -116,7 +124,7 @@ def served_at(config: drive.Configuration, args):
     host, _, port = rest.rstrip("/").partition(":")
     if scheme != "http" or host != "127.0.0.1" or not port.isdigit() or not 0 < int(port) < 65536:
         raise drive.ConfigError(f"--lab-url must be http://127.0.0.1:PORT, not {args.lab_url!r}")
-    return closing(load_plugin(config.plugins["adapter"])("http", None, int(port), served_apart=True))
+    return closing(load_plugin(config.plugins["adapter"])("http", None, int(port)))
 
 
 def seal_command(argv: list[str] | None = None) -> int:

@@ -8,25 +8,10 @@ Passed the check before lesson 3 was rebuilt: yes (it read only the recon-only t
 # A recon-only engagement's table: no verify stage, findings go straight to review,
 # and nothing waits in execute for a person's approval (lesson 3's page).
 STAGES = ("authorize", "observe", "propose", "select", "execute", "review", "report")
-
-TRANSITIONS = (
-    ("authorize", "observe"),
-    ("observe", "propose"),
-    ("propose", "select"),
-    ("select", "execute"),
-    ("execute", "observe"),
-    ("select", "review"),
-    ("review", "report"),
-)
-
-ADMITTED_IN = {
-    "observation": ("authorize", "observe"),
-    "action": ("execute",),
-    "capture": ("execute",),
-    "outcome": ("execute",),
-    "finding": ("review",),
-    "review": ("review",),
-}
+TRANSITIONS = (("authorize", "observe"), ("observe", "propose"), ("propose", "select"), ("select", "execute"),
+               ("execute", "observe"), ("select", "review"), ("review", "report"))
+ADMITTED_IN = {"observation": ("authorize", "observe"), "finding": ("review",), "review": ("review",),
+               **{kind: ("execute",) for kind in ("action", "capture", "outcome")}}
 
 
 def _reference(table: dict):

@@ -17,8 +17,6 @@ def read_has_meta(capture_text: str) -> bool | None:
 
 def has_meta_observation(capture: dict) -> dict | None:
     """The has_meta observation to record for ``capture``, citing it; None when its page says nothing."""
-    value = read_has_meta(capture["body"])
-    if value is None:
-        return None
-    return {"run_id": capture["run_id"], "field": "has_meta", "value": value,
-            "capture_id": capture["capture_id"]}
+    value = read_has_meta(capture["body"])  # whatever the reference read, cited
+    return None if value is None else {**{k: capture[k] for k in ("run_id", "capture_id")}, "field": "has_meta",
+                                       "value": value}

@@ -23,8 +23,5 @@ def read_has_meta(capture_text: str) -> bool | None:
 
 def has_meta_observation(capture: dict) -> dict | None:
     """The has_meta observation to record for ``capture``, citing it; None when its page says nothing."""
-    value = read_has_meta(capture["body"])
-    if value is None:
-        return None
-    return {"run_id": capture["run_id"], "field": "has_meta", "value": value,
-            "capture_id": capture["capture_id"]}
+    found = read_has_meta(capture["body"])
+    return found and {"run_id": capture["run_id"], "field": "has_meta", "value": found, "capture_id": capture["capture_id"]}

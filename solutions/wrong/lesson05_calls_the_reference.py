@@ -55,11 +55,5 @@ def choose(history: list[dict], catalogue: dict, max_actions: int) -> dict | Non
 
 def my_inspect_metadata() -> dict:
     """Your catalogue entry for inspect_metadata, as in a policy's ``tools`` list."""
-    return {
-        "tool_id": "inspect_metadata",
-        "activity": "passive",
-        "requires": {"has_meta": True},
-        "family": "fam-recon",
-        "weight": 1.5,
-        "cost": 1.0,
-    }
+    return dict(tool_id="inspect_metadata", activity="passive", requires={"has_meta": True}, family="fam-recon",
+                weight=1.5, cost=1.0)

@@ -33,13 +33,9 @@ def verdict_for(quote: str, expect: str, confirming: dict | None, control: dict 
 
 def my_generator_check() -> dict:
     """Your verification plan for the generator-disclosure finding."""
-    return {
-        "claim": "The about page names the CMS the site runs and its version, "
-                 "ExampleCMS 3.2.1, in a generator meta tag, so anyone can look up "
-                 "the known weaknesses of that version.",
-        "evidence": {"action": FINDING_ACT, "quote": QUOTE},
-        "confirm": {"tool": "inspect_headers", "destination": "https://lab.example/about", "arguments": {}},
-        "control": {"tool": "inspect_headers", "destination": "https://lab.example/contact", "arguments": {}},
-        "expect": EXPECT,
-    }
+    claim = ("The about page names the CMS the site runs and its version, ExampleCMS 3.2.1, in a generator meta "
+             "tag, so anyone can look up the known weaknesses of that version.")
+    asks = {step: {"tool": "inspect_headers", "destination": f"https://lab.example/{page}", "arguments": {}}
+            for step, page in (("confirm", "about"), ("control", "contact"))}
+    return {"claim": claim, "evidence": {"action": FINDING_ACT, "quote": QUOTE}, **asks, "expect": EXPECT}
 

@@ -33,10 +33,9 @@ def my_predicate(context: SafetyContext) -> Judgement:
 
 def add_my_boundary(pack_dir: str) -> str:
     """Add your boundary to the pack in ``pack_dir``, ratify it, return the digest."""
-    path = Path(pack_dir) / f"{DEFAULT_SAFETY_PACK}.json"
-    document = json.loads(path.read_text(encoding="utf-8"))
-    document["boundaries"][MY_BOUNDARY_ID] = MY_BOUNDARY_TEXT
-    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    pack = Path(pack_dir) / f"{DEFAULT_SAFETY_PACK}.json"
+    pack.write_text(json.dumps({**(doc := json.loads(pack.read_text(encoding="utf-8"))), "boundaries": {
+        **doc["boundaries"], MY_BOUNDARY_ID: MY_BOUNDARY_TEXT}}, indent=2), encoding="utf-8")
     return ratify(Path(pack_dir), DEFAULT_SAFETY_PACK)
 
 

@@ -35,16 +35,9 @@ def root_from_path(leaf: bytes, index: int, size: int, path: list[bytes]) -> byt
 
 def is_published(report: dict, proof: dict, root: bytes) -> bool:
     """Whether the report's own leaf, by the proof's place and path, leads to root."""
-    # the leaf from the report you hold, never the one the proof names
     leaf = leaf_hash(report["run"]["run_id"], report["seal"]["head"])
-    path = decode(proof["inclusion_path"])
+    hashes = list(map(base64.b64decode, proof["inclusion_path"]))
     try:
-        found = root_from_path(leaf, proof["leaf_index"], proof["tree_size"], path)
-    except ValueError:  # a path that does not fit proves nothing
+        return root == root_from_path(leaf, proof["leaf_index"], proof["tree_size"], hashes)
+    except ValueError:
         return False
-    return found == root
-
-
-def decode(path: list[str]) -> list[bytes]:
-    """A proof's base64 hashes as bytes."""
-    return [base64.b64decode(item) for item in path]

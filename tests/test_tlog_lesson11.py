@@ -193,6 +193,9 @@ WRONG = {
     "trusts_the_proofs_root": ("test_the_resealed_forgery_is_caught", "never with the root the proof brings"),
     "never_walks_the_path": ("test_fresh_forgeries_are_caught", "the proof's own leaf and root fields prove nothing"),
     "remembers_earlier_calls": ("test_a_path_that_does_not_fit_its_tree_is_refused", "so it must be refused"),
+    "takes_a_negative_index": ("test_every_edge_class_of_the_two_contracts_gets_the_rules_answer", "a leaf index outside the tree: negative"),
+    "compares_twelve_digits": ("test_every_edge_class_of_the_two_contracts_gets_the_rules_answer", "a trusted root that differs from where the path leads only at its end"),
+    "raises_on_a_proof_that_does_not_fit": ("test_every_edge_class_of_the_two_contracts_gets_the_rules_answer", "a proof that does not fit its tree"),
 }
 
 

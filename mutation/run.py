@@ -8,8 +8,9 @@
 The mutants come from cosmic-ray: its operators and ``mutation.operators``,
 applied by its ``MutationVisitor`` one occurrence at a time, judged by its
 ``run_tests`` (a failing command, or one that runs past the timeout, kills
-the mutant). A mutant that does not compile is no mutant, and two operators
-that write the same code make one mutant. Nothing is written inside the
+the mutant). A mutant that does not compile is no mutant, two operators
+that write the same code make one mutant, and a function's annotations are
+left alone. Nothing is written inside the
 course: each mutant is a file in a temporary folder, which the check loads
 as ``COURSE_TARGET``.
 """
@@ -17,6 +18,7 @@ as ``COURSE_TARGET``.
 from __future__ import annotations
 
 import argparse
+import ast
 import difflib
 import hashlib
 import os
@@ -87,6 +89,23 @@ def marked_lines(source: str) -> set[int]:
     return marked
 
 
+def annotations(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Where each annotation of a function stands ((line, column) to (line, column)): types, not the student's logic.
+
+    A mutated annotation (``dict | None`` made ``dict + None``) only breaks the
+    file's import, which every check kills at once; it says nothing of a check.
+    """
+    spans = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            notes = [arg.annotation for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs,
+                                                node.args.vararg, node.args.kwarg) if arg is not None]
+            for note in [*notes, node.returns]:
+                if note is not None:
+                    spans.append(((note.lineno, note.col_offset), (note.end_lineno, note.end_col_offset)))
+    return spans
+
+
 def operators():
     """Every operator used, by name, as (name, instance): cosmic-ray's, then this package's."""
     for name in cosmic_ray.plugins.operator_names():
@@ -102,10 +121,11 @@ def mutants(lesson: int) -> list[Mutant]:
     marked, lines = marked_lines(source), source.splitlines()
     found, seen = [], {source}
     nodes = list(ast_nodes(get_ast(source)))  # an operator only looks at a node here; it mutates a fresh parse
+    typed = annotations(source)
     for name, operator in operators():
         positions = [start for node in nodes for start, _ in operator.mutation_positions(node)]
-        for occurrence, (line, _column) in enumerate(positions):
-            if line not in marked:
+        for occurrence, (line, column) in enumerate(positions):
+            if line not in marked or any(begin <= (line, column) < end for begin, end in typed):
                 continue
             code = mutate_code(source, operator, occurrence)
             if code is None or code in seen:

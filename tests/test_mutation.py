@@ -111,3 +111,11 @@ def test_a_fixed_sample_of_each_lessons_mutants_is_killed_by_its_check(lesson):
         for mutant in sample(lesson):
             assert killed(mutant, Path(folder)), (f"course check {lesson} passes a mutant of line {mutant.line}: "
                                                   f"{mutant.before.strip()!r} -> {mutant.after.strip()!r}")
+
+
+def test_a_functions_annotations_are_not_mutated():
+    from mutation.run import annotations
+
+    source = "def f(a: dict | None, *rest: int) -> str | None:\n    return a | rest\n"
+    assert annotations(source) == [((1, 9), (1, 20)), ((1, 29), (1, 32)), ((1, 37), (1, 47))]
+    assert not [mutant for mutant in made(7) if "dict + None" in mutant.after or "dict - None" in mutant.after]

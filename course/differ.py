@@ -46,6 +46,7 @@ class Edge:
     name: str
     fixed: Callable[[], list] = field(default=lambda: [])
     drawn: Callable[[], object] | None = None
+    draws: int = DRAWN  # how many inputs Hypothesis draws, beyond the fixed ones
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def compare(yours: Student, name: str, edges: tuple[Edge, ...], *, rule: Callabl
                 ask(questions)
         for edge in edges:
             if edge.drawn is not None:
-                _drawn(edge.drawn(), ask)
+                _drawn(edge.drawn(), ask, edge.draws)
     except Disagreement as wrong:
         chosen = seed()
         Student.fail(f"{edge.name}: {wrong.rule.words}. For {shown(wrong.question)}, your {name} gives "
@@ -139,7 +140,7 @@ def _said(answer) -> str:
     return answer if isinstance(answer, str) and answer.startswith("no answer (") else repr(answer)
 
 
-def _drawn(strategy, ask: Callable[[list], None]) -> None:
+def _drawn(strategy, ask: Callable[[list], None], draws: int = DRAWN) -> None:
     """Ask ``ask`` the inputs ``strategy`` draws from this run's seed; a Disagreement comes out shrunk."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hypothesis_seed
@@ -149,7 +150,7 @@ def _drawn(strategy, ask: Callable[[list], None]) -> None:
     set_hypothesis_home_dir(course_root() / FOLDER / "hypothesis")
 
     @hypothesis_seed(seed())
-    @settings(database=None, max_examples=DRAWN, deadline=None, derandomize=False, report_multiple_bugs=False,
+    @settings(database=None, max_examples=draws, deadline=None, derandomize=False, report_multiple_bugs=False,
               phases=(Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck), print_blob=False)
     @given(strategy)
     def questions(drawn) -> None:

@@ -407,7 +407,7 @@ HEAD_EDGE_CLASSES = (
     Edge("the same report and head asked again, after another report",
          fixed=lambda: [[(pool()[0], pool()[0]["seal"]["head"]), (pool()[1], pool()[0]["seal"]["head"]),
                          (pool()[0], pool()[1]["seal"]["head"]), (pool()[0], pool()[0]["seal"]["head"])]],
-         drawn=drawn_head_questions),
+         drawn=drawn_head_questions, draws=5),
 )
 
 CHAIN_RULE = "the first event the chain walk names, or None when every link holds and the ends agree with the seal"
@@ -491,9 +491,9 @@ def out_of_place_questions() -> list[list[tuple]]:
 EVENT_EDGE_CLASSES = (
     Edge("a report altered at its first or its last event, or not at all", fixed=altered_at_the_ends,
          drawn=drawn_event_questions),
-    Edge("a ledger of more than 256 events", fixed=long_questions, drawn=drawn_event_questions),
+    Edge("a ledger of more than 256 events", fixed=long_questions, drawn=drawn_event_questions, draws=5),
     Edge("a ledger whose chain was recomputed over an event out of its place", fixed=out_of_place_questions,
-         drawn=drawn_event_questions),
+         drawn=drawn_event_questions, draws=5),
 )
 EDGE_CLASSES = HEAD_EDGE_CLASSES + EVENT_EDGE_CLASSES
 

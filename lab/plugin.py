@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx
 
 from core.run.execute import AdapterResult, NotSent
+from core.run.jsonfile import read_bytes
 from lab import DEFAULT_LAB_DIR, server
 from lab.adapter import HttpAdapter
 from lab.origins import OriginError
@@ -100,7 +101,7 @@ def describe_world(lab_dir: str | Path | None = None) -> dict:
     if not (root / SCRIPT_FILE).is_file() or not any(path.name == "site.json" for path in files):
         raise ValueError(f"lab folder {root.name!r} has no model script or no site")
     return {
-        "lab_files": {path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        "lab_files": {path.relative_to(root).as_posix(): hashlib.sha256(read_bytes(path, error=ValueError)).hexdigest()
                       for path in files},
     }
 

@@ -299,7 +299,7 @@ class RankJudge(Judge):
         proposals = [{"action_id": a, "tool": door.get("proposal", a)["tool"]} for a in state.open]
         if not proposals:
             return
-        credit = {family: earned for family, (earned, _) in state.credit.items()}
+        credit = {family: earned.credit for family, earned in state.credit.items()}
         shuffled = self.rng.sample(proposals, len(proposals))
         found = yours.call("rank", shuffled, self.catalogue, credit)
         where = f"the ranking before selection {self.selection} of {self.where}"

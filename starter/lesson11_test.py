@@ -13,6 +13,7 @@ By default this checks starter/lesson11.py; `course check 11` shows each result.
 import ast
 import base64
 import copy
+import functools
 import hashlib
 import json
 import random
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from core.run.doors import verify as verify_report
+from core.run.seal import reseal, seal, unchained, verify_chain
 from course.manifest import course_root
 from course.differ import Edge, Rule, compare
 from course.student import Raised, Student, seed
@@ -83,6 +85,38 @@ def tree_of(rng: random.Random, size: int) -> dict:
             "paths": [_path(i, leaves) for i in range(size)]}
 
 
+def sealed_report(rng: random.Random) -> dict:
+    """A small sealed report of a fresh run: admitted and refused events, sealed as a run seals."""
+    statuses = ["admitted"] * rng.randint(2, 5) + ["refused"] * rng.randint(1, 3)
+    rng.shuffle(statuses)
+    events = [{"seq": seq, "kind": "note", "status": status, "payload": {"n": rng.getrandbits(32)}}
+              for seq, status in enumerate(statuses, start=1)]
+    return seal({"run": {"run_id": _hex(rng)}, "events": events, "stage": "report"})
+
+
+def report_tree_of(rng: random.Random, size: int) -> dict:
+    """A tree of ``size`` sealed reports' leaves, each leaf from the head its report's content hashes to."""
+    reports = [sealed_report(rng) for _ in range(size)]
+    leaves = [_leaf(r["run"]["run_id"], r["seal"]["head"]) for r in reports]
+    return {"size": size, "reports": reports, "leaves": leaves, "root": _root(leaves),
+            "paths": [_path(i, leaves) for i in range(size)]}
+
+
+def without_refusals(report: dict, rechain: bool) -> dict:
+    """``report`` with every refused event deleted and its seal's head left as it was.
+
+    With ``rechain``, the rest is numbered again, chained again and the seal's count and last link
+    follow it: only the head still says what the report was.
+    """
+    kept = [unchained(e) for e in report["events"] if e["status"] != "refused"]
+    if not rechain:
+        return {**report, "events": [e for e in report["events"] if e["status"] != "refused"]}
+    for seq, event in enumerate(kept, start=1):
+        event["seq"] = seq
+    redone = reseal({**report, "events": kept})
+    return {**redone, "seal": {**redone["seal"], "head": report["seal"]["head"]}}
+
+
 def promoted(size: int, index: int) -> bool:
     """Whether leaf ``index``'s walk meets a level where its node is the last one, with no sibling."""
     fn, sn = index, size - 1
@@ -99,7 +133,8 @@ TREES = fresh_trees(SEED)  # made now, before your file loads
 # asked about trees of their own. Nothing remembered from an earlier call can tell them apart.
 _unseen = random.Random(SEED + 2)
 UNFIT_TREE = tree_of(_unseen, _unseen.randrange(41, 65))
-FORGERY_TREES = fresh_trees(SEED + 3)
+_forgeries = random.Random(SEED + 3)
+FORGERY_TREES = [report_tree_of(_forgeries, _forgeries.randrange(2, 24)) for _ in range(6)]
 
 
 def course_file(relative: str) -> Path:
@@ -291,26 +326,51 @@ def test_the_resealed_forgery_is_caught(module):
              "with the root of the checkpoint you trust, never with the root the proof brings")
 
 
-def test_fresh_forgeries_are_caught(module):
-    rng = random.Random(SEED + 1)
-    for tree in FORGERY_TREES[2:8]:
+CUT = ("the head the seal states is the report's word about itself: recompute it from the report's content "
+       "(lesson 9's walk) and use that")
+
+
+def test_a_report_whose_content_is_not_its_seals_is_caught(module):
+    report = read_json("data/course/report.json")
+    asked = [(report, DEMO["inclusion"], PUBLISHED_ROOT, "the reference run, with the genuine proof")]
+    rng = random.Random(SEED + 4)
+    for tree in FORGERY_TREES:
         index = rng.randrange(tree["size"])
-        run_id, head = tree["entries"][index]
         proof = {"leaf_index": index, "tree_size": tree["size"], "root_hash": _b64(tree["root"]),
                  "leaf_hash": _b64(tree["leaves"][index]), "inclusion_path": [_b64(h) for h in tree["paths"][index]]}
-        genuine = {"run": {"run_id": run_id}, "seal": {"head": head}}
-        forged = {"run": {"run_id": run_id}, "seal": {"head": _hex(rng)}}
-        claims = {**proof, "leaf_hash": _b64(_leaf(run_id, forged["seal"]["head"]))}  # the trusted root, too
+        asked.append((tree["reports"][index], proof, tree["root"], f"a fresh report at leaf {index} of {tree['size']}"))
+    for genuine, proof, root, what in asked:
+        for rechain, how in ((False, "the seal left as it was"),
+                             (True, "the rest chained again and only the seal's head left as it was")):
+            if published(module, without_refusals(genuine, rechain), proof, root, what) is not False:
+                fail(seeded(f"{what}, with every refused event deleted and {how}: is_published says published, "
+                            f"where `tlog verify` refuses it; {CUT}"))
+
+
+def test_fresh_forgeries_are_caught(module):
+    rng = random.Random(SEED + 1)
+    for tree in FORGERY_TREES:
+        index = rng.randrange(tree["size"])
+        genuine = tree["reports"][index]
+        proof = {"leaf_index": index, "tree_size": tree["size"], "root_hash": _b64(tree["root"]),
+                 "leaf_hash": _b64(tree["leaves"][index]), "inclusion_path": [_b64(h) for h in tree["paths"][index]]}
+        edited = copy.deepcopy(genuine)
+        edited["events"][0]["payload"]["n"] ^= 1
+        forged = reseal(edited)  # a whole, consistent report: lesson 9's forgery
+        claims = {**proof, "leaf_hash": _b64(_leaf(forged["run"]["run_id"], forged["seal"]["head"]))}
         where = f"leaf {index} of {tree['size']}"
         cases = [
             (genuine, proof, tree["root"], True, f"a fresh log's {where}, with its own proof, is not published by "
-             "your is_published: the report's leaf and the proof's path must lead to the root"),
-            ({"run": {"run_id": run_id}, "seal": {"head": _hex(rng)}}, proof, tree["root"], False,
-             f"a fresh forgery with another head at {where} is published by your is_published: a report whose leaf "
-             "is not the logged one must be refused"),
-            ({"run": {"run_id": _hex(rng)}, "seal": {"head": head}}, proof, tree["root"], False,
+             "your is_published: the leaf of the report's run id and of the head its content hashes to, by the "
+             "proof's path, must lead to the root"),
+            ({**genuine, "seal": {**genuine["seal"], "head": _hex(rng)}}, proof, tree["root"], False,
+             f"a fresh report at {where} whose seal states another head is published by your is_published: a seal "
+             "that is not its report's proves nothing"),
+            ({**genuine, "run": {"run_id": _hex(rng)}}, proof, tree["root"], False,
              f"a fresh forgery with another run at {where} is published by your is_published: a report whose leaf "
              "is not the logged one must be refused"),
+            (forged, proof, tree["root"], False, f"a fresh report at {where}, edited and resealed, is published by "
+             "your is_published: its head is not the logged one"),
             (forged, claims, tree["root"], False,
              f"a fresh forgery at {where}, whose proof names the forgery's own leaf and the trusted root but carries "
              "the genuine report's path, is published by your is_published: the proof's own leaf and root fields "
@@ -395,6 +455,8 @@ def root_question(question: tuple) -> str:
 
 def published_rule(question: tuple) -> Rule:
     report, proof, root = question
+    if not verify_chain(report).ok:  # its content does not hash to its seal's head: no leaf of it was logged
+        return Rule(False, PUBLISHED_RULES[False])
     leaf = _leaf(report["run"]["run_id"], report["seal"]["head"])
     path = [base64.b64decode(item) for item in proof["inclusion_path"]]
     found = walked(leaf, proof["leaf_index"], proof["tree_size"], path)
@@ -526,8 +588,13 @@ def proof_of(tree: dict, index: int, path: list[bytes] | None = None, size: int 
 
 
 def report_of(tree: dict, index: int) -> dict:
-    run_id, head = tree["entries"][index]
-    return {"run": {"run_id": run_id}, "seal": {"head": head}}
+    return tree["reports"][index]
+
+
+@functools.cache
+def made_report_tree(size: int, salt: int) -> dict:
+    """A tree of ``size`` sealed reports made from the seed and ``salt``."""
+    return report_tree_of(random.Random(SEED * 131 + salt), size)
 
 
 def near_roots(root: bytes) -> list[bytes]:
@@ -537,13 +604,13 @@ def near_roots(root: bytes) -> list[bytes]:
 
 
 def near_root_questions() -> list[list[tuple]]:
-    tree = made_tree(12, 20)
+    tree = made_report_tree(12, 20)
     return [[(report_of(tree, index), proof_of(tree, index), root) for root in near_roots(tree["root"])]
             for index in (0, 7, 11)] + [[(report_of(tree, 3), proof_of(tree, 3), tree["root"])]]
 
 
 def unfit_proof_questions() -> list[list[tuple]]:
-    tree = made_tree(10, 21)
+    tree = made_report_tree(10, 21)
     path = tree["paths"][9]
     return [[(report_of(tree, 9), proof, tree["root"]) for proof in (
         proof_of(tree, -1), proof_of(tree, 10), proof_of(tree, 9, path + path[:1]), proof_of(tree, 9, path[:-1]),
@@ -551,10 +618,11 @@ def unfit_proof_questions() -> list[list[tuple]]:
 
 
 def other_report_questions() -> list[list[tuple]]:
-    tree, rng = made_tree(9, 22), random.Random(SEED * 131 + 23)
-    run_id, head = tree["entries"][4]
-    return [[({"run": {"run_id": run_id}, "seal": {"head": other}}, proof_of(tree, 4), tree["root"]),
-             ({"run": {"run_id": other}, "seal": {"head": head}}, proof_of(tree, 4), tree["root"]),
+    tree, rng = made_report_tree(9, 22), random.Random(SEED * 131 + 23)
+    report = report_of(tree, 4)
+    run_id, head = report["run"]["run_id"], report["seal"]["head"]
+    return [[({**report, "seal": {**report["seal"], "head": other}}, proof_of(tree, 4), tree["root"]),
+             ({**report, "run": {"run_id": other}}, proof_of(tree, 4), tree["root"]),
              (report_of(tree, 4), proof_of(tree, 5), tree["root"]), (report_of(tree, 4), proof_of(tree, 4), tree["root"])]
             for other in (_hex(rng), head[:-1] + ("0" if head[-1] != "0" else "1"))]
 
@@ -565,8 +633,8 @@ def drawn_published_questions():
 
     @st.composite
     def question(draw):
-        size = draw(st.integers(1, 40))
-        tree = made_tree(size, 2000 + size)
+        size = draw(st.integers(1, 12))
+        tree = made_report_tree(size, 2000 + size)
         index = draw(st.integers(0, size - 1))
         place = draw(st.sampled_from((index, index, -1, size, (index + 1) % size)))
         path = tree["paths"][index]

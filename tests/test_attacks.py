@@ -53,7 +53,7 @@ def guards_without(name: str, instead=None) -> tuple:
 
 @pytest.mark.whole
 def test_the_suite_runs_every_attack_and_none_succeeds(attack_suite):
-    """The suite's table holds at least 100 attacks, each with its own canary, tries every hole of issue 23, and against the reference harness none succeeds while every one of at least five benign findings is still confirmed under attack."""
+    """The suite's table holds at least 100 attacks, each with its own canary, tries every channel the harness defends, and against the reference harness none succeeds while every one of at least five benign findings is still confirmed under attack."""
     done = attack_suite.done  # `python -m lab.attacks --markdown OUT`, run once per session (tests/conftest.py)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr
     lines = done.stdout.strip().splitlines()
@@ -106,7 +106,7 @@ def test_without_re_deriving_sections_a_resealed_lie_passes(monkeypatch):
     assert succeeded(named("t-01", "t-07", "t-08", "t-09")) == {"t-07", "t-08", "t-09"}
 
 
-# --- hole 1: a report is judged against the operator's configuration ----------------------------------
+# --- a report is judged against the operator's configuration ------------------------------------------
 
 
 def test_without_comparing_with_the_configuration_a_run_under_another_setting_passes(monkeypatch):
@@ -156,7 +156,7 @@ def test_without_the_kept_head_and_the_log_a_rewritten_ledger_passes(monkeypatch
     assert succeeded(of_kind("forgery")) == names(chosen)
 
 
-# --- hole 2: what the target serves or the model writes cannot make an honest report read as tampered --
+# --- what the target serves or the model writes cannot make an honest report read as tampered ----------
 
 
 def _old_payload_is_object(door, request) -> None:
@@ -176,7 +176,7 @@ def test_without_byte_caps_a_big_page_or_reply_makes_an_honest_report_fail(monke
     assert succeeded(chosen) == names(chosen)
 
 
-# --- hole 3: in-scope steering cannot take the run's utility ------------------------------------------
+# --- in-scope steering cannot take the run's utility --------------------------------------------------
 
 
 def test_without_the_plans_share_the_work_loop_spends_what_verification_needs(monkeypatch):
@@ -198,7 +198,7 @@ def test_without_the_plans_share_the_work_loop_spends_what_verification_needs(mo
 
 
 def test_without_the_plan_guard_a_driver_acts_freely_in_the_verify_stage(monkeypatch):
-    """Hole 5: with lesson 7's plan guard taken out of the door, a driver's own act in the verify stage, one no plan holds, reaches the lab, as its record shows."""
+    """With lesson 7's plan guard taken out of the door, a driver's own act in the verify stage, one no plan holds, reaches the lab, as its record shows."""
     chosen = of_kind("driver")
     assert succeeded(chosen) == set()
     monkeypatch.setattr(doors, "GUARDS", guards_without("in_the_plan"))
@@ -219,7 +219,7 @@ def test_without_the_all_or_none_rule_a_partial_probe_squats_the_approved_one(mo
     assert succeeded(chosen) == {"u-04"}
 
 
-# --- hole 4: a passive tool's destination carries no probe input -------------------------------------
+# --- a passive tool's destination carries no probe input ---------------------------------------------
 
 
 def test_without_the_plain_path_rule_a_passive_tool_carries_probe_input_in_its_path(monkeypatch):
@@ -230,7 +230,7 @@ def test_without_the_plain_path_rule_a_passive_tool_carries_probe_input_in_its_p
     assert succeeded(chosen) == names(chosen)
 
 
-# --- hole 6: text a person reads is plain text ----------------------------------------------------------
+# --- text a person reads is plain text ------------------------------------------------------------------
 
 
 def test_without_printable_text_markup_and_escapes_crash_hide_or_reach_the_terminal(monkeypatch):
@@ -247,7 +247,7 @@ def test_without_printable_text_markup_and_escapes_crash_hide_or_reach_the_termi
     assert succeeded(chosen) == names(chosen)
 
 
-# --- hole 7: a report that breaks a reader gets one line --------------------------------------------------
+# --- a report that breaks a reader gets one line ----------------------------------------------------------
 
 
 def test_without_the_readers_checks_a_broken_report_is_a_traceback(monkeypatch):
@@ -270,7 +270,7 @@ def test_without_the_readers_checks_a_broken_report_is_a_traceback(monkeypatch):
     assert succeeded(chosen) == names(chosen)
 
 
-# --- hole 8: the catalogue check is linear ----------------------------------------------------------------
+# --- the catalogue check is linear ------------------------------------------------------------------------
 
 
 def test_without_the_index_the_catalogue_check_is_quadratic(monkeypatch):
@@ -293,7 +293,7 @@ def test_without_the_index_the_catalogue_check_is_quadratic(monkeypatch):
     assert succeeded(chosen) == names(chosen)
 
 
-# --- hole 9: the lab's server ------------------------------------------------------------------------------
+# --- the lab's server --------------------------------------------------------------------------------------
 
 
 def test_without_the_servers_framing_check_a_smuggled_request_is_served(monkeypatch):

@@ -475,7 +475,7 @@ def test_demo_command_fails_with_one_line_and_no_traceback(tmp_path):
     assert len(unwritable.stderr.strip().splitlines()) == 1
 
 
-# --- the door as the door issue left it --------------------------------------------------
+# --- the door as data: rows, hooks and guards, each with its module ----------------------
 
 
 def test_the_run_binding_is_asked_before_the_kind():

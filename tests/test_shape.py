@@ -1,6 +1,6 @@
 """The harness's shape: the door is data, core/ imports in lesson order, every refusal carries a code.
 
-These hold the structure issue 20 asked for, so that a later change cannot quietly undo it:
+These hold the harness's structure, so that a later change cannot quietly undo it:
 each lesson's door is assembled from its parts alone, no row's builder or hook is another
 lesson's replacement, core/ has no import circle and no lesson module imports a later
 lesson's, and every refused event of the reference report names who refused it and a code

@@ -110,7 +110,7 @@ def ranking(door: Recorder) -> list[dict]:
     rows = []
     for candidate in rank(door):
         tool = door.policy.tool_named(door.get("proposal", candidate.action_id)["tool"])
-        earned = credit.get(tool.family, (0.0, ()))[0]
+        earned = credit[tool.family].credit if tool.family in credit else 0.0
         if score(tool.weight, tool.cost, earned) != candidate.score:
             raise RuntimeError(f"the demo's arithmetic disagrees with rank() for {candidate.action_id}")
         rows.append({"action_id": candidate.action_id, "tool": tool.tool_id, "family": tool.family,
@@ -121,7 +121,7 @@ def ranking(door: Recorder) -> list[dict]:
 
 def family_credit(door: Recorder) -> dict[str, float]:
     """What each family has earned so far (a plain dict; sorted keys when written)."""
-    return {family: earned for family, (earned, _) in selection_state(door).credit.items()}
+    return {family: earned.credit for family, earned in selection_state(door).credit.items()}
 
 
 def watched(door: Recorder) -> tuple[list[dict], callable]:

@@ -221,7 +221,7 @@ def setting_of(report: dict) -> tuple[Run, Policy, gate.Gating, Plan]:
 
 @dataclass(frozen=True)
 class Setting:
-    """What an operator's configuration says a report of theirs was made under (drive.setting_of builds it).
+    """What an operator's configuration says a report of theirs was made under (drive.operator_setting builds it).
 
     A report carries its own policy, gating, reviews and pack, and verify
     and replay on their own judge it by those: a report made under another

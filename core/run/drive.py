@@ -512,7 +512,7 @@ def carry_out(door: Recorder, adapter: Adapter, reviews: Mapping[str, dict], act
     begun = [event for event in this_stage(door) if event["kind"] == "action" and event["status"] == "admitted"]
     if begun:
         return carry_on(door, begun[-1]["id"], adapter)
-    proposal = door.get("proposal", door.get("selection", next(door.newest_first("selection")))["action_id"])
+    proposal = door.get("proposal", door.stored("selection", next(door.newest_first("selection"))).action_id)
     payload = {key: proposal[key] for key in ("run_id", "tool", "destination", "arguments")}
     return act(door, payload, adapter, reviews)
 

@@ -12,7 +12,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast bench killmatrix lab docs verify lint status clean
+.PHONY: run test test-fast bench mutate killmatrix lab docs verify lint status clean
 
 # Every dependency, the dev extra's included and the build backend (setuptools), comes from
 # requirements.lock, each file checked against the hashes there (--require-hashes). The lock is
@@ -70,6 +70,13 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench
 	$(BIN)/python -m lab.killmatrix
+
+# How strong each lesson's check is (mutation/run.py): cosmic-ray's operators and the course's own
+# (mutation/operators.py) over the lines each worked answer marks as the student's, every mutant
+# judged by `course check N` from a temporary folder; one table, and each survivor. A minute or two
+# per lesson on two cores: `make mutate LESSONS="7 11"` measures those; MUTATE_JOBS=2 runs two at once.
+mutate: $(STAMP)
+	$(BIN)/python -m mutation $(LESSONS) --survivors
 
 # The reference run killed with SIGKILL after every ledger write and every request the lab answers,
 # then resumed, each judged by the lab's own record (make test runs the first point of each kind).

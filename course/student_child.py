@@ -264,7 +264,11 @@ def answer(module, request: dict, path: str, as_data: dict, send=None, requests=
     except BaseException as exc:  # noqa: BLE001  the student's code may raise anything, SystemExit included
         return {"raised": described(exc, path)}
     try:
-        return {"value": json.loads(json.dumps(to_the_wire(value), allow_nan=False))}
+        reply = {"value": json.loads(json.dumps(to_the_wire(value), allow_nan=False))}
+        if request.get("echo"):  # each argument as the function left it (a callback stays out)
+            reply["arguments"] = json.loads(json.dumps([None if callable(arg) else to_the_wire(arg) for arg in args],
+                                                       allow_nan=False))
+        return reply
     except (TypeError, ValueError, RecursionError):
         return {"unreadable": type(value).__name__}
 

@@ -13,6 +13,7 @@ By default this checks starter/lesson11.py; `course check 11` shows each result.
 import ast
 import base64
 import copy
+import functools
 import hashlib
 import json
 import random
@@ -21,8 +22,9 @@ from pathlib import Path
 import pytest
 
 from core.run.rederive import verify as verify_report
-from core.run.seal import reseal, seal, unchained
+from core.run.seal import reseal, seal, unchained, verify_chain
 from course.manifest import course_root
+from course.differ import Edge, Rule, compare
 from course.student import Raised, Student, seed
 from course.target import load_lesson, target_path
 
@@ -380,6 +382,285 @@ def test_fresh_forgeries_are_caught(module):
         for report, told, root, expected, why in cases:
             if published(module, report, told, root, "a fresh case") is not expected:
                 fail(seeded(why))
+
+
+# --- the edge classes of the two contracts, each asked in every run ----------------------------------------
+#
+# Each class is a kind of input the contracts judge, listed as data: questions every run asks, and more that
+# Hypothesis draws from the seed. The rule is RFC 9162's own recursive definition, walked here: a path fits a
+# leaf of a tree only when the leaf is in the tree (0 <= index < size) and the path has exactly the hashes
+# that leaf's place needs.
+
+ROOT_RULES = {
+    "refused": "a path that cannot belong to the tree (a leaf index outside 0 to size - 1, or a path too long or "
+               "too short for that leaf's place) proves nothing and is refused with ValueError",
+    "root": "a path that fits leads to exactly one root, the hash of the leaf and every hash of the path, each "
+            "joined from its side",
+}
+PUBLISHED_RULES = {
+    False: "is_published answers False, and never raises, unless the report's own leaf, walked up the proof's "
+           "path, leads to every byte of the trusted root",
+    True: "a report whose own leaf, walked up a path that fits, leads to every byte of the trusted root is "
+          "published",
+}
+
+
+def _split(size: int) -> int:
+    return 1 << ((size - 1).bit_length() - 1)
+
+
+def path_length(index: int, size: int) -> int | None:
+    """How many hashes the path of leaf ``index`` in a tree of ``size`` has; None when no leaf is there."""
+    if not 0 <= index < size:
+        return None
+    length = 0
+    while size > 1:
+        k = _split(size)
+        index, size = (index, k) if index < k else (index - k, size - k)
+        length += 1
+    return length
+
+
+def walked(leaf: bytes, index: int, size: int, path: list[bytes]) -> bytes | None:
+    """The root ``path`` leads to from ``leaf`` (RFC 9162's recursion); None when the path does not fit."""
+    if path_length(index, size) != len(path):
+        return None
+    if size == 1:
+        return leaf
+    k = _split(size)
+    if index < k:
+        return _h(b"\x01", walked(leaf, index, k, path[:-1]), path[-1])
+    return _h(b"\x01", path[-1], walked(leaf, index - k, size - k, path[:-1]))
+
+
+def root_rule(question: tuple) -> Rule:
+    found = walked(*question)
+    return Rule("refused" if found is None else found.hex(), ROOT_RULES["refused" if found is None else "root"])
+
+
+def root_answered(found) -> object:
+    if isinstance(found, Raised) and found.type == "ValueError":
+        return "refused"
+    if type(found) is bytes:
+        return found.hex()
+    return f"no answer (it returned {str(found)[:40]!r}: a root is bytes, and a misfit raises ValueError)"
+
+
+def root_question(question: tuple) -> str:
+    leaf, index, size, path = question
+    needs = path_length(index, size)
+    place = "no leaf is there" if needs is None else f"a leaf there needs {needs}"
+    return f"leaf {leaf.hex()[:12]}... at index {index} of a tree of {size}, with a path of {len(path)} hash(es) ({place})"
+
+
+def published_rule(question: tuple) -> Rule:
+    report, proof, root = question
+    if not verify_chain(report).ok:  # its content does not hash to its seal's head: no leaf of it was logged
+        return Rule(False, PUBLISHED_RULES[False])
+    leaf = _leaf(report["run"]["run_id"], report["seal"]["head"])
+    path = [base64.b64decode(item) for item in proof["inclusion_path"]]
+    found = walked(leaf, proof["leaf_index"], proof["tree_size"], path)
+    return Rule(found == root, PUBLISHED_RULES[found == root])
+
+
+def published_answered(found) -> object:
+    if type(found) is bool:
+        return found
+    return f"no answer (it returned {str(found)[:40]!r}, not True or False)"
+
+
+def published_question(question: tuple) -> str:
+    report, proof, root = question
+    return (f"the report of run {report['run']['run_id'][:12]}... (head {report['seal']['head'][:12]}...), a proof "
+            f"for leaf {proof['leaf_index']} of {proof['tree_size']} with {len(proof['inclusion_path'])} hash(es), "
+            f"and the trusted root {root.hex()}")
+
+
+def made_tree(size: int, salt: int) -> dict:
+    """A tree of ``size`` runs made from the seed and ``salt``."""
+    return tree_of(random.Random(SEED * 131 + salt), size)
+
+
+def bent(path: list[bytes], at: int) -> list[bytes]:
+    return [h[:-1] + bytes([h[-1] ^ 1]) if i == at else h for i, h in enumerate(path)]
+
+
+def leaf_questions(size: int, salt: int) -> list[list[tuple]]:
+    tree = made_tree(size, salt)
+    return [[(tree["leaves"][i], i, size, tree["paths"][i]) for i in range(size)]]
+
+
+def index_questions() -> list[list[tuple]]:
+    tree = made_tree(13, 1)
+    last = tree["size"] - 1
+    return [[(tree["leaves"][index % 13], index, 13, tree["paths"][index % 13]) for index in (-1, -13, 13, 14, -2)],
+            [(tree["leaves"][last], -1, 13, tree["paths"][last])], [(tree["leaves"][0], -1, 1, [])]]
+
+
+def length_questions() -> list[list[tuple]]:
+    questions = []
+    for size, salt in ((1, 2), (2, 3), (5, 4), (8, 5), (9, 6)):
+        tree = made_tree(size, salt)
+        for index in {0, size // 2, size - 1}:
+            path = tree["paths"][index]
+            questions.append([(tree["leaves"][index], index, size, path + [tree["leaves"][0]])])
+            if path:
+                questions.append([(tree["leaves"][index], index, size, path[:-1])])
+    return questions
+
+
+def bent_questions() -> list[list[tuple]]:
+    tree = made_tree(11, 7)
+    return [[(tree["leaves"][index], index, 11, bent(tree["paths"][index], at))
+             for at in range(len(tree["paths"][index]))] for index in (0, 5, 10)]
+
+
+def drawn_root_questions():
+    """Hypothesis: a tree of 1 to 64 leaves, a place in it or just outside, and its path, kept, cut or lengthened."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        size = draw(st.integers(1, 64))
+        tree = made_tree(size, 1000 + size)
+        place = draw(st.integers(-size - 1, size))
+        path = tree["paths"][place % size]
+        change = draw(st.sampled_from(("kept", "kept", "cut", "lengthened", "bent")))
+        if change == "cut":
+            path = path[:-1]
+        elif change == "lengthened":
+            path = path + [tree["root"]]
+        elif change == "bent" and path:
+            path = bent(path, draw(st.integers(0, len(path) - 1)))
+        return [(tree["leaves"][place % size], place, size, path)]
+
+    return question()
+
+
+def arbitrary_path(index: int, size: int) -> list[bytes]:
+    """Hashes enough for leaf ``index`` of a tree of ``size``, made from the place itself (any hashes fit a place)."""
+    return [_h(f"{SEED}-{index}-{size}-{level}".encode()) for level in range(path_length(index, size) or 0)]
+
+
+HUGE = 2**60
+
+
+def huge_questions() -> list[list[tuple]]:
+    leaf = _h(b"huge", str(SEED).encode())
+    places = [(HUGE - 1, HUGE), (HUGE - 2, HUGE - 1), (HUGE - 1, HUGE + 1), (HUGE // 2 + 12345, HUGE + 7),
+              (2**53 + 1, 2**54), (300, 301), (256, 257), (2**61 - 2, 2**61 - 1)]
+    return [[(leaf, index, size, arbitrary_path(index, size)) for index, size in places]]
+
+
+def drawn_huge_questions():
+    """Hypothesis: a tree of 2**53 to 2**62 leaves and a place in it, with hashes enough for that place."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        size = draw(st.integers(2**53, 2**62))
+        index = draw(st.sampled_from((size - 1, size - 2, size // 2, draw(st.integers(0, size - 1)))))
+        return [(_h(b"huge", str(index).encode()), index, size, arbitrary_path(index, size))]
+
+    return question()
+
+
+ROOT_EDGE_CLASSES = (
+    Edge("a leaf index outside the tree: negative, the size itself, or past it", fixed=index_questions,
+         drawn=drawn_root_questions),
+    Edge("a path one hash too long or one too short for its leaf's place", fixed=length_questions,
+         drawn=drawn_root_questions),
+    Edge("every leaf of trees of 1, 2, 3, 4, 5, 7, 8, 9, 16 and 17 leaves (a power of two, and one past)",
+         fixed=lambda: [question for size, salt in ((1, 10), (2, 11), (3, 12), (4, 13), (5, 14), (7, 15), (8, 16),
+                                                    (9, 17), (16, 18), (17, 19))
+                        for question in leaf_questions(size, salt)],
+         drawn=drawn_root_questions),
+    Edge("a path with one bit of one hash flipped", fixed=bent_questions, drawn=drawn_root_questions),
+    Edge("a huge tree: a size and an index past 256, and past 2**53 (a float's last exact whole number)",
+         fixed=huge_questions, drawn=drawn_huge_questions),
+)
+
+
+def proof_of(tree: dict, index: int, path: list[bytes] | None = None, size: int | None = None) -> dict:
+    return {"leaf_index": index, "tree_size": tree["size"] if size is None else size,
+            "root_hash": _b64(tree["root"]), "leaf_hash": _b64(tree["leaves"][index % tree["size"]]),
+            "inclusion_path": [_b64(h) for h in (tree["paths"][index % tree["size"]] if path is None else path)]}
+
+
+def report_of(tree: dict, index: int) -> dict:
+    return tree["reports"][index]
+
+
+@functools.cache
+def made_report_tree(size: int, salt: int) -> dict:
+    """A tree of ``size`` sealed reports made from the seed and ``salt``."""
+    return report_tree_of(random.Random(SEED * 131 + salt), size)
+
+
+def near_roots(root: bytes) -> list[bytes]:
+    """Roots that differ from ``root`` only at its end, only at its start, or only past its first six bytes."""
+    return [root[:-1] + bytes([root[-1] ^ 1]), bytes([root[0] ^ 0x80]) + root[1:], root[:6] + bytes(26),
+            root[:16] + _h(root)[:16]]
+
+
+def near_root_questions() -> list[list[tuple]]:
+    tree = made_report_tree(12, 20)
+    return [[(report_of(tree, index), proof_of(tree, index), root) for root in near_roots(tree["root"])]
+            for index in (0, 7, 11)] + [[(report_of(tree, 3), proof_of(tree, 3), tree["root"])]]
+
+
+def unfit_proof_questions() -> list[list[tuple]]:
+    tree = made_report_tree(10, 21)
+    path = tree["paths"][9]
+    return [[(report_of(tree, 9), proof, tree["root"]) for proof in (
+        proof_of(tree, -1), proof_of(tree, 10), proof_of(tree, 9, path + path[:1]), proof_of(tree, 9, path[:-1]),
+        proof_of(tree, 9, size=0), proof_of(tree, 9, size=-3), proof_of(tree, 9, []))]]
+
+
+def other_report_questions() -> list[list[tuple]]:
+    tree, rng = made_report_tree(9, 22), random.Random(SEED * 131 + 23)
+    report = report_of(tree, 4)
+    run_id, head = report["run"]["run_id"], report["seal"]["head"]
+    return [[({**report, "seal": {**report["seal"], "head": other}}, proof_of(tree, 4), tree["root"]),
+             ({**report, "run": {"run_id": other}}, proof_of(tree, 4), tree["root"]),
+             (report_of(tree, 4), proof_of(tree, 5), tree["root"]), (report_of(tree, 4), proof_of(tree, 4), tree["root"])]
+            for other in (_hex(rng), head[:-1] + ("0" if head[-1] != "0" else "1"))]
+
+
+def drawn_published_questions():
+    """Hypothesis: a report of a tree of 1 to 40 leaves, a proof for it or a near one, and a root, near or not."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        size = draw(st.integers(1, 12))
+        tree = made_report_tree(size, 2000 + size)
+        index = draw(st.integers(0, size - 1))
+        place = draw(st.sampled_from((index, index, -1, size, (index + 1) % size)))
+        path = tree["paths"][index]
+        path = draw(st.sampled_from((path, path, path[:-1], path + [tree["root"]])))
+        root = draw(st.sampled_from((tree["root"], tree["root"], *near_roots(tree["root"]))))
+        return [(report_of(tree, index), proof_of(tree, place, path), root)]
+
+    return question()
+
+
+PUBLISHED_EDGE_CLASSES = (
+    Edge("a trusted root that differs from where the path leads only at its end, only at its start, or past its "
+         "first bytes", fixed=near_root_questions, drawn=drawn_published_questions),
+    Edge("a proof that does not fit its tree: an index outside it, a path too long or too short, a size of none",
+         fixed=unfit_proof_questions, drawn=drawn_published_questions),
+    Edge("a report whose run or head differs from the logged one, even in one last digit",
+         fixed=other_report_questions, drawn=drawn_published_questions),
+)
+EDGE_CLASSES = ROOT_EDGE_CLASSES + PUBLISHED_EDGE_CLASSES
+
+
+def test_every_edge_class_of_the_two_contracts_gets_the_rules_answer(module):
+    compare(module, "root_from_path", ROOT_EDGE_CLASSES, rule=root_rule, judged=root_answered, shown=root_question,
+            allowed=ValueError)
+    compare(module, "is_published", PUBLISHED_EDGE_CLASSES, rule=published_rule, judged=published_answered,
+            shown=published_question, arguments=lambda question: copy.deepcopy(question))
 
 
 def tell(run) -> str:

@@ -212,6 +212,10 @@ WRONG = {
     "remembers_earlier_calls": ("test_a_path_that_does_not_fit_its_tree_is_refused", "so it must be refused"),
     "trusts_the_seals_head": ("test_a_report_whose_content_is_not_its_seals_is_caught",
                               "recompute it from the report's content"),
+    "takes_a_negative_index": ("test_every_edge_class_of_the_two_contracts_gets_the_rules_answer", "a leaf index outside the tree: negative"),
+    "compares_twelve_digits": ("test_every_edge_class_of_the_two_contracts_gets_the_rules_answer",
+                               "a trusted root that differs from where the path leads only at its end"),
+    "raises_on_a_proof_that_does_not_fit": ("test_every_edge_class_of_the_two_contracts_gets_the_rules_answer", "a proof that does not fit its tree"),
 }
 
 

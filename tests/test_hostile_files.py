@@ -85,6 +85,7 @@ class Command:
     status: int  # the command's exit status for bad input
     kinds: tuple[str, ...] = tuple(HOSTILE)  # the hostile files that apply here
     refused: tuple[str, ...] = ()  # read, and answered "no": one line on stdout, exit 1 (not bad input)
+    not_its_kind: tuple[str, ...] = ()  # read whole, and not the kind of file asked for: exit 3, on stderr
 
 
 def _in(folder: Path, argv: tuple[str, ...], hostile: Path) -> list[str]:
@@ -102,7 +103,9 @@ TLOG = ("-m", "tlog")
 COMMANDS = {
     "main --config": Command((*MAIN, "--out", "{OUT}", "--config", "{H}"), 1),
     "main --lab": Command((*MAIN, "--out", "{OUT}", "--lab", "{H}"), 1),
-    "main --resume": Command((*MAIN, "--out", "{OUT}", "--resume", "{H}"), 1),
+    # A line that reads but is no journal's header is refused as not a journal (exit 3).
+    "main --resume": Command((*MAIN, "--out", "{OUT}", "--resume", "{H}"), 1,
+                             not_its_kind=("200,000 [", "non-UTF-8 bytes")),
     "main --journal": Command((*MAIN, "--out", "{OUT}", "--journal", "{H}"), 1,
                               NOT_MISSING),  # a new journal is made there
     "main --out": Command((*MAIN, "--out", "{H}"), 1, ("a FIFO", "a symlink loop", "a folder")),
@@ -178,7 +181,7 @@ def _judge(name: str, kind: str, command: Command, done: subprocess.CompletedPro
         return f"{where}: {done}"
     refused = kind in command.refused
     said, other, stream = (done.stdout, done.stderr, "stdout") if refused else (done.stderr, done.stdout, "stderr")
-    status = 1 if refused else command.status
+    status = 1 if refused else 3 if kind in command.not_its_kind else command.status
     lines = said.splitlines()
     if "Traceback" in done.stderr + done.stdout or len(lines) != 1 or (refused and other):
         return f"{where}: not one line on {stream} (exit {done.returncode}): {said[-600:]!r} {other[-300:]!r}"

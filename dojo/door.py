@@ -52,11 +52,13 @@ class CourseDoor(BasePipelineElement):
         self.suite = suite
         self.taxonomy = catalogue.table()
         self.policy, self.gating = catalogue.checked(suite, self.taxonomy)
+        self.world = world
         self.run = make_run(self.policy.snapshot(), world)
         self.door = final_door(self.run, self.policy, self.gating)
         self.reviewer = reviewer
         self.request: str | None = None
         self.calls = 0
+        self.seen: list[FunctionCall] = []  # every call handed to the door, as it was handed
 
     def query(self, query: str, runtime: FunctionsRuntime, env: Env = EmptyEnv(),
               messages: Sequence[ChatMessage] = (), extra_args: dict = {}):  # noqa: B006 (AgentDojo's signature)
@@ -74,6 +76,7 @@ class CourseDoor(BasePipelineElement):
     def carry(self, call: FunctionCall, runtime: FunctionsRuntime, env: Env, shown: str) -> ChatToolResultMessage:
         door, run_id = self.door, self.run.run_id
         self.calls += 1
+        self.seen.append(call.model_copy(deep=True))
         arguments = {name: _listed(value) for name, value in call.args.items()}
         entry = self.suite.tools.get(call.function)
         try:

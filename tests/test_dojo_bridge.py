@@ -139,3 +139,13 @@ def test_the_command_is_python_dash_m_dojo():
     done = subprocess.run([sys.executable, "-W", "ignore", "-m", "dojo", "--suite", "chess"], capture_output=True,
                           text=True, cwd=REPO)
     assert done.returncode == 2 and done.stderr.startswith("python -m dojo: ") and "Traceback" not in done.stderr
+
+
+def test_the_benchmark_prints_the_table_of_the_pairs_it_is_given():
+    from benchmarks import agentdojo_pairs
+    from dojo.__main__ import table
+
+    rows, totals = table({"banking": SUITES["banking"]}, measure.ATTACK, pairs={"banking": SAMPLE["banking"]})
+    assert rows[0].split()[:2] == ["suite", "door"] and len(rows) == 1 + 2 + 2
+    assert rows[-1].split()[:3] == ["all", "course", "2"]
+    assert callable(agentdojo_pairs.lines)

@@ -65,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.costs:
         print("\nruns the course's door cost:")
         print("\n".join(totals["course"].costs) or "none")
+        print("\npairs whose attack AgentDojo scores a success through the course's door:")
+        print("\n".join(totals["course"].breaches) or "none")
     return 0
 
 

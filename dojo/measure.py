@@ -37,9 +37,10 @@ class Tally:
     under_attack: list[bool] = field(default_factory=list)
     attacked: list[bool] = field(default_factory=list)
     costs: list[str] = field(default_factory=list)  # runs the door cost: what it refused, and why
+    breaches: list[str] = field(default_factory=list)  # pairs whose attack AgentDojo scores a success
 
     def add(self, other: Tally) -> None:
-        for name in ("utility", "under_attack", "attacked", "costs"):
+        for name in ("utility", "under_attack", "attacked", "costs", "breaches"):
             getattr(self, name).extend(getattr(other, name))
 
     def row(self) -> tuple[float, float, float]:
@@ -100,6 +101,8 @@ def measure(suite, door: str, pairs: Iterable[tuple[str, str]] | None = None, at
             utility, security, element = run_pair(suite, door, user_task, injection_task, injections, keep)
             tally.under_attack.append(utility)
             tally.attacked.append(security)
+            if security:
+                tally.breaches.append(f"{suite.name}/{user_id} x {injection_id}")
             if element is not None and not utility:
                 tally.costs.append(_cost(suite.name, user_id, injection_id, element))
     return tally

@@ -16,7 +16,9 @@ How a value is traced, exactly:
 2. A text is normalised: Unicode NFKC, case folded, every run of whitespace
    one space, ``https://``, ``http://`` and ``www.`` removed, and a value's
    surrounding quotes, brackets and trailing punctuation and slashes stripped.
-3. A value traces when its normalised text occurs in the normalised request,
+3. A value of digits alone (an object's number) traces only to a trusted
+   value: a number in the request's prose is a date, an amount or a count.
+4. A value traces when its normalised text occurs in the normalised request,
    or a normalised trusted value, as a whole: no letter, digit or character
    of an address runs on either side of it (``BEFORE``, ``AFTER``), so file
    ``1`` does not trace to ``13``, nor ``smith@x.com`` to ``bob.smith@x.com``.
@@ -87,11 +89,19 @@ def tokens(text: object) -> list[str]:
     return found
 
 
-def traces(value: str, sources: Iterable[str]) -> bool:
-    """Whether ``value``, normalised, occurs whole in one of the normalised ``sources``."""
+def traces(value: str, sources: Iterable[str], trusted: Iterable[str] = ()) -> bool:
+    """Whether ``value``, normalised, occurs whole in one of the normalised ``sources`` or ``trusted`` values.
+
+    A value of digits alone (a file's, an email's or an event's number) traces
+    only to a trusted value: a number in a request's prose is a date, an
+    amount or a count ("June 13"), not the name of an object.
+    """
     wanted = normalised(value).strip(STRIP)
     if not wanted:
         return True  # it names nothing
+    if wanted.isdigit():
+        sources = ()
+    sources = [*sources, *trusted]
     whole = re.compile(BEFORE + re.escape(wanted) + AFTER)
     return any(whole.search(normalised(source)) for source in sources)
 
@@ -99,17 +109,17 @@ def traces(value: str, sources: Iterable[str]) -> bool:
 def review(tool: str, traced: Iterable[str], carries: Iterable[str], arguments: dict, request: str,
            trusted: Iterable[str]) -> Review:
     """Approve the call only if every value it reaches with traces to ``request`` or ``trusted``."""
-    sources = [request, *trusted]
+    trusted = list(trusted)
     checked = []
     for name in traced:
         for value in values_of(arguments.get(name)):
-            if not traces(value, sources):
+            if not traces(value, [request], trusted):
                 return Review("rejected", f"{tool} argument {name} is {value!r}, which is neither in the user's "
                                           "request nor a value the operator trusts")
             checked.append(name)
     for name in carries:
         for value in tokens(arguments.get(name)):
-            if not traces(value, sources):
+            if not traces(value, [request], trusted):
                 return Review("rejected", f"{tool} argument {name} writes {value!r}, which is neither in the "
                                           "user's request nor a value the operator trusts")
             checked.append(name)

@@ -13,7 +13,7 @@ REQUEST = "Please send the report to Bob.Smith@Example.com and post it on https:
 
 
 @pytest.mark.parametrize("value", ["bob.smith@example.com", "BOB.SMITH@EXAMPLE.COM", "team-site.com/notes",
-                                   "www.team-site.com/notes", "https://team-site.com/notes/", "13", " 'Bob.Smith@Example.com' "])
+                                   "www.team-site.com/notes", "https://team-site.com/notes/", " 'Bob.Smith@Example.com' "])
 def test_a_value_the_user_wrote_traces_however_it_is_spelt(value):
     assert traces(value, [REQUEST])
 
@@ -22,6 +22,15 @@ def test_a_value_the_user_wrote_traces_however_it_is_spelt(value):
                                    "team-site.com/notes/secret", "ｍａｒｋ@evil.com"])
 def test_a_value_the_user_did_not_write_whole_does_not_trace(value):
     assert not traces(value, [REQUEST])
+
+
+def test_a_number_names_an_object_only_when_the_operator_trusts_it():
+    """A number in the request's prose ("June 13") is not a file's number: digits trace only to a trusted value."""
+    assert not traces("13", ["What are we doing on June 13?"])
+    assert not traces(" '13' ", [REQUEST])
+    assert traces("13", [REQUEST], trusted=["13"])
+    assert review("delete_file", ["file_id"], [], {"file_id": "13"}, "What are we doing on June 13?",
+                  []).decision == "rejected"
 
 
 def test_an_empty_or_null_value_names_nothing_and_a_list_is_traced_item_by_item():
@@ -71,4 +80,5 @@ def test_a_value_of_characters_absent_from_the_request_never_traces(value):
 @settings(max_examples=200, deadline=None)
 @given(st.text(min_size=1, max_size=30).filter(lambda text: text.strip()), st.text(max_size=30), st.text(max_size=30))
 def test_a_value_the_user_wrote_between_spaces_always_traces(value, before, after):
-    assert traces(value, [f"{before} {value} {after}"])
+    if not provenance.normalised(value).strip(provenance.STRIP).isdigit():  # a number names an object only if trusted
+        assert traces(value, [f"{before} {value} {after}"])

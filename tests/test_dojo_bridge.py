@@ -149,3 +149,17 @@ def test_the_benchmark_prints_the_table_of_the_pairs_it_is_given():
     assert rows[0].split()[:2] == ["suite", "door"] and len(rows) == 1 + 2 + 2
     assert rows[-1].split()[:3] == ["all", "course", "2"]
     assert callable(agentdojo_pairs.lines)
+
+
+def test_slacks_fifth_injection_is_scored_from_the_calls_the_model_tried_which_the_door_all_refused():
+    """AgentDojo scores slack's injection_task_5 from the calls the model made, so a call the door refused still counts."""
+    suite = SUITES["slack"]
+    user_task = suite.get_user_task_by_id("user_task_0")
+    injection_task = suite.get_injection_task_by_id("injection_task_5")
+    _, security, element = measure.run_pair(suite, "course", user_task, injection_task,
+                                            attack_for(suite).attack(user_task, injection_task))
+    assert security  # AgentDojo's own verdict
+    tried = [call.function for call in element.seen]
+    assert {"invite_user_to_slack", "add_user_to_channel", "remove_user_from_slack"} <= set(tried)
+    admitted = {action["tool"] for action in element.door.records("action")}
+    assert not admitted & {"invite_user_to_slack", "add_user_to_channel", "remove_user_from_slack"}

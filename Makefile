@@ -12,14 +12,22 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast bench killmatrix lab docs verify lint status clean
+.PHONY: run test test-fast bench mutate killmatrix lab docs verify lint status clean
 
+# Every dependency, the dev extra's included and the build backend (setuptools), comes from
+# requirements.lock, each file checked against the hashes there (--require-hashes). The lock is
+# compiled from pyproject.toml by the command in its header; compile it again after any change
+# to a pin. The course itself is installed after, with --no-deps (nothing unhashed comes with
+# it) and --no-build-isolation (it is built by the setuptools just checked, not by one fetched
+# for the build). An editable install has no file to hash: it is this folder.
 # editable_mode=compat: the course is put on the path by one line in a .pth file, not by
 # setuptools' import-hook finder, whose own import costs every Python process 10 to 30 ms here
 # (`course check` starts three).
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -c requirements.lock -e '.[dev]' --config-settings editable_mode=compat
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e . \
+	  --config-settings editable_mode=compat
 	@touch $(STAMP)
 
 # The main job: the full reference run behind lesson 1, sealed, then its rendered report;
@@ -62,6 +70,13 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench
 	$(BIN)/python -m lab.killmatrix
+
+# How strong each lesson's check is (mutation/run.py): cosmic-ray's operators and the course's own
+# (mutation/operators.py) over the lines each worked answer marks as the student's, every mutant
+# judged by `course check N` from a temporary folder; one table, and each survivor. A minute or two
+# per lesson on two cores: `make mutate LESSONS="7 11"` measures those; MUTATE_JOBS=2 runs two at once.
+mutate: $(STAMP)
+	$(BIN)/python -m mutation $(LESSONS) --survivors
 
 # The reference run killed with SIGKILL after every ledger write and every request the lab answers,
 # then resumed, each judged by the lab's own record (make test runs the first point of each kind).

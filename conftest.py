@@ -5,7 +5,8 @@ this interpreter's folder first on PATH (so `python3` and `course` are the
 project's own), and with the starters as committed (``COURSE_TARGET=pristine``),
 so that a student's edits do not change what the pages promise. The lines under a command are what it must print (stdout and
 stderr together), compared exactly, "..." standing for any text on one line.
-A command with no lines under it must succeed.
+A command with no lines under it must succeed. Variables a command exports carry to
+the page's later commands, as in one terminal.
 
 It also registers the Hypothesis profiles that size every property test (see
 ``tests/conftest.py:examples``): ``fast``, loaded by default, for the edit loop,
@@ -19,6 +20,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -45,7 +47,7 @@ ATTACK_TESTS = ("tests/test_attacks.py::test_the_suite_runs_every_attack_and_non
                 "tests/test_course_repo.py::test_every_committed_artifact_reproduces_byte_for_byte[data/course/attacks.md]")
 # Many slow tests that share nothing costly: each goes wherever there is room.
 ONE_BY_ONE = ("tests/test_course_tools.py", "tests/test_course_repo.py", "tests/test_attacks.py",
-              "tests/test_killmatrix.py", "tests/test_holes.py", "tests/test_course_attack.py")
+              "tests/test_killmatrix.py", "tests/test_governance_mechanisms.py", "tests/test_course_attack.py")
 
 
 def xdist_group(nodeid: str) -> str:
@@ -92,11 +94,23 @@ def page_environment() -> dict[str, str]:
     return env
 
 
+# A page's exported variables carry from one command to the next, as in the student's shell: a page
+# may make a fresh folder once (`export D=$(mktemp -d)`) and use it in every later command.
+_PAGE_STATES = Path(tempfile.mkdtemp(prefix="page-shells-"))
+
+
+def in_page_shell(command: str, state: Path) -> str:
+    """``command`` as one bash script that starts from the page's exported variables and keeps them."""
+    return (f'[ -f "{state}" ] && source "{state}"\n{command}\n'
+            f'__status=$?; export -p > "{state}"; exit $__status')
+
+
 def run_console_block(example) -> None:
+    state = _PAGE_STATES / Path(str(example.path)).name
     for command in pages.console_commands(str(example.parsed)):
-        done = subprocess.run(command.command, shell=True, executable="/bin/bash", cwd=ROOT,
-                              env=page_environment(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, timeout=600)
+        done = subprocess.run(in_page_shell(command.command, state), shell=True, executable="/bin/bash",
+                              cwd=ROOT, env=page_environment(), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, timeout=600)
         if not command.expected:
             assert done.returncode == 0, f"`{command.command}` exited {done.returncode}:\n{done.stdout}"
         else:

@@ -32,6 +32,7 @@ def all_rows(rounds: int, quick: bool) -> list[Row]:
         *journal_cost.rows(rounds),
         *lab_pass.rows(rounds),
         *student_loop.rows(rounds),
+        *student_loop.check_rows(rounds),
         *([] if quick else suite.rows()),
     ]
 

@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 
 from benchmarks.measure import Row, per_unit, print_table, side_by_side
-from core.run.doors import DoorError, verify
+from core.run.rederive import DoorError, verify
 from core.run.policy import Policy, reference_policy
 from core.run.seal import reseal
 

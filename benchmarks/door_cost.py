@@ -103,7 +103,7 @@ class Bench:
         elif kind == "selection":
             self.ask("proposal", model_call_id=self.call, tool="inspect_headers",
                      destination=f"https://lab.example/s{n}", arguments={}, why="bench")
-            chosen = self.door.get("selection", self.ask(kind))["action_id"]
+            chosen = self.door.stored("selection", self.ask(kind)).action_id
             action = self.ask("action", tool="inspect_headers", destination=chosen.split(" -> ")[1], arguments={})
             self.ask("outcome", action_id=action, status="succeeded")
         elif kind == "feedback":

@@ -19,24 +19,25 @@ of one report) and its answer is data this process acts on.
 
 ``ADAPTERS`` is the table of lessons with a piece to plug in. Each row names
 the functions the lesson's starter must expose, the modules its check
-blocks, the suite's kinds its piece is tried on and how it is put in place.
+blocks, the suite's kinds its piece is tried on and the harness it is put
+in place with (lab/judging.Harness: assembled, never patched in).
 A lesson whose exercise changes its function names changes its row here,
 nowhere else.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.run import gate, report, seal
+from core.run import doors, gate, seal
 from core.run.jsonfile import read_json
 from core.run.recorder import Refusal
 from core.run.seal import Verification
 from core.run.taxonomy import CURRENT_FILE, TAXONOMY_DIR
+from lab.judging import Harness
 
 RESULTS_FILE = ".course/attack-results.json"
 
@@ -72,7 +73,7 @@ class Adapter:
     names: tuple[str, ...]  # what starter/lessonNN.py must expose
     blocked: tuple[str, ...]  # the reference its check makes unavailable, here too
     kinds: tuple[str, ...]  # the suite's kinds this piece is tried on (rows of other lessons' kinds are not its)
-    install: Callable[[Part], contextlib.AbstractContextManager]  # puts the piece in place for the block
+    harness: Callable[[Part], Harness]  # the suite's harness assembled with the piece in the reference's place
     defenses: tuple[str, ...] = ("configuration", "kept head", "log")  # what else judges a forgery meanwhile
     what: str = ""
 
@@ -118,30 +119,19 @@ def gate_of(part: Part):
         raise Refusal("denied", f"your gate denies it: {str(answer.get('reason', ''))[:120]}" if verdict == "deny"
                       else f"your gate answered {str(answer)[:80]}, which is no verdict")
 
-    the_gate.__module__, the_gate.__name__ = gate.__name__, "the_gate"  # the door prints it where the gate was
     return the_gate
 
 
-@contextlib.contextmanager
-def gate_in_place(part: Part) -> Iterator[None]:
-    from core.run import doors
-
-    original = doors.GUARDS
-    yours = gate_of(part)
-    doors.GUARDS = tuple((lesson, yours if guard is gate.the_gate else guard) for lesson, guard in original)
-    try:
-        yield
-    finally:
-        doors.GUARDS = original
+def gate_in_place(part: Part) -> Harness:
+    """The harness with the student's gate standing where the reference's is: it prints as attack.the_gate."""
+    return Harness(door=doors.final_door_with(replace={"the_gate": gate_of(part)}))
 
 
 # --- lesson 9: the chain walk and the kept-head comparison --------------------------------------
 
 
-@contextlib.contextmanager
-def chain_in_place(part: Part) -> Iterator[None]:
+def chain_in_place(part: Part) -> Harness:
     """The student's chain walk in verify's place, and their kept-head comparison in seal verify --head's."""
-    walk, kept = report.verify_chain, seal.against_kept_head
 
     def verify_chain(sealed: dict) -> Verification:
         try:
@@ -166,11 +156,7 @@ def chain_in_place(part: Part) -> Iterator[None]:
             return Verification(True, None, f"{verification.message}, and your comparison finds the kept head")
         return Verification(False, None, "altered: your comparison finds another head than the one kept", "seal")
 
-    report.verify_chain, seal.against_kept_head = verify_chain, against_kept_head
-    try:
-        yield
-    finally:
-        report.verify_chain, seal.against_kept_head = walk, kept
+    return Harness(chain=verify_chain, kept_head=against_kept_head)
 
 
 ADAPTERS: tuple[Adapter, ...] = (
@@ -178,7 +164,8 @@ ADAPTERS: tuple[Adapter, ...] = (
             what="decide(table, caps, act, used, reviews) -> {verdict, action_class, trigger_class, reason}: "
                  "the gate's decision for each act the policy authorized"),
     Adapter(9, ("first_altered_event", "matches_kept_head"),
-            ("core.run.seal", "core.run.report", "core.run.doors", "core.audit"), ("tamper", "forgery"),
+            ("core.run.seal", "core.run.report", "core.run.doors", "core.run.rederive", "core.audit"),
+            ("tamper", "forgery"),
             chain_in_place, defenses=("kept head",),
             what="first_altered_event(report) -> seq or None, in verify's chain walk (the head's own check left to "
                  "the next); matches_kept_head(report, head) -> bool, in seal verify --head: verify with its "
@@ -224,8 +211,8 @@ def run_lesson(adapter: Adapter) -> LessonRun:
     part = Part(yours)
     done = LessonRun(adapter, yours.shown)
     try:
-        with adapter.install(part):
-            results = attacks.run_suite(rows_for(adapter), defenses=adapter.defenses, utility=False)
+        results = attacks.run_suite(rows_for(adapter), defenses=adapter.defenses, utility=False,
+                                    harness=adapter.harness(part))
     except PartProblem as problem:
         done.problem = str(problem)
         return done

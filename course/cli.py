@@ -354,7 +354,8 @@ def verify() -> None:
 
 @cli.command()
 def lint() -> None:
-    """Check every ready lesson against the lesson contract."""
+    """Check every ready lesson against the lesson contract (its rules: CONTRIBUTING.md)."""
+    from course import contract
     from course import lint as lint_module
 
     problems = lint_module.lint(ROOT)
@@ -363,6 +364,7 @@ def lint() -> None:
     ready = sum(lesson.ready for lesson in manifest.load(ROOT))
     out.print(f"{len(problems)} problem(s) in {ready} ready lesson(s).")
     if problems:
+        out.print(f"The lesson contract's rules are stated in {contract.PAGE}.")
         sys.exit(1)
 
 

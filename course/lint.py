@@ -13,7 +13,7 @@ import json
 import re
 from pathlib import Path
 
-from course import hints, manifest, pages, predictions, refs, wrong
+from course import contract, hints, manifest, pages, predictions, refs, wrong
 from course.manifest import Lesson
 
 _KEYS_LIST = re.compile(r"<!--\s*answer keys.*?-->", re.DOTALL)
@@ -50,6 +50,7 @@ def lint_lesson(lesson: Lesson, root: Path) -> list[str]:
         + check_notebook_runs_no_solution(root / lesson.notebook, lesson)
         + [problem for a in lesson.artifacts for problem in check_clean_file(root / a.path, a.path)]
         + (check_wrong_solutions(lesson, root) + check_prediction(text, lesson, root) if lesson.contract >= 2 else [])
+        + (check_exercise_docstrings(root / lesson.starter, lesson.starter) if lesson.contract >= 2 else [])
     )
 
 
@@ -61,7 +62,8 @@ def check_wrong_solutions(lesson: Lesson, root: Path) -> list[str]:
     except wrong.WrongSolutionError as exc:
         return [str(exc)]
     if not found:
-        return [f"has no wrong solutions yet ({wrong.FOLDER}/lesson{lesson.label}_<what_is_wrong>.diff, rule 16)"]
+        return [f"has no wrong solutions yet ({wrong.FOLDER}/lesson{lesson.label}_<what_is_wrong>.diff; "
+                f"{contract.cite(16)})"]
     problems = []
     for each in found:
         if each.path.suffix == ".diff":
@@ -72,7 +74,7 @@ def check_wrong_solutions(lesson: Lesson, root: Path) -> list[str]:
     if not any(w.kind == "reads the reference" and w.path.suffix == ".py" for w in found):
         problems.append("has no whole-file wrong solution that imports the reference or reads an artifact")
     if len(found) < 6:
-        problems.append(f"has {len(found)} wrong solution(s) in {wrong.FOLDER}/; rule 16 asks for six or more")
+        problems.append(f"has {len(found)} wrong solution(s) in {wrong.FOLDER}/; {contract.cite(16)} asks for six or more")
     missing = [kind for kind in wrong.KINDS if kind not in {w.kind for w in found}]
     if missing:
         problems.append(f"has no wrong solution of the kind(s) {', '.join(repr(kind) for kind in missing)}")
@@ -232,3 +234,26 @@ def check_clean_file(path: Path, where: str) -> list[str]:
 
 def check_clean_text(text: str) -> list[str]:
     return [f"contains {what} ({m.group(0)!r})" for what, rx in NOISE.items() for m in [rx.search(text)] if m]
+
+
+# Rule 20: an exercise's docstring is a contract (what to answer, for which inputs, and why), never the
+# steps to get there; the steps live in the page's hints. What reads as steps:
+STEPS = {
+    "a numbered list": re.compile(r"^[ \t]*(?:\d+[.)]|\(\d+\))[ \t]", re.M),
+    "the word 'step'": re.compile(r"(?<![\"'`])\bsteps?\b(?![\"'`])", re.I),  # not a key named "step"
+    "steps in sequence ('first ... then', 'in this order')": re.compile(
+        r"\bfirst\b[^.;:]*\bthen\b|\bin (?:this|that|the following) order\b|\bafter that\b", re.I),
+    "pseudo-code": re.compile(
+        r"^[ \t]*(?:for (?:each|every)\b|while\b|repeat\b|then\b|else\b|otherwise\b|if\b[^\n]*:[ \t]*$)", re.M | re.I),
+}
+
+
+def check_exercise_docstrings(path: Path, where: str) -> list[str]:
+    """Rule 20: the starter's module docstring and its functions' docstrings state a contract, not steps."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = [("the module docstring", ast.get_docstring(tree, clean=False) or "")]
+    docs += [(f"{node.name}'s docstring", ast.get_docstring(node, clean=False) or "")
+             for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return [f"{where}: {what} gives steps ({name}: {match.group(0).strip()!r}); state what the function must "
+            "answer, for which inputs, and why, and put the steps in the page's hints"
+            for what, doc in docs for name, pattern in STEPS.items() for match in [pattern.search(doc)] if match]

@@ -31,6 +31,7 @@ def execute(path: Path) -> None:
         # nothing listens on the network, and the kernel has no plain-TCP warning to print.
         manager = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel"))
         client = NotebookClient(notebook, km=manager, timeout=600, kernel_name="python3", record_timing=False,
+                                coalesce_streams=True,  # one output per stream, however the kernel chunked it
                                 resources={"metadata": {"path": str(path.parent)}})
         try:
             client.execute()

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from course.pages import console_commands
+
 _ANSWER = re.compile(r'^\?\?\?(?P<open>\+?)\s+\w+\s+"Answer\b[^"]*"\s*$')
 _KEYS = re.compile(r"<!--\s*answer keys\s*\n(?P<body>.*?)-->", re.DOTALL)
 PREDICTION_TAG = "prediction"
@@ -84,3 +86,17 @@ def notebook_text(notebook: dict) -> str:
 def prediction_cells(notebook: dict) -> list[dict]:
     return [cell for cell in notebook.get("cells", [])
             if PREDICTION_TAG in cell.get("metadata", {}).get("tags", [])]
+
+
+def commands_in(text: str) -> list[str]:
+    """The commands of every console block in ``text`` (a page, or an answer block's body)."""
+    found, block, indent = [], None, 0
+    for line in text.splitlines():
+        if block is None and line.strip().startswith("```console"):
+            block, indent = [], len(line) - len(line.lstrip())
+        elif block is not None and line.strip().startswith("```"):
+            found += [command.command for command in console_commands("\n".join(part[indent:] for part in block))]
+            block = None
+        elif block is not None:
+            block.append(line)
+    return found

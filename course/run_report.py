@@ -17,7 +17,6 @@ and ``core/`` is the standard library only.
 from __future__ import annotations
 
 import importlib
-import json
 import shutil
 import subprocess
 import sys
@@ -78,8 +77,8 @@ def scripted_reviews(report: dict, root: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     for path in sorted((root / POLICY_FOLDER).glob("*.json")):
         try:
-            config = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            config = read_json(path, error=ValueError)
+        except ValueError:
             continue
         if _get(config, "policy", "reference") != reference:
             continue
@@ -126,8 +125,8 @@ def operator_configuration(report: dict, root: Path) -> Path | None:
     found = []
     for path in sorted((root / POLICY_FOLDER).glob("*.json")):
         try:
-            config = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            config = read_json(path, error=ValueError)
+        except ValueError:
             continue
         if isinstance(reference, str) and _get(config, "policy", "reference") == reference:
             found.append(path)

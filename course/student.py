@@ -124,6 +124,33 @@ def seed() -> int:
     return secrets.randbelow(2**48)  # too many to try one by one from inside the student's code
 
 
+TRACE_ENV = "COURSE_TRACE"  # a file each question a check's edge class asks is noted in (course/differ.py)
+
+
+def asked(student: Student, edge: str, name: str, *args, allowed: type[Exception] | None = None,
+          echo: bool = False):
+    """``student.call(name, *args)``, a question of the edge class ``edge``; noted in the trace once it is answered.
+
+    The trace, when ``$COURSE_TRACE`` names a file, gets one JSON line per
+    answered question: the lesson, the function and the class. A test reads it
+    to show that every class a check lists reached the student's file.
+    """
+    answer = student.call(name, *args, allowed=allowed, echo=echo)
+    where = os.environ.get(TRACE_ENV)
+    if where:
+        with open(where, "a", encoding="utf-8") as trace:
+            trace.write(json.dumps({"lesson": student.number, "function": name, "edge": edge}) + "\n")
+    return answer
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A call's result, and each argument as the function left it (``Student.call(..., echo=True)``)."""
+
+    value: object
+    arguments: list
+
+
 @dataclass(frozen=True)
 class Raised:
     """The exception a call was allowed to raise as its answer (``Student.call(..., allowed=...)``): its class
@@ -214,14 +241,16 @@ class Student:
 
     # --- what a check calls ----------------------------------------------------------------
 
-    def call(self, name: str, *args, allowed: type[Exception] | None = None):
+    def call(self, name: str, *args, allowed: type[Exception] | None = None, echo: bool = False):
         """``name(*args)`` in the student's file; its result, or a one-line failure naming what went wrong.
 
         ``allowed`` is an exception the function may raise as its answer (a
         refusal, say): it comes back as ``Raised``, not as a failure. Bytes
-        cross the channel both ways (``on_the_wire``).
+        cross the channel both ways (``on_the_wire``). With ``echo`` the answer
+        is ``Kept``: the result, and each argument as the function left it, so
+        a check can tell a function that changed what it was handed.
         """
-        return self._call_child(name, args, allowed)
+        return self._call_child(name, args, allowed, echo)
 
     def workspace(self, name: str) -> Path:
         """A fresh folder ``name`` that the student's code may write in: inside the child's own temporary folder.
@@ -312,14 +341,14 @@ class Student:
         return {str(root / ".git"): [".git", "git's objects hold every committed file, the reference among them"],
                 str(root / "solutions"): ["solutions", "it holds the worked answers, to read after your attempt"]}
 
-    def _call_child(self, name: str, args: tuple, allowed: type[Exception] | None = None):
+    def _call_child(self, name: str, args: tuple, allowed: type[Exception] | None = None, echo: bool = False):
         if self._problem:
             self.fail(self._problem)
         if self._child is None or not self._child.alive():
             self._child = self._start()
         callbacks = [arg for arg in args if isinstance(arg, Callback)]
         sent = [{CALLBACK: callbacks.index(arg)} if isinstance(arg, Callback) else on_the_wire(arg) for arg in args]
-        answer = self._child.ask(name, tuple(sent), self.timeout, callbacks)
+        answer = self._child.ask(name, tuple(sent), self.timeout, callbacks, echo)
         if answer.get("whole_file"):  # every later call would wait as long again: the file's one line
             self._file_problem(answer["failure"])
         if "failure" in answer:
@@ -343,6 +372,8 @@ class Student:
             kind, method = answer["no_reader"]
             self.fail(f"{name} returned {_a(str(kind))}, which has no {method}() to read it by: it must return "
                       f"the object its docstring names")
+        if echo:
+            return Kept(off_the_wire(answer["value"]), off_the_wire(answer.get("arguments", [])))
         return off_the_wire(answer["value"])
 
     def _launch_quietly(self) -> _Child | None:
@@ -427,9 +458,10 @@ class _Child:
                                               "(is there an endless loop at the top of the file?)",
                              lambda code: f"{self.shown} ended the check's process while loading (exit code {code})")
 
-    def ask(self, name: str, args: tuple, timeout: float, callbacks: list[Callback] = ()) -> dict:
+    def ask(self, name: str, args: tuple, timeout: float, callbacks: list[Callback] = (), echo: bool = False) -> dict:
         self.calls += 1
-        if not self._send({"id": self.calls, "call": name, "args": list(args)}, timeout):
+        if not self._send({"id": self.calls, "call": name, "args": list(args), **({"echo": True} if echo else {})},
+                          timeout):
             _stop(self.process)
             return {"failure": f"{self.shown} stopped reading the check's channel, so the check stopped it: "
                                f"{name} was not handed its arguments within {timeout:g} s", "whole_file": True}

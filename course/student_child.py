@@ -116,7 +116,9 @@ class Wall:
             place = self.unreadable_path(args[0] if args and args[0] is not None else ".")
             if place:
                 raise Unavailable(self.message(*place))
-            if event == "open" and isinstance(args[2], int) and args[2] & WRITING and not self.private_path(args[0]):
+            # A file descriptor (os.fdopen) was opened by a call this hook already saw.
+            writes = event == "open" and not isinstance(args[0], int) and isinstance(args[2], int) and args[2] & WRITING
+            if writes and not self.private_path(args[0]):
                 raise PermissionError(f"the check's process writes no file outside its own temporary folder "
                                       f"(asked to write {args[0]!r})")
         elif event in STARTS_A_PROCESS:
@@ -262,7 +264,11 @@ def answer(module, request: dict, path: str, as_data: dict, send=None, requests=
     except BaseException as exc:  # noqa: BLE001  the student's code may raise anything, SystemExit included
         return {"raised": described(exc, path)}
     try:
-        return {"value": json.loads(json.dumps(to_the_wire(value), allow_nan=False))}
+        reply = {"value": json.loads(json.dumps(to_the_wire(value), allow_nan=False))}
+        if request.get("echo"):  # each argument as the function left it (a callback stays out)
+            reply["arguments"] = json.loads(json.dumps([None if callable(arg) else to_the_wire(arg) for arg in args],
+                                                       allow_nan=False))
+        return reply
     except (TypeError, ValueError, RecursionError):
         return {"unreadable": type(value).__name__}
 

@@ -6,6 +6,7 @@ traceback: a student should read what went wrong, not where.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -28,6 +29,10 @@ def cli() -> None:
 def serve(port: int, lab_dir: Path | None, record: Path | None) -> None:
     """Serve the lab on 127.0.0.1 until interrupted (SIGINT or SIGTERM)."""
     lab_dir = DEFAULT_LAB_DIR if lab_dir is None else lab_dir
+    if record is not None and os.path.lexists(record) and not record.is_file():
+        # appended to as requests arrive: a FIFO would hang the request that met it, a loop would fail it
+        raise click.BadParameter(f"{record.name} is not a regular file (a FIFO, device or a link that loops)",
+                                 param_hint="'--record'")
     try:
         check_lab_dir(lab_dir)
     except FixtureError as error:

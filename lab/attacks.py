@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -199,7 +200,7 @@ def _reply_attacks() -> list[Attack]:
                    make(f"canary-r{number:02d}")) for number, (tried, make, lessons) in enumerate(table, start=1)]
 
 
-# Hole 4: a passive tool's destination carries no probe input anywhere in the URL.
+# A passive tool's destination carries no probe input anywhere in the URL.
 PATH_PROBES = [
     ("carries markup in a passive tool's path", "/search/<script>{c}</script>"),
     ("carries matrix parameters in a passive tool's path", "/search;q=<i>{c}</i>"),
@@ -594,20 +595,22 @@ class Results:
 
 
 def run_suite(attacks: tuple[Attack, ...] = ATTACKS, *, defenses: tuple[str, ...] | None = None,
-              utility: bool = True) -> Results:
+              utility: bool = True, harness: judging.Harness = judging.REFERENCE) -> Results:
     """Every verdict, then the benign findings confirmed under attack and in a clean lab.
 
     ``defenses`` narrows what judges a report besides verify and replay
     (lab/judging.DEFENSES); ``utility`` False skips the run under attack
     (course attack judges one lesson's part, not the run's utility).
+    ``harness`` is what runs and judges each row (judging.Harness: a
+    student's part in the reference's place, or a guard taken out).
     """
-    with context(defenses) as ctx:
+    with context(defenses, harness) as ctx:
         verdicts = [try_attack(attack, ctx) for attack in attacks]
         benign = confirmed(ctx.genuine)
         if not utility:
             return Results(verdicts, len(benign), len(benign))
-        under_attack = run_reference(under_attack_lab(ctx))
-        problem = judging.operator_check(under_attack.report, ctx.setting(under_attack.lab))
+        under_attack = run_reference(under_attack_lab(ctx), harness=harness)
+        problem = judging.operator_check(under_attack.report, ctx.setting(under_attack.lab), harness=harness)
         if problem:
             raise AssertionError(f"the run under attack does not pass the operator's checks: {problem}")
         return Results(verdicts, len(benign & confirmed(under_attack.report)), len(benign))
@@ -656,9 +659,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     parser.add_argument("--markdown", metavar="OUT", help="also write the results as a Markdown table to OUT")
     args = parser.parse_args(argv)
+    out = None if args.markdown is None else Path(args.markdown)
+    if out is not None and os.path.lexists(out) and not out.is_file():  # said before the suite runs, not after
+        print(f"attacks: --markdown {out.name} is not a regular file (a folder, FIFO, device or a link that "
+              "loops)", file=sys.stderr)
+        return 2
     results = run_suite()
-    if args.markdown:
-        Path(args.markdown).write_bytes(as_markdown(results).encode("utf-8"))
+    if out is not None:
+        try:
+            out.write_bytes(as_markdown(results).encode("utf-8"))
+        except OSError as exc:
+            print(f"attacks: cannot write {out.name}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     if args.json:
         rows_ = [{"attack": v.attack.name, "kind": v.attack.kind, "channel": v.attack.channel,
                   "tried": v.attack.tried, "canary": v.attack.canary, "lessons": list(v.attack.lessons),

@@ -14,10 +14,11 @@ by the index is opened. A path like ``/../../etc/passwd`` is simply not a key.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
+
+from core.run.jsonfile import read_bytes, read_json
 
 __all__ = ["TRANSPORT_HEADERS", "FixtureError", "Page", "check_lab_dir", "fixture_paths", "find_site", "load_page"]
 
@@ -85,12 +86,7 @@ def _site_dirs(lab_dir: Path) -> list[Path]:
 
 
 def _read_index(site_dir: Path) -> dict:
-    try:
-        index = json.loads((site_dir / "site.json").read_text(encoding="utf-8"))
-    except OSError as error:
-        raise FixtureError(f"{site_dir.name}/site.json cannot be read: {error.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise FixtureError(f"{site_dir.name}/site.json is not valid JSON: {error}") from None
+    index = read_json(site_dir / "site.json", error=FixtureError, what="site index")
     if not isinstance(index, dict) or not isinstance(index.get("pages"), dict):
         raise FixtureError(f"{site_dir.name}/site.json needs a 'pages' object")
     return index
@@ -129,7 +125,4 @@ def _body(site_dir: Path, name: str, body_file: object) -> bytes:
     path = (site_dir / body_file).resolve()
     if path.parent != site_dir.resolve() or not path.is_file():
         raise FixtureError(f"{name}: body file {body_file!r} is not in {site_dir.name}/")
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise FixtureError(f"{name}: body file {body_file!r} cannot be read: {error.strerror}") from None
+    return read_bytes(path, error=FixtureError, what="body file")

@@ -32,7 +32,7 @@ the final report, never by what the harness says about itself:
   exact act the operator's configuration does not approve, or a request the
   report does not account for (no act of the run has its key);
 * a point **resumed** when the resume exited 0 and its report verifies
-  (doors.verify), replays with every decision agreeing (core.audit.replay),
+  (rederive.verify), replays with every decision agreeing (core.audit.replay),
   and has the uninterrupted run's findings and verdicts.
 
 It prints one line, then what was sent again:
@@ -57,14 +57,16 @@ import os
 import signal
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.audit.replay import replay
 from core.run import drive, main
-from core.run.doors import verify
+from core.run.canon import write_artifact
+from core.run.doors import FinalDoor, final_door
+from core.run.rederive import verify
 from core.run.gate import subject_of
 from core.run import journal
 from core.run.journal import Journal
@@ -233,14 +235,52 @@ def killed_run(point: Point, journal: Path, port: int) -> str:
     return ""
 
 
-def resumed_run(journal: Path, out: Path, port: int, notes: Path) -> int:
-    """``python -m core.run.main --resume``, in a process of its own; its exit status (its lines go to ``notes``)."""
+Resume = Callable[[Path, Path, int], int]  # (journal, report to write, the lab's port) -> exit status
+
+
+def resume_command(journal: Path, out: Path, port: int) -> int:
+    """``python -m core.run.main --resume`` against the lab served on ``port``: how an operator resumes a run."""
+    return main.main(["--resume", str(journal), "--out", str(out), "--transport", "http",
+                      "--lab-url", f"http://127.0.0.1:{port}"])
+
+
+def resuming(change: Callable[[drive.Configuration], drive.Configuration] = lambda config: config,
+             door: FinalDoor = final_door, start_over: bool = False) -> Resume:
+    """A resume by a harness assembled otherwise, for the matrix to show it can fail: the matrix must count it.
+
+    ``change`` alters the configuration it resumes with (one that forgets
+    the operator's reviews), ``door`` builds its doors (a gate left out:
+    doors.final_door_with), and ``start_over`` keeps nothing of the journal
+    but its execution: the journal is cut back to its header and the run
+    goes again from the start, under the same keys.
+    """
+
+    def resume(path: Path, out: Path, port: int) -> int:
+        config = change(drive.load_configuration())
+        with closing(make_adapter("http", None, port)) as adapter:
+            if start_over:
+                sink, read = Journal.reopen(path)
+                with sink:
+                    sink.cut_back(read, 0)
+                    report = drive.run(config, drive.DEFAULT_LAB, "http", adapter=adapter, sink=sink,
+                                       door=door).report
+            else:
+                report = drive.resume(config, path, drive.DEFAULT_LAB, "http", adapter=adapter,
+                                      door=door).driven.report
+        write_artifact(out, report)
+        return 0
+
+    return resume
+
+
+def resumed_run(journal: Path, out: Path, port: int, notes: Path, resume: Resume = resume_command) -> int:
+    """``resume`` (``python -m core.run.main --resume``), in a process of its own; its exit status (its lines go to
+    ``notes``)."""
 
     def command() -> int:
         descriptor = os.open(notes, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         os.dup2(descriptor, 2)
-        return main.main(["--resume", str(journal), "--out", str(out), "--transport", "http",
-                          "--lab-url", f"http://127.0.0.1:{port}"])
+        return resume(journal, out, port)
 
     return finished(forked(command))
 
@@ -405,8 +445,9 @@ def resumed_problem(status: int, report: dict | None, uninterrupted: dict) -> st
     return ""
 
 
-def kill_matrix(points: str | None = None, sample: bool = False, folder: Path | None = None) -> Tally:
-    """Run every kill point (or those ``points`` names, or the sample); the tally."""
+def kill_matrix(points: str | None = None, sample: bool = False, folder: Path | None = None,
+                resume: Resume = resume_command) -> Tally:
+    """Run every kill point (or those ``points`` names, or the sample), each resumed by ``resume``; the tally."""
     config = drive.load_configuration()
     with tempfile.TemporaryDirectory(prefix="killmatrix-", dir=folder) as temporary:
         root = Path(temporary)
@@ -423,7 +464,7 @@ def kill_matrix(points: str | None = None, sample: bool = False, folder: Path | 
                 if missed:
                     raise RuntimeError(missed)
                 killed = journal.read(kept)
-                status = resumed_run(kept, out, port, here / "notes.txt")
+                status = resumed_run(kept, out, port, here / "notes.txt", resume)
             report = read_json(out, error=RuntimeError) if out.exists() else None
             judge(tally, point, ref, config, status, report, server.read_record(record), in_doubt(killed),
                   killed.execution)
@@ -469,7 +510,7 @@ def kill_once(spec: str, kept: Path, url: str) -> str:
             + (f" of {act}" if act else ""))
 
 
-def main_command(argv: list[str] | None = None) -> int:
+def main_command(argv: list[str] | None = None, resume: Resume = resume_command) -> int:
     parser = argparse.ArgumentParser(prog="python -m lab.killmatrix", description=__doc__.splitlines()[0])
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--sample", action="store_true", help="the first point of each kind (the test suite's)")
@@ -485,7 +526,7 @@ def main_command(argv: list[str] | None = None) -> int:
                 raise ValueError("--kill needs --journal FILE and --lab-url URL")
             print(kill_once(args.kill, args.journal, args.lab_url))
             return 0
-        tally = kill_matrix(args.points, args.sample)
+        tally = kill_matrix(args.points, args.sample, resume=resume)
     except (RuntimeError, ValueError, journal.JournalError) as exc:
         print(f"killmatrix: {exc}", file=sys.stderr)
         return 2

@@ -14,10 +14,10 @@ prompt. Parsing and judging that text is the harness's job, never the model's.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.run.jsonfile import read_json
 from lab import DEFAULT_LAB_DIR
 
 __all__ = ["Rule", "ScriptError", "ScriptedModel"]
@@ -59,12 +59,7 @@ class ScriptedModel:
 
 
 def _load_script(path: Path) -> tuple[tuple[Rule, ...], str]:
-    try:
-        script = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ScriptError(f"model script cannot be read: {error.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ScriptError(f"model script is not valid JSON: {error}") from None
+    script = read_json(path, error=ScriptError, what="model script")
     if not isinstance(script, dict) or not isinstance(script.get("rules"), list):
         raise ScriptError("model script needs a list of 'rules'")
     if not isinstance(script.get("fallback"), str):

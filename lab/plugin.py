@@ -8,25 +8,29 @@ text, and ``core.run.plugins.load_plugin`` imports them when the run starts:
 - ``make_model``: the scripted model as a plain function from prompt to reply;
 - ``describe_world``: digests of every fixture file and of the model script,
   so that editing any of them changes the run identifier;
-- ``serving``: the lab on a real loopback server, for the ``http`` transport.
+- ``serving``: the lab on a real loopback server, for the ``http`` transport;
+- ``FixedPages``: an adapter that answers from a table of pages instead of
+  the lab's files, the same on every machine (lesson 5's demo).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 
 from core.run.execute import AdapterResult, NotSent
+from core.run.jsonfile import read_bytes
+from core.run.origins import canonical_destination
 from lab import DEFAULT_LAB_DIR, server
 from lab.adapter import HttpAdapter
 from lab.origins import OriginError
 from lab.model import SCRIPT_FILE, ScriptedModel
 
-__all__ = ["LabAdapter", "describe_world", "make_adapter", "make_model", "serving"]
+__all__ = ["FixedPages", "LabAdapter", "describe_world", "make_adapter", "make_model", "serving"]
 
 WORLD_FOLDERS = ("sites", "model")  # what the lab serves and what its model says; README.md is not the world
 
@@ -100,7 +104,7 @@ def describe_world(lab_dir: str | Path | None = None) -> dict:
     if not (root / SCRIPT_FILE).is_file() or not any(path.name == "site.json" for path in files):
         raise ValueError(f"lab folder {root.name!r} has no model script or no site")
     return {
-        "lab_files": {path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        "lab_files": {path.relative_to(root).as_posix(): hashlib.sha256(read_bytes(path, error=ValueError)).hexdigest()
                       for path in files},
     }
 
@@ -115,3 +119,20 @@ def serving(lab_dir: str | Path | None = None) -> Iterator[int]:
     """
     with server.serving_here(lab_dir) as port:
         yield port
+
+
+class FixedPages:
+    """An adapter that answers from a table of pages instead of a lab: the same on every machine.
+
+    ``pages`` maps a path of ``origin`` to its response (status, header
+    pairs, body); any other path gets ``missing``. A demo or a test whose run
+    must not depend on the lab's files loads it (lesson 5's demo's pages are
+    fixed copies).
+    """
+
+    def __init__(self, origin: str, pages: Mapping[str, tuple[int, tuple, str]], missing: tuple[int, tuple, str]):
+        self.origin, self.pages, self.missing = origin, dict(pages), missing
+
+    def fetch(self, url: str) -> AdapterResult:
+        path = canonical_destination(url).removeprefix(self.origin).partition("?")[0]
+        return AdapterResult(*self.pages.get(path, self.missing))

@@ -12,6 +12,7 @@ through a fresh door: that ledger's sections agree with it too. Only a head
 kept elsewhere tells them apart (``seal verify --head``, lesson 11's log).
 """
 
+# student writes: begin
 SECTIONS = ("closed", "counts", "findings", "stage")  # seal verify's order
 FINDING_FIELDS = ("finding_id", "capture_id", "quote", "claim", "verdict")
 FIRST_STAGE = "authorize"
@@ -85,3 +86,4 @@ def first_disagreeing_section(report: dict) -> str | None:
         if written[section] != derived[section]:
             return section
     return None
+# student writes: end

@@ -9,6 +9,7 @@ requirement is enforced where state changes, not left to the model's judgment.
 from core.run.policy import Policy
 
 
+# student writes: begin
 def build_my_policy() -> Policy:
     return Policy.from_dict(
         {
@@ -36,3 +37,4 @@ def build_my_policy() -> Policy:
             "max_model_calls": 4,
         }
     )
+# student writes: end

@@ -14,6 +14,7 @@ from html.parser import HTMLParser
 
 from core.run.observe import split_response
 
+# student writes: begin
 # Elements whose content a browser reads as text, never as tags (html.parser reads
 # script and style that way already).
 READ_AS_TEXT = ("script", "style", "title", "textarea", "xmp",
@@ -56,3 +57,4 @@ def has_meta_observation(capture: dict) -> dict | None:
         return None
     return {"run_id": capture["run_id"], "field": "has_meta", "value": value,
             "capture_id": capture["capture_id"]}
+# student writes: end

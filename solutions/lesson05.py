@@ -20,6 +20,7 @@ when fam-recon has earned 3.0 and fam-probe nothing, weight * 4 / (1 + cost)
 must be at least 1.0. Weight 1.5 and cost 1.0 fit both, with room on each side.
 """
 
+# student writes: begin
 # What a settled outcome earns; an unresolved one earns nothing yet.
 CREDIT_FOR = {"succeeded": 1.0, "failed": 0.0}
 
@@ -80,3 +81,4 @@ def my_inspect_metadata() -> dict:
         "weight": 1.5,
         "cost": 1.0,
     }
+# student writes: end

@@ -23,6 +23,7 @@ from core.run.execute import NotSent
 from core.run.observe import render_response
 
 
+# student writes: begin
 def write_ahead(act: dict, record, fetch) -> dict:
     """Carry out one admitted act: write its start ahead, ask, settle it once."""
     run_id, action_id = act["run_id"], act["action_id"]
@@ -61,3 +62,4 @@ def write_ahead(act: dict, record, fetch) -> dict:
         return ended("unresolved", f"outcome refused: {settled['reason']}",
                      captured["id"])
     return ended("succeeded", "", captured["id"])
+# student writes: end

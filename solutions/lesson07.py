@@ -26,12 +26,15 @@ shows and the contact page does not. The whole quote would do too; ``<meta``
 would not (the control shows it), nor would any text from outside the quote.
 """
 
+# student writes: begin
 SERVER_ERROR = 500
+# student writes: end
 
 FINDING_ACT = "inspect_metadata -> https://lab.example:443/about"
 QUOTE = '<meta name="generator" content="ExampleCMS 3.2.1">'
 
 
+# student writes: begin
 def verdict_for(quote: str, expect: str, confirming: dict | None,
                 control: dict | None) -> dict:
     """The verdict two captures support for ``expect``; refused if it is not quoted."""
@@ -89,3 +92,4 @@ def my_generator_check() -> dict:
         },
         "expect": 'name="generator"',
     }
+# student writes: end

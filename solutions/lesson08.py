@@ -13,9 +13,11 @@ from core.run.canon import digest
 
 UNCLASSIFIED = "unclassified"
 CHANGE = "CHANGE"
+# student writes: begin
 UNCLASSIFIED_ROW = {"name": UNCLASSIFIED, "trigger_class": UNCLASSIFIED,
                     "consequential": True, "fail_open_allowed": False,
                     "approver_role": None, "legacy_aliases": []}
+# student writes: end
 
 
 def act_subject(action_id: str, arguments: dict) -> str:
@@ -23,6 +25,7 @@ def act_subject(action_id: str, arguments: dict) -> str:
     return f"{action_id} with arguments {digest(arguments)}"
 
 
+# student writes: begin
 def row_of(table: dict, declared) -> dict:
     """The row governing ``declared``: by name, then by old name; else UNCLASSIFIED."""
     for row in table["classes"]:
@@ -63,3 +66,4 @@ def decide(table: dict, caps: dict, act: dict, used: dict, reviews: list) -> dic
     if mine and mine[-1]["decision"] == "approved":
         return verdict("allow", trigger, f"{why}; {role} approved this exact act")
     return verdict("hold", trigger, f"{why}; it waits for {role}'s review of this act")
+# student writes: end

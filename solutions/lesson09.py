@@ -22,6 +22,7 @@ def sha256_hex(value) -> str:
     return hashlib.sha256(canonical_bytes(value)).hexdigest()
 
 
+# student writes: begin
 def first_altered_event(report: dict) -> int | None:
     """The seq of the first event the chain says was altered, or None if it holds."""
     events, sealed = report["events"], report["seal"]
@@ -52,3 +53,4 @@ def matches_kept_head(report: dict, kept_head: str) -> bool:
     head = sha256_hex({"algorithm": sealed["algorithm"], "body": body,
                        "chain": sealed["chain"], "events": len(report["events"])})
     return head == kept_head  # all 64 digits: twelve that agree name another head
+# student writes: end

@@ -20,6 +20,7 @@ from core.safety.check import Judgement, SafetyContext, not_judged, upheld, viol
 from core.safety.pack import DEFAULT_SAFETY_PACK
 from core.safety.ratify import ratify
 
+# student writes: begin
 MY_BOUNDARY_ID = "no_unproposed_selection"
 MY_BOUNDARY_TEXT = "No selection chooses an act that no proposal held by the run names."
 
@@ -47,6 +48,7 @@ def add_my_boundary(pack_dir: str) -> str:
     document["boundaries"][MY_BOUNDARY_ID] = MY_BOUNDARY_TEXT
     path.write_text(json.dumps(document, indent=2), encoding="utf-8")
     return ratify(Path(pack_dir), DEFAULT_SAFETY_PACK)
+# student writes: end
 
 
 # --- written for you: how the check reaches your boundary (leave them as they are) ---

@@ -1,10 +1,16 @@
 """Lesson 11, worked solution: an inclusion-proof verifier with hashlib alone.
 
 ``is_published`` uses it to catch the resealed forgery that lesson 9 could not.
+It recomputes the report's head from the report itself (lesson 9's walk): the
+head written in the seal is only what the report says about itself, and a
+report whose content no longer hashes to it (every refused event deleted, the
+seal left as it was) must not borrow the published head's proof.
 """
 
 import base64
 import hashlib
+
+from core.run.canon import canonical_bytes
 
 
 def leaf_hash(run_id: str, head: str) -> bytes:
@@ -18,6 +24,7 @@ def node_hash(left: bytes, right: bytes) -> bytes:
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
+# student writes: begin
 def root_from_path(leaf: bytes, index: int, size: int, path: list[bytes]) -> bytes:
     """The root ``path`` leads to from ``leaf`` at ``index`` of a tree of ``size``.
 
@@ -41,16 +48,41 @@ def root_from_path(leaf: bytes, index: int, size: int, path: list[bytes]) -> byt
     return r
 
 
+def sha256_hex(value) -> str:
+    """SHA-256 of the canonical JSON (RFC 8785) of ``value``, in hex."""
+    return hashlib.sha256(canonical_bytes(value)).hexdigest()
+
+
+def recomputed_head(report: dict) -> str | None:
+    """The head the report's content hashes to (lesson 9's walk), or None."""
+    sealed, prev = report["seal"], sha256_hex({"run_id": report["run"]["run_id"]})
+    for position, event in enumerate(report["events"], start=1):
+        bare = {key: value for key, value in event.items() if key != "chain"}
+        prev = sha256_hex({"event": bare, "prev": prev})
+        if event.get("seq") != position or event.get("chain") != prev:
+            return None  # moved, removed, inserted or edited
+    if len(report["events"]) != sealed["events"] or prev != sealed["chain"]:
+        return None  # the seal's ends are not this ledger's
+    body = sha256_hex({k: v for k, v in report.items() if k not in ("events", "seal")})
+    head = sha256_hex({"algorithm": sealed["algorithm"], "body": body, "chain": prev,
+                       "events": len(report["events"])})
+    return head if head == sealed["head"] else None  # a seal that is not this report's
+
+
 def is_published(report: dict, proof: dict, root: bytes) -> bool:
     """Whether the report's own leaf, by the proof's place and path, leads to root."""
+    head = recomputed_head(report)  # never the head the seal claims: it proves nothing
+    if head is None:
+        return False
     # the leaf from the report you hold, never the one the proof names
-    leaf = leaf_hash(report["run"]["run_id"], report["seal"]["head"])
+    leaf = leaf_hash(report["run"]["run_id"], head)
     path = decode(proof["inclusion_path"])
     try:
         found = root_from_path(leaf, proof["leaf_index"], proof["tree_size"], path)
     except ValueError:  # a path that does not fit proves nothing
         return False
     return found == root
+# student writes: end
 
 
 def decode(path: list[str]) -> list[bytes]:

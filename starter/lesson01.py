@@ -1,58 +1,58 @@
 """Lesson 1, your edit: derive a report's sections again from its ledger, and name the first that disagrees.
 
 A sealed report is its ledger, ``report["events"]``, and sections the harness
-derived from it. Anyone holding the file can redo that derivation and compare.
-Write it for four sections, from the events alone (a section of the report
-is what you check, never what you copy):
+derived from it. Anyone holding the file can redo that derivation and compare;
+that is what ``seal verify`` does, and what you write here for four sections,
+from the events alone (a section of the report is what you check, never what
+you copy).
 
-1. ``derive_sections(report)`` returns a dict with the keys:
+``derive_sections(report)`` must answer a dict with the keys:
 
-   - ``"counts"``: ``{"admitted": N, "refusals": M}``; every event is one or
-     the other, by its ``status``.
-   - ``"stage"``: the stage the run ended in. A run starts in ``"authorize"``;
-     an admitted event of kind ``"transition"`` moves it to the stage its
-     payload names (``payload["to"]``); a refused one moves nothing.
-   - ``"closed"``: from the admitted event of kind ``"close"``,
-     ``{"how": ..., "reason": ...}`` as its payload says and ``"seq"``, the
-     event's own; ``None`` when the run was never closed.
-   - ``"findings"``: one dict per admitted ``"finding"`` event, in ledger
-     order, with the keys ``finding_id`` (the event's ``id``), ``capture_id``,
-     ``quote`` and ``claim`` (from its payload) and ``verdict``. A verdict is
-     not written in the ledger: an admitted ``"verdict"`` event's payload
-     names its finding (``finding_id``), the text the evidence should show
-     (``expect``) and two captures (``confirming_capture_id``,
-     ``control_capture_id``; ``""`` when none was made), and you judge it
-     again, in this order, from those captures' texts (the ``body`` in the
-     payload of the admitted ``"capture"`` event whose ``id`` it is):
+- ``"counts"``: ``{"admitted": N, "refusals": M}``, every event counted by its
+  ``status``;
+- ``"stage"``: the stage the run ended in. A run starts in ``"authorize"``,
+  and each admitted ``"transition"`` event enters the stage its payload names
+  (``payload["to"]``); a refused event moves nothing;
+- ``"closed"``: ``{"how": ..., "reason": ..., "seq": ...}`` from the admitted
+  ``"close"`` event (its payload and its own ``seq``), or ``None`` for a run
+  never closed;
+- ``"findings"``: one dict per admitted ``"finding"`` event, in ledger order,
+  with ``finding_id`` (the event's ``id``), ``capture_id``, ``quote`` and
+  ``claim`` (from its payload) and ``verdict``.
 
-       no confirming capture                  -> "inconclusive"
-       the confirming capture's status >= 500 -> "inconclusive"
-       the confirming text lacks ``expect``   -> "refuted"
-       no control capture, or status >= 500   -> "inconclusive"
-       the control text shows ``expect`` too  -> "inconclusive"
-       otherwise                              -> "confirmed"
+A verdict is not written in the ledger; it is judged again from the evidence
+the ledger holds. An admitted ``"verdict"`` event's payload names its finding
+(``finding_id``), the text the evidence should show (``expect``) and two
+captures (``confirming_capture_id``, ``control_capture_id``; ``""`` when none
+was made), whose texts and HTTP statuses are the ``body`` and ``status`` in
+the payloads of the admitted ``"capture"`` events with those ids. The
+verdict is
 
-     (a capture's ``status`` is in its payload too: a server error, 500 or
-     more, answered no question, so it neither refutes nor controls).
+- ``"confirmed"`` exactly when the confirming capture exists, answered (a
+  status under 500) and shows ``expect``, and the control capture exists,
+  answered and does not show it;
+- ``"refuted"`` when the confirming capture exists and answered but lacks
+  ``expect``;
+- ``"inconclusive"`` otherwise: a server error answered no question, so it
+  neither refutes nor controls;
+- ``"unverified"`` for a finding no admitted verdict event names.
 
-     A finding with no admitted verdict event is ``"unverified"``.
+A refused event adds one to the refusals and nothing else: a refused finding is
+no finding, a refused verdict judges nothing, and a refusal the harness wrote
+itself may carry no payload at all.
 
-   A refused event adds one to the refusals and nothing else (a refused
-   finding is no finding; a refused verdict judges nothing; a refusal written
-   by the harness itself may have no payload at all).
-
-2. ``first_disagreeing_section(report)`` returns the name of the first of
-   ``"closed"``, ``"counts"``, ``"findings"``, ``"stage"`` (in that order, the
-   order ``seal verify`` uses) whose value in the report is not what
-   ``derive_sections`` gives, or ``None`` when all four agree. A finding in the
-   report carries more keys than yours: compare the five above.
+``first_disagreeing_section(report)`` must answer the name of the earliest of
+``"closed"``, ``"counts"``, ``"findings"``, ``"stage"`` (the order ``seal
+verify`` reports them in) whose value in the report is not what
+``derive_sections`` gives, or ``None`` when all four agree. A finding in the
+report carries more keys than yours; only the five above are compared.
 
 The check runs this file in a process of its own, with the harness (``core``)
 and the course's data unavailable to it, and asks it about reports it makes
 fresh: other runs, runs closed early, sections edited at random. Check your
 work with ``course check 1`` (or ``python3 -m pytest starter/lesson01_test.py
--q``). The worked answer is ``solutions/lesson01.py``: read it after your
-attempt.
+-q``). The page's hints go from a nudge to nearly the answer; the worked answer
+is ``solutions/lesson01.py``: read it after your attempt.
 """
 
 

@@ -27,10 +27,12 @@ from pathlib import Path
 
 import pytest
 
-from core.run.doors import SECTIONS, final_door, given_by, redo, verify
+from core.run.doors import final_door
+from core.run.rederive import SECTIONS, given_by, redo, verify
 from core.run.drive import DEFAULT_LAB, lab_adapter, reference_config, run, seal_report, work
+from core.run.observe import render_response
 from core.run.plugins import load_plugin
-from core.run.records import make_run
+from core.run.records import make_capture, make_run
 from core.run.report import build_report
 from core.run.seal import abort, reseal, seal, unchained
 from core.run.stages import STAGES, advance
@@ -172,6 +174,32 @@ def rewrites(rng: random.Random, report: dict) -> list[tuple[str, dict]]:
     kept = [e for e in events if not (e["status"] == "refused" and e["kind"] == "proposal")]
     if len(kept) < len(events):
         made.append(("its refused proposals left out", through_a_fresh_door(report, kept)))
+    return made
+
+
+def controls_told(report: dict) -> list[tuple[str, dict]]:
+    """The committed ledger with its first verdict's control answered otherwise, through a fresh door.
+
+    The control comes back a 404 without the expected text (a real answer, so the finding stands confirmed),
+    and a 200 that shows the expected text only in other letters (which is not the text: confirmed too).
+    """
+    events = [unchained(event) for event in report["events"]]
+    captures = {e["id"]: e for e in events if e["kind"] == "capture" and e["status"] == "admitted"}
+    verdict = next(e for e in events if e["kind"] == "verdict" and e["status"] == "admitted"
+                   and e["payload"]["expect"].swapcase() != e["payload"]["expect"])
+    control = captures[verdict["payload"]["control_capture_id"]]
+    page = control["payload"]["body"].partition("\n\n")[2]
+    made = []
+    for what, status, extra in (("its first verdict's control a 404 that lacks the expected text", 404, ""),
+                                ("its first verdict's control showing the expected text only in other letters", 200,
+                                 f"<p>{verdict['payload']['expect'].swapcase()}</p>\n")):
+        body = render_response(status, {}, page + extra)
+        held = make_capture(control["payload"]["run_id"], control["payload"]["action_id"], status, body)
+        changed = json.loads(json.dumps(events).replace(control["id"], held.capture_id))
+        for event in changed:
+            if event["kind"] == "capture" and event["id"] == held.capture_id:
+                event["payload"]["status"], event["payload"]["body"] = status, body
+        made.append((f"the committed report with {what}", through_a_fresh_door(report, changed)))
     return made
 
 
@@ -374,6 +402,13 @@ JUDGED_AGAIN = ("a finding's verdict is judged again from its admitted verdict e
 
 
 def test_the_verdict_of_each_finding_judged_again_from_its_evidence(reports, labs):
+    # Every run: a control that is a 404, and one that shows the text in other letters, still confirm.
+    for which, report in controls_told(next(iter(reports))[1]):
+        answer = [finding.get("verdict") for finding in yours.call("derive_sections", report)["findings"]]
+        expected = [finding["verdict"] for finding in report["findings"]]
+        assert answer == expected, (
+            f"derive_sections judged the findings of {which} {answer}, where verification judged them {expected}: "
+            f"a 404 is an answer, and a text in other letters is not the text; {JUDGED_AGAIN}")
     for which, report in reports:
         answer = [finding.get("verdict") for finding in derived(report)["findings"]]
         expected = [finding["verdict"] for finding in report["findings"]]
@@ -498,6 +533,17 @@ def test_an_intact_report_has_no_disagreeing_section(reports):
 
 def test_an_edited_section_is_named(reports, labs):
     asked_first(reports, answer_of)
+    committed = next(iter(reports))[1]  # every run: its findings listed in another order, each one kept as it was
+    reordered = copy.deepcopy(committed)
+    reordered["findings"] = reordered["findings"][1:] + reordered["findings"][:1]
+    reordered = reseal(reordered)
+    if named_by_verify(reordered) != "findings":
+        raise RuntimeError("seal verify does not name findings after the check's reordering")
+    answer = answer_of(reordered)
+    assert answer == "findings", (
+        f"the committed report with its findings listed in another order, each kept as it was: "
+        f"first_disagreeing_section returned {answer!r}. The findings section is a list in ledger order, so "
+        "another order disagrees with the ledger, and a section that disagrees with its ledger is named")
     chosen = seed()
     rng = random.Random(f"{chosen} one edit")
     unseen = Unseen(labs, "a section edited")

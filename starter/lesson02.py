@@ -1,21 +1,25 @@
 """Lesson 2, your edit: write your own operator policy.
 
-``build_my_policy()`` must return a ``Policy`` (see ``core/run/policy.py``) that
+``build_my_policy()`` must return a ``Policy`` (see ``core/run/policy.py``)
+that authorizes what this course's engagement may do and nothing more, because
+the catalogue is the whole list of what may run: any tool it names is a tool
+the door lets a model use. It must
 
-1. names YOUR OWN authorization reference: any non-empty word that is neither the
-   placeholder below nor the course's ``training-authorization-0001``
-   (for example ``training-authorization-0042``);
-2. authorizes exactly one origin, the lab: ``https://lab.example:443``;
-3. keeps the reference ``inspect_headers`` tool exactly as lesson 2's demo declares it
-   (passive, requires nothing, family ``fam-recon``, weight 2.0, cost 1.0);
-4. declares a new fictional tool ``inspect_metadata``: passive, in a family of your
-   choosing, with a positive weight and cost, and ``requires`` the observed field
-   ``has_meta`` to be ``True`` (so the door refuses it until something has observed
-   that the page carries a generator meta tag). Like ``inspect_headers`` it declares
-   no ``arguments``: a passive tool takes no input, not even a query in its URL;
-5. declares no other tool: the catalogue is the whole list of what may run, so any
-   tool it names is a tool the door lets a model use;
-6. keeps positive budgets: ``max_actions`` and ``max_model_calls``.
+- name YOUR OWN authorization reference: any non-empty word that is neither
+  the placeholder below nor the course's ``training-authorization-0001`` (for
+  example ``training-authorization-0042``);
+- authorize exactly one origin, the lab: ``https://lab.example:443``;
+- keep the reference ``inspect_headers`` tool exactly as lesson 2's demo
+  declares it (passive, requires nothing, family ``fam-recon``, weight 2.0,
+  cost 1.0);
+- declare a new fictional tool ``inspect_metadata``: passive, in a family of
+  your choosing, with a positive weight and cost, that ``requires`` the
+  observed field ``has_meta`` to be ``True`` (so the door refuses it until
+  something has observed that the page carries a generator meta tag). Like
+  ``inspect_headers`` it declares no ``arguments``: a passive tool takes no
+  input, not even a query in its URL;
+- declare no other tool;
+- keep positive budgets: ``max_actions`` and ``max_model_calls``.
 
 The check runs your file in a process of its own and reads your policy as data,
 its ``snapshot()``: that is what names a run, and what lesson 2's door judges in

@@ -59,6 +59,14 @@ def policy() -> Policy:
         if typo:
             yours.fail(typo)
         raise
+    again = yours.call("build_my_policy")  # the same question twice: a policy names one run, not one per call
+    if again != data:
+        changed = sorted(key for key in set(data) | set(again) if data.get(key) != again.get(key)) \
+            if isinstance(data, dict) and isinstance(again, dict) else []
+        what = ", ".join(changed) or "its snapshot"
+        yours.fail(f"build_my_policy() gave another policy when it was called again ({what} changed): a policy is "
+                   "the operator's configuration, the same whenever it is read, and the run identity is derived "
+                   "from it")
     try:
         return Policy.from_dict(data)
     except (PolicyError, TypeError, AttributeError) as exc:

@@ -3,8 +3,8 @@
 Lesson 3's door asks two questions of its stage table before it admits
 anything: may this kind of record be made in the stage the run is in
 (``in_its_stage`` in ``core/run/stages.py``), and may the run move from here
-to the stage it asks for (``build_transition``). Write both, over a table
-given to you as plain data:
+to the stage it asks for (``build_transition``). Write both answers, over a
+table given to you as plain data:
 
     table = {
         "stages": ["authorize", "observe", ...],            # the run starts in the first
@@ -12,24 +12,26 @@ given to you as plain data:
         "admitted_in": {"observation": ["authorize", "observe"], ...},  # kind -> its stages
     }
 
-Each function returns ``None`` to let the request on, or the refusal, a dict
+Each function answers ``None`` to let the request on, or the refusal, a dict
 ``{"code": CODE, "reason": TEXT}`` whose reason says what was refused.
 
-1. ``refuse_record(table, stage, kind)``: the run is in ``stage`` and asks to
-   record a ``kind``. It is admitted exactly in the stages ``admitted_in``
-   lists for that kind; a kind the table does not name is admitted nowhere.
-   Otherwise the code is ``"out_of_stage"`` and the reason names the kind and
-   the stage.
-2. ``refuse_move(table, stage, to)``: the run is in ``stage`` and asks to move
-   to ``to``, which may be any JSON value (a typo, ``None``, a list...). Two
-   questions, in this order:
+``refuse_record(table, stage, kind)`` answers for a run in ``stage`` that asks
+to record a ``kind``: ``None`` exactly in the stages ``admitted_in`` lists for
+that kind (a kind the table does not name is admitted nowhere), and otherwise
+the code ``"out_of_stage"`` with a reason that names the kind and the stage.
 
-   - is ``to`` a stage the table declares? Compare exactly: ``"Observe"`` is
-     not ``"observe"``, and a list is not a stage. If not, the code is
-     ``"unknown_stage"`` and the reason names what was asked for;
-   - is the pair ``[stage, to]`` listed in ``transitions``? A move listed
-     from another stage does not count. If not, the code is
-     ``"move_not_listed"`` and the reason names both stages.
+``refuse_move(table, stage, to)`` answers for a run in ``stage`` that asks to
+move to ``to``, which may be any JSON value (a typo, ``None``, a list...):
+
+- ``"unknown_stage"``, with a reason naming what was asked for, whenever
+  ``to`` is not a stage the table declares, compared exactly (``"Observe"``
+  is not ``"observe"``, and a list is not a stage), whether or not some move
+  lists it: an auditor must tell a caller asking for a stage this engagement
+  does not have from a real stage reached out of order;
+- ``"move_not_listed"``, with a reason naming both stages, for a declared
+  stage whose pair ``[stage, to]`` is not in ``transitions`` (a move listed
+  from another stage does not count);
+- ``None`` for a listed move.
 
 The check runs this file in a process of its own, with the reference
 (``core.run.stages``) unavailable to it. It asks your functions about the

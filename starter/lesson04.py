@@ -6,27 +6,28 @@ door refuses every proposal of the tool. Write the observer that supplies it,
 as two functions of plain data (the check records what you return through its
 own door):
 
-1. ``read_has_meta(capture_text)`` takes a capture's text (the status line,
-   the headers, a blank line, the page) and returns ``True`` when the page's
-   markup carries a generator meta tag, ``<meta name="generator" ...>``, and
-   ``None`` when it does not:
+``read_has_meta(capture_text)`` takes a capture's text (the status line, the
+headers, a blank line, the page) and must answer ``True`` when the page's
+markup carries a generator meta tag, ``<meta name="generator" ...>``, in any
+letter case and attribute order, and ``None`` for every other page:
 
-   - read the page as markup, with an HTML parser (``html.parser.HTMLParser``),
-     not as text: what counts is a tag a browser would find, in any letter
-     case and attribute order, never words that only look like one;
-   - only the page counts, not the headers: ``split_response`` in
-     ``core/run/observe.py`` splits a capture's text into the two, and is the
-     one name of that module you may import (the check blocks the rest);
-   - answer ``None``, not ``False``, for a page without the tag: one page
-     without it is no evidence that the site has none.
+- a page is written by whoever runs the site, so only a real tag counts: not
+  one inside a comment, not words in the page text that look like a tag, not
+  one inside an element read as text (``title``, ``textarea``, ``xmp``,
+  ``iframe``, ``noembed``, ``noframes``, ``script``, ``style``);
+- only the page counts, not the headers: ``split_response`` in
+  ``core/run/observe.py`` splits a capture's text into the two, and is the one
+  name of that module you may import (the check blocks the rest);
+- ``None``, not ``False``, for a page without the tag: one page without it is
+  no evidence that the site has none.
 
-2. ``has_meta_observation(capture)`` takes a capture as the door holds it, a
-   dict with the keys ``run_id``, ``action_id``, ``status``, ``body`` (the
-   capture's text) and ``capture_id``, and returns the observation to record
-   when ``read_has_meta`` finds the tag: a payload with the keys ``run_id``,
-   ``field`` (``"has_meta"``), ``value`` and ``capture_id``, citing that
-   capture. When the page says nothing it returns ``None``, and nothing is
-   recorded.
+``has_meta_observation(capture)`` takes a capture as the door holds it, a dict
+with the keys ``run_id``, ``action_id``, ``status``, ``body`` (the capture's
+text) and ``capture_id``, and must answer the observation to record when its
+page carries the tag: a payload with the keys ``run_id``, ``field``
+(``"has_meta"``), ``value`` and ``capture_id``, citing that capture, so the
+fact leads back to the bytes it was read from. For a page that says nothing it
+answers ``None``, and nothing is recorded.
 
 The check runs your file in a process of its own, with the reference
 observer (``core.run.observe``) unavailable: it is the answer to read after

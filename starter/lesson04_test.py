@@ -271,6 +271,29 @@ def test_a_generator_tag_a_browser_reads_as_text_does_not_count():
             "reports what looks like a tag, a browser does not, so it must return None")
 
 
+def test_only_a_meta_tag_named_generator_counts():
+    others = {"property": '<meta property="generator" content="ExampleCMS 3.2.1">',
+              "content": '<meta name="description" content="generator">',
+              "http-equiv": '<meta http-equiv="generator" content="ExampleCMS">',
+              "another tag": '<link rel="generator" href="/cms">',
+              "a longer name": '<meta name="generator-note" content="none">'}
+    for what, tag in others.items():
+        found = yours.call("read_has_meta", render_response(200, {}, page(head=tag + "\n")))
+        assert found is None, (
+            f"read_has_meta returned {found!r} for a page whose only tag that says generator is {tag!r} ({what}): "
+            "the generator meta tag is a meta tag whose name attribute is generator, nothing else")
+
+
+def test_a_generator_tag_counts_wherever_the_markup_puts_it():
+    filler = "".join(f'<meta name="keyword-{n}" content="{"garden " * 8}">\n' for n in range(120))
+    for what, text in (("after 16 KB of other meta tags", page(head=filler + FAKE + "\n")),
+                       ("at the very end of the body", page(body="<p>" + "seeds " * 3000 + "</p>\n" + FAKE))):
+        found = yours.call("read_has_meta", render_response(200, {}, text))
+        assert found is True, (
+            f"read_has_meta returned {found!r} for a page whose generator tag stands {what}: the whole page is "
+            "its markup, however long, so it must return True")
+
+
 def test_read_has_meta_on_fresh_pages():
     for case in fresh_pages(seed(), FRESH_PAGES):
         found = yours.call("read_has_meta", case["text"])

@@ -15,7 +15,7 @@ The data, as the check sends it:
 * a **proposal**: ``{"action_id": "<tool> -> <canonical destination>", "tool": ...}``;
 * an **outcome**: ``{"outcome_id": ..., "action_id": ..., "status": ...}``, the
   status one of ``"unresolved"``, ``"succeeded"``, ``"failed"``;
-* a run's **history**: the door's ledger so far, as a list of steps in order,
+* a run's **history**: the door's ledger so far, as a list of entries in order,
   each a dict whose ``"step"`` says what happened:
 
   - ``{"step": "proposed", "action_id", "tool"}``: the door stored a proposal;
@@ -27,31 +27,35 @@ The data, as the check sends it:
     of an executed act settled, and was credited (an act in doubt settles
     later, after other acts have run).
 
-1. ``rank(proposals, catalogue, credit)``: every proposal with its score, best
-   first. ``credit`` maps a family to what it has earned (a family it does not
-   name has earned 0.0). The score is
+``rank(proposals, catalogue, credit)`` must answer every proposal with its
+score, ``[{"action_id": ..., "score": ...}, ...]``, highest score first.
+``credit`` maps a family to what it has earned (a family it does not name has
+earned 0.0), and the score is
 
-       score = weight * (1 + credit of the tool's family) / (1 + cost)
+    score = weight * (1 + credit of the tool's family) / (1 + cost)
 
-   and the order is highest score first; equal scores go to the smaller action
-   identity, the two strings compared as strings, whatever order the proposals
-   came in. Return ``[{"action_id": ..., "score": ...}, ...]``.
-2. ``feedback(outcome, actions, catalogue)``: what one outcome earns, and for
-   whom. ``actions`` lists the acts the run executed, ``[{"action_id", "tool"}]``
-   in order. Credit goes to the act that produced the outcome (the outcome
-   names it), and to that act's family: 1.0 for ``succeeded``, 0.0 for
-   ``failed``. Return ``{"action_id": ..., "family": ..., "credit": ...}``, or
-   ``None`` for an outcome that is not settled or names no act in ``actions``.
-3. ``choose(history, catalogue, max_actions)``: the next choice. Read the
-   history: the open proposals are the ones stored and neither executed nor
-   turned away (an identity turned away is never chosen again), and each
-   family's credit is the sum of what ``feedback`` gives for every settled
-   outcome. Return the first entry of your ``rank`` of the open proposals, or
-   ``None`` once ``max_actions`` acts have been executed (an act turned away
-   spent nothing) or when nothing is open.
-4. ``my_inspect_metadata()``: your lesson 2 tool's catalogue entry, scored to
-   your operator's plan (below). Its ``tool_id``, ``activity`` and ``requires``
-   stay as they are; choose its ``family``, ``weight`` and ``cost``.
+Equal scores go to the smaller action identity, the two strings compared as
+strings, whatever order the proposals came in: a run must choose the same act
+from the same proposals however the model listed them.
+
+``feedback(outcome, actions, catalogue)`` must answer what one outcome earns,
+and for whom: ``{"action_id": ..., "family": ..., "credit": ...}``, the credit
+1.0 for ``succeeded`` and 0.0 for ``failed``, going to the act that produced
+the outcome (the outcome names it) and to that act's family, never to another
+act of the same tool. ``actions`` lists the acts the run executed,
+``[{"action_id", "tool"}]``. It answers ``None`` for an outcome that is not
+settled or names no act in ``actions``.
+
+``choose(history, catalogue, max_actions)`` must answer the best-ranked open
+proposal (an entry as ``rank`` gives it), where the open proposals are those
+stored and neither executed nor turned away (an identity turned away is never
+chosen again) and each family's credit is the sum of what ``feedback`` gives,
+over every settled outcome; or ``None`` once ``max_actions`` acts have been
+executed (an act turned away spent nothing) or when nothing is open.
+
+``my_inspect_metadata()`` must answer your lesson 2 tool's catalogue entry,
+scored to your operator's plan (below). Its ``tool_id``, ``activity`` and
+``requires`` stay as they are; choose its ``family``, ``weight`` and ``cost``.
 
 The plan, for a fixed run of lesson 5's door (starter/lesson05_test.py):
 
@@ -65,16 +69,16 @@ The plan, for a fixed run of lesson 5's door (starter/lesson05_test.py):
   ``inspect_headers`` at /contact; later replies propose nothing;
 * every act the door admits succeeds.
 
-The door must select, in this order:
+The door must make these four selections, one after another:
 
-1. inspect_headers -> https://lab.example:443/about
-2. inspect_headers -> https://lab.example:443/contact
-3. inspect_headers -> https://lab.example:443/news
-4. inspect_metadata -> https://lab.example:443/about
+    selection 1: inspect_headers -> https://lab.example:443/about
+    selection 2: inspect_headers -> https://lab.example:443/contact
+    selection 3: inspect_headers -> https://lab.example:443/news
+    selection 4: inspect_metadata -> https://lab.example:443/about
 
 and then the action budget is spent, so the probe at /search is never selected.
-In words: every header look first, then the metadata read, and the active probe
-last. So ``inspect_metadata`` must lose to each open header look and still beat
+In words: the header looks come before the metadata read, and the active probe
+comes last. So ``inspect_metadata`` must lose to each open header look and still beat
 the probe. And it stays out of the probe's family: a family's credit raises
 every tool in it, so a passive read in ``fam-probe`` would make each of its
 successes push the active probe up. The values below are the reference run's

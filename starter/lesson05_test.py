@@ -107,9 +107,29 @@ def late_credit_run() -> dict:
             "late": [(1, "succeeded")]}
 
 
+def prefix_run() -> dict:
+    """A run made so that one tool's name starts another's, in every run of the check, not by chance of seed.
+
+    ``probe_links`` (fam-b) runs first and succeeds; its point is fam-b's, so fam-b's open proposal ranks
+    first. A tool read off the identity as the first catalogue name it starts with is ``probe`` (fam-a), and
+    the point, and the next choice, would go to fam-a.
+    """
+    tools = [{"tool_id": tool, "activity": "passive", "requires": {}, "family": family, "weight": weight,
+              "cost": 1.0} for tool, family, weight in (("probe", "fam-a", 2.0), ("probe_links", "fam-b", 3.0),
+                                                        ("scan_b", "fam-b", 2.0))]
+    policy = {"reference": "training-authorization-0042", "allowed_origins": [LAB], "tools": tools,
+              "max_actions": 3, "max_model_calls": 12}
+    replies = [[proposal("probe_links", "/news", "first, succeeds"), proposal("probe", "/about", "fam-a's"),
+                proposal("scan_b", "/zeta", "fam-b's, earned")]]
+    return {"number": FRESH_RUNS + 2, "label": "a run made so that one tool's name starts another's (probe and "
+                                                "probe_links)",
+            "policy": Policy.from_dict(policy), "replies": replies, "fates": ["succeeded"] * 3, "late": []}
+
+
 def runs() -> list[dict]:
     rng = random.Random(seed())
-    return [demo_run()] + [fresh_run(rng, number) for number in range(1, FRESH_RUNS + 1)] + [late_credit_run()]
+    return ([demo_run()] + [fresh_run(rng, number) for number in range(1, FRESH_RUNS + 1)] + [late_credit_run()]
+            + [prefix_run()])
 
 
 def catalogue_of(policy: Policy) -> dict:
@@ -279,7 +299,7 @@ class RankJudge(Judge):
         proposals = [{"action_id": a, "tool": door.get("proposal", a)["tool"]} for a in state.open]
         if not proposals:
             return
-        credit = {family: earned for family, (earned, _) in state.credit.items()}
+        credit = {family: earned.credit for family, earned in state.credit.items()}
         shuffled = self.rng.sample(proposals, len(proposals))
         found = yours.call("rank", shuffled, self.catalogue, credit)
         where = f"the ranking before selection {self.selection} of {self.where}"

@@ -1,4 +1,4 @@
-"""Lesson 6, your edit: the executor's write-ahead step.
+"""Lesson 6, your edit: the executor's write-ahead, one admitted act at a time.
 
 ``execute`` (core/run/execute.py) first records an act's action, so the
 policy and the selection decide whether it runs at all. You write what
@@ -25,24 +25,26 @@ cites a capture; ``detail`` says what happened, in words. A capture is
 ``{"run_id", "action_id", "status", "body"}``, whose ``body`` is the response
 as ``render_response`` (core/run/observe.py) writes it.
 
-The rules your step keeps:
+What must hold of every act, because a run that is killed or resumed can only
+trust what its ledger says:
 
-1. The ledger says an act started before anything acts: record an
-   unresolved outcome first, and ask the adapter only once the door has
-   admitted it. If the door refuses it, the act is never attempted.
-2. Ask the adapter once, for the act's own URL.
-3. A response, whatever its status, is what the act found: record it as the
-   capture and settle the act ``succeeded``, citing the capture the door
-   named. Keep what the adapter reported; never record a response it did not
-   give.
-4. Nothing sent (``NotSent``): settle the act ``failed``, naming the error.
-5. Anything else that goes wrong once the request may have left: the act is
-   in doubt. Record a second unresolved outcome naming the error, and settle
-   nothing: nobody here knows how the act ended.
-6. An act is settled at most once, and never ``succeeded`` without a capture
-   the door admitted.
+- the ledger holds an unresolved outcome for the act before the adapter is
+  asked, and an act whose unresolved outcome the door refuses is never
+  attempted;
+- the adapter is asked once, for the act's own URL;
+- a response, whatever its status, is what the act found: the ledger keeps it
+  as the capture, exactly as the adapter reported it (never a response it did
+  not give), and the act is settled ``succeeded``, citing the capture the door
+  named;
+- an act with nothing sent (``NotSent``) is settled ``failed``, with a detail
+  naming the error;
+- an act that went wrong once the request may have left is in doubt: the
+  ledger gets a second unresolved outcome naming the error, and nothing is
+  settled, since nobody here knows how the act ended;
+- an act is settled at most once, and never ``succeeded`` without a capture
+  the door admitted.
 
-Return how your step left the act: ``{"status": ..., "capture_id": ...,
+``write_ahead`` answers how the act was left: ``{"status": ..., "capture_id": ...,
 "detail": ...}``, with the status it settled the act with (``"unresolved"``
 when the act is in doubt, or when the door refused its start or its
 settlement), the capture

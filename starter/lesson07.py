@@ -18,25 +18,24 @@ It returns ``{"refused": reason}`` when the door must refuse the verdict, or
 ``{"verdict": ..., "reason": ...}`` with one of ``"confirmed"``, ``"refuted"``
 and ``"inconclusive"`` and a reason in words (a refuted or confirmed verdict's
 reason names the expected text and the confirming capture's HTTP status, so a
-reader sees what was tested). The rules:
+reader sees what was tested). What the answer must be, and why:
 
-1. The evidence comes from the finding's own quote: an ``expect`` that is not
-   a part of the quote, letter for letter, tests something the finding never
-   showed, so the door refuses the verdict.
-2. A claim nobody tested is not disproved: with no confirming capture, or a
-   confirming capture that is a server error (a status of 500 or more: the
-   server did not answer the question), the verdict is inconclusive.
-3. A response that lacks the evidence refutes the claim, whatever its status
-   (a 404 lacks it as surely as a 200).
-4. A confirming capture that shows the evidence confirms the claim only
-   against a control that really ran (a capture, not a server error) and
-   does not show it; otherwise the check cannot tell the weakness from its
-   absence, and the verdict is inconclusive.
+- refused, for an ``expect`` that is not a part of the quote, letter for
+  letter: it tests something the finding never showed;
+- inconclusive, with no confirming capture or one that is a server error (a
+  status of 500 or more: the server did not answer the question): a claim
+  nobody tested is not disproved;
+- refuted, for a confirming capture that answered and lacks the evidence,
+  whatever its status (a 404 lacks it as surely as a 200);
+- confirmed, for a confirming capture that shows the evidence against a
+  control that really ran (a capture, not a server error) and does not show
+  it; inconclusive against any other control, since the check cannot then
+  tell the weakness from its absence.
 
 "Shows" means the text occurs somewhere in the capture's body, headers
 included: a finding may quote a header.
 
-Then plan the check of your own finding. Your tool ``inspect_metadata`` read
+Plan, too, the check of your own finding. Your tool ``inspect_metadata`` read
 the about page, whose capture carries
 
     <meta name="generator" content="ExampleCMS 3.2.1">

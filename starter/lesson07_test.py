@@ -32,6 +32,7 @@ from core.run.origins import OriginError, canonical_destination
 from core.run.policy import Policy
 from core.run.records import Capture, action_identity, make_run
 from core.run.verify import Check, CheckError, Plan, expect_problem, judge
+from course.differ import Edge, Rule, compare
 from course.student import Student, seed
 from lab.plugin import make_adapter
 
@@ -245,6 +246,158 @@ def test_your_rule_and_the_door_agree_on_the_lab():
                         f"(the door judged it {verdict['verdict']}: {verdict['reason']})")
         if found:
             pytest.fail(found, pytrace=False)
+
+
+# --- the edge classes of verdict_for's contract, each asked in every run ------------------------------------
+#
+# Each class is a kind of input the rules above judge, listed as data: the inputs every run asks (a class's
+# boundaries: every status from 100 to 599), and more drawn by Hypothesis from this run's seed. Your answer's
+# verdict (or its refusal) is compared with the rule's; the reason's words are the other checks' business.
+
+STATUSES = range(100, 600)  # every status a capture can have
+FILLER = "<h1>Garden</h1>\n<p>seeds and tools</p>\n"
+CLAUSES = {  # the rule that decides a question, in the contract's words (the docstring's numbered rules)
+    "refused": "rule 1, the evidence comes from the finding's own quote, letter for letter, or the door refuses "
+               "the verdict",
+    "untested": "rule 2, a claim nobody tested is not disproved: no confirming capture, or one with a status from "
+                "500 to 599, is inconclusive",
+    "refuted": "rule 3, a confirming capture that lacks the evidence refutes the claim, whatever its status below "
+               "500",
+    "control": "rule 4, evidence that is shown confirms the claim only against a control that really ran (a "
+               "capture with a status below 500) and lacks it",
+}
+
+
+def page(status: int, text: str = "", headers: dict | None = None) -> dict:
+    """A capture of ``status`` whose page carries ``text`` (and the headers given)."""
+    return {"status": status, "body": render_response(status, headers or {"Content-Type": "text/html"},
+                                                      FILLER + (f"<p>{text}</p>\n" if text else ""))}
+
+
+def rule_for(question: tuple) -> Rule:
+    """The answer the rules give for one question (the door's own rule), and the rule that decides it."""
+    quote, expect, confirming, _control = question
+    answer = the_rules(Case("", quote, expect, confirming, _control, ""))
+    if expect not in quote:
+        return Rule(answer, CLAUSES["refused"])
+    if confirming is None or confirming["status"] >= 500:
+        return Rule(answer, CLAUSES["untested"])
+    if expect not in confirming["body"]:
+        return Rule(answer, CLAUSES["refuted"])
+    return Rule(answer, CLAUSES["control"])
+
+
+def answered(found) -> object:
+    """What the contract fixes in verdict_for's answer: the verdict, or that it refused."""
+    if isinstance(found, dict) and set(found) == {"refused"}:
+        return "refused"
+    if isinstance(found, dict) and set(found) == {"verdict", "reason"}:
+        return found["verdict"]
+    return f"no answer (it returned {found!r}, not {{'refused': ...}} or {{'verdict': ..., 'reason': ...}})"
+
+
+def capture_in_words(capture: dict | None) -> str:
+    if capture is None:
+        return "None"
+    return f"HTTP {capture['status']} {capture['body'].partition(chr(10))[2]!r}"  # the status line says no more
+
+
+def question_in_words(question: tuple) -> str:
+    quote, expect, confirming, control = question
+    return (f"the quote {quote!r}, expect {expect!r}, the confirming capture {capture_in_words(confirming)} and the "
+            f"control {capture_in_words(control)}")
+
+
+
+
+QUOTE_OF = "<b>lab-fern-7</b>"  # the fixed questions' quote and evidence; drawn ones vary both
+EXPECT_OF = "lab-fern-7"
+
+
+def drawn_text():
+    """Hypothesis strategies for a marker (letters in it, so its case can change) and a quote around it."""
+    from hypothesis import strategies as st
+
+    marker = st.text(alphabet="abcXYZ09<>=\"/-", max_size=8).map(lambda text: "lab-" + text)
+    around = st.text(alphabet="abc<> =\"", max_size=6)
+    return st, marker, around
+
+
+def drawn_questions(make):
+    """Questions drawn from a marker, a quote around it, two statuses and two choices: ``make`` builds them."""
+    st, marker, around = drawn_text()
+    return st.builds(make, marker, around, around, st.integers(100, 599), st.integers(100, 599), st.booleans(),
+                     st.booleans())
+
+
+def either_way(count: int) -> list[bool]:
+    """Whether each of ``count`` confirming captures shows the evidence, drawn from the seed.
+
+    Either way a status tells a server error from an answer (inconclusive, or
+    else confirmed or refuted), so each status is asked once; the control's
+    are asked lacking the evidence, the only way its status decides.
+    """
+    rng = random.Random(seed() * 37 + 7)
+    return [rng.random() < 0.5 for _ in range(count)]
+
+
+def quoted(expect: str, before: str, after: str) -> str:
+    return before + expect + after
+
+
+EDGE_CLASSES = (
+    Edge("the same quote and expected text asked again, with other captures",
+         fixed=lambda: [[(QUOTE_OF, EXPECT_OF, confirming, control) for confirming, control in (
+             (page(200, QUOTE_OF), page(404)), (page(200), page(404)), (page(503, QUOTE_OF), page(404)),
+             (page(200, QUOTE_OF), page(200, QUOTE_OF)), (page(200, QUOTE_OF), page(404)))]],
+         drawn=lambda: drawn_questions(lambda e, b, a, status, other, shows, control_shows: [
+             (quoted(e, b, a), e, page(status, quoted(e, b, a) if shows else ""), page(other)),
+             (quoted(e, b, a), e, page(other, "" if shows else quoted(e, b, a)),
+              page(status, e if control_shows else ""))])),
+    Edge("a confirming capture of any status from 100 to 599",
+         fixed=lambda: [[(QUOTE_OF, EXPECT_OF, page(status, QUOTE_OF if shows else "lab-moss-7"), page(200))]
+                        for status, shows in zip(STATUSES, either_way(len(STATUSES)))],
+         drawn=lambda: drawn_questions(lambda e, b, a, status, other, shows, control_shows: [(
+             quoted(e, b, a), e, page(status, quoted(e, b, a) if shows else ""),
+             page(other, e if control_shows else ""))])),
+    Edge("a negative control of any status from 100 to 599",
+         fixed=lambda: [[(QUOTE_OF, EXPECT_OF, page(200, QUOTE_OF), page(status))] for status in STATUSES],
+         drawn=lambda: drawn_questions(lambda e, b, a, status, other, shows, control_shows: [(
+             quoted(e, b, a), e, page(status % 500 + 100 if status >= 500 else status, quoted(e, b, a)),
+             page(other, e if control_shows else ""))])),
+    Edge("the evidence shown in other letter case",
+         fixed=lambda: [[(QUOTE_OF, EXPECT_OF, page(200, QUOTE_OF.upper()), page(404))],
+                        [(QUOTE_OF, EXPECT_OF, page(200, QUOTE_OF), page(404, EXPECT_OF.title()))]],
+         drawn=lambda: drawn_questions(lambda e, b, a, status, other, shows, control_shows: [(
+             quoted(e, b, a), e, page(status, quoted(e, b, a) if shows else e.swapcase()),
+             page(other, e.swapcase() if control_shows else ""))])),
+    Edge("an expected text that is not letter for letter a part of the quote",
+         fixed=lambda: [[(QUOTE_OF, wrong, page(200, QUOTE_OF + wrong), page(404))]
+                        for wrong in (EXPECT_OF.upper(), EXPECT_OF + " ", " " + EXPECT_OF, EXPECT_OF + "8",
+                                      "lab-fern-8", QUOTE_OF + ".")],
+         drawn=lambda: drawn_questions(lambda e, b, a, status, other, shows, control_shows: [(
+             quoted(e, b, a), [e.swapcase(), e + "\u00a0", e + a + "!", "!" + b + e][status % 4],
+             page(status % 400 + 100, quoted(e, b, a) + e.swapcase() + "!" + e + "\u00a0"),
+             page(other, "" if control_shows else e))])),
+    Edge("a missing capture, confirming or control",
+         fixed=lambda: [[(QUOTE_OF, EXPECT_OF, confirming, control)]
+                        for confirming in (None, page(200, QUOTE_OF), page(404), page(503, QUOTE_OF))
+                        for control in (None, page(404))],
+         drawn=lambda: drawn_questions(lambda e, b, a, status, other, shows, control_shows: [(
+             quoted(e, b, a), e, page(status, quoted(e, b, a)) if shows else None,
+             None if control_shows or not shows else page(other))])),
+    Edge("the evidence only in a header, or only on an error page",
+         fixed=lambda: [[(QUOTE_OF, EXPECT_OF, page(200, headers={"X-Generator": EXPECT_OF}), page(200)),
+                         (QUOTE_OF, EXPECT_OF, page(404, QUOTE_OF), page(404)),
+                         (QUOTE_OF, EXPECT_OF, page(200, QUOTE_OF), page(404, headers={"X-Note": EXPECT_OF}))]],
+         drawn=lambda: drawn_questions(lambda e, b, a, status, other, shows, control_shows: [(
+             quoted(e, b, a), e, page(status, headers={"X-Marker": quoted(e, b, a)} if shows else None),
+             page(other, headers={"X-Marker": e} if control_shows else None))])),
+)
+
+
+def test_every_edge_class_of_the_rules_gets_the_rules_answer():
+    compare(yours, "verdict_for", EDGE_CLASSES, rule=rule_for, judged=answered, shown=question_in_words)
 
 
 # --- the checks: your plan, through lesson 7's door -----------------------------------------------------------

@@ -18,22 +18,23 @@ Write ``decide``, the rule it applies, from data alone:
   ``subject_id`` is ``act_subject(...)`` of the exact act reviewed and
   ``action_id`` its identity.
 
-The rule, in order:
+What the decision must be, and why (fail closed: what the table cannot vouch
+for needs a person):
 
-1. The act's class is the row named by ``declared``, or the row that lists it
-   among its ``legacy_aliases`` (an old name is governed by today's row). A
-   class that is undeclared (None) or that no row knows is UNCLASSIFIED:
-   consequential, counted under the trigger class "unclassified", and with no
-   approver role.
-2. A class that is not consequential runs (allow) while ``used`` of it is below
-   its cap, and counts toward no trigger class (None). Past its cap it needs a
-   review, like a consequential act.
-3. A consequential act counts toward its row's trigger class, or toward
-   "CHANGE" when it amends an approved act: the run holds an approval, by the
-   class's approver role, of the same identity with other arguments.
-4. An act that needs a review is denied when its class has no approver role.
-   Otherwise only a review of this exact act (``act_subject``) by the class's
-   approver role counts: approved, allow; rejected, deny; none, hold.
+- the act's class is the row named by ``declared``, or the row that lists it
+  among its ``legacy_aliases`` (an old name is governed by today's row); a
+  class that is undeclared (None) or that no row knows is UNCLASSIFIED:
+  consequential, counted under the trigger class "unclassified", and with no
+  approver role;
+- an act of a class that is not consequential is allowed while ``used`` of it
+  is below its cap, and counts toward no trigger class (None); past its cap it
+  needs a review, like a consequential act;
+- a consequential act counts toward its row's trigger class, or toward
+  "CHANGE" when it amends an approved act: the run holds an approval, by the
+  class's approver role, of the same identity with other arguments;
+- an act that needs a review is denied when its class has no approver role,
+  and else only a review of this exact act (``act_subject``) by the class's
+  approver role counts: approved, allow; rejected, deny; none, hold.
 
 Return ``{"verdict": "allow" | "hold" | "deny", "action_class": <the canonical
 name, or "unclassified">, "trigger_class": <a name, or None>, "reason": <one

@@ -280,6 +280,13 @@ def test_a_consequential_act_waits_for_its_approvers_review_of_that_exact_act():
                                      ("approved", "client-liaison", "approved by client-liaison"),
                                      ("rejected", "engagement-lead", "rejected by engagement-lead")):
         expect({**probe, "reviews": [review_of(probe, decision, reviewer)]}, f"a probe with marker 1 {what}")
+    # A cap is for a class that is not consequential: one configured for a probe releases nothing.
+    expect({**probe, "caps": {"recon.passive": 10, "probe.active_light": 5}, "used": {"probe.active_light": 1}},
+           "a probe with marker 1 in a run that configures probe.active_light a cap of 5, 1 used")
+    # A role is a name, compared exactly: another spelling of the approver's is another role.
+    for spelt in ("Engagement-Lead", "ENGAGEMENT-LEAD", "engagement-lead "):
+        expect({**probe, "reviews": [review_of(probe, "approved", spelt)]},
+               f"a probe with marker 1 approved by {spelt!r}, the approver role in another spelling")
 
 
 def test_an_approval_covers_one_exact_act():

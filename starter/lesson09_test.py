@@ -2,10 +2,10 @@
 
 Your file runs in a process of its own (course/student.py). While it runs, the
 reference's sealing and verifying code (core.run.seal, core.run.report,
-core.run.doors, core.audit), the committed reports (data/course/) and the
-worked answers are unavailable to it: the check sends it each report as plain
-data and judges the answer here, against what the reference's verify_chain
-says of the same report.
+core.run.doors, core.run.rederive, core.audit), the committed reports
+(data/course/) and the worked answers are unavailable to it: the check sends
+it each report as plain data and judges the answer here, against what the
+reference's verify_chain says of the same report.
 
 The reports are the tamper lab's seven files and reports this check seals
 itself from a seed it draws and prints: runs of lesson 9's demo under other
@@ -18,6 +18,7 @@ shows each.
 """
 
 import copy
+import functools
 import hashlib
 import json
 import random
@@ -28,14 +29,15 @@ import pytest
 
 from core.run.canon import canonical_bytes
 from core.run.demo_seal import finished_run, sealed
-from core.run.seal import chain_link, reseal, seal, unchained, verify_chain
+from core.run.seal import ALGORITHM, body_digest, chain_link, head_of, reseal, seal, unchained, verify_chain
+from course.differ import Edge, Rule, compare
 from course.manifest import course_root
 from course.student import Student, seed
 from course.target import target_path
 
 WORKED = "solutions/lesson09.py"  # out of reach too, unless it is the file being checked
 yours = Student(9, names=("first_altered_event", "matches_kept_head"),
-                blocked=("core.run.seal", "core.run.report", "core.run.doors", "core.audit"),
+                blocked=("core.run.seal", "core.run.report", "core.run.doors", "core.run.rederive", "core.audit"),
                 unreadable=("data/course",) + (() if target_path(9).resolve() == (course_root() / WORKED).resolve()
                                                else (WORKED,)),
                 why="it is the sealing and verifying code whose check lesson 9 asks you to write yourself")
@@ -312,6 +314,195 @@ def test_a_ledger_rewritten_and_resealed_does_not_match_the_kept_head(fresh):
                           "again and the report sealed again", RESEALED)
         expect_match(lie, kept, False, f"{where(number)}, with events {[i + 1 for i in dropped]} dropped, the rest "
                                        "numbered again and the report sealed again", FORGED)
+
+
+# --- the edge classes of the two contracts, each asked in every run ----------------------------------------
+#
+# Listed as data: questions every run asks, and more that Hypothesis draws from the seed. Every question also
+# asks that each argument come back as it was sent: your file hands back, with its answer, the report and the
+# head as they stand after the call, and the check compares them with what it sent.
+
+HEAD_RULES = {True: "a report matches a kept head only when the head its own chain, body, count and the "
+                    "algorithm its seal names hash to is the kept head, all 64 digits of it",
+              False: "a kept head matches only when it is, whole, the head the report hashes to under the "
+                     "algorithm its seal names; a head shortened or one digit off is another head"}
+
+
+@functools.cache
+def pool() -> tuple[dict, ...]:
+    """Three made-up reports sealed for this run (their own seed), the questions' material."""
+    rng = random.Random(f"{seed()}-edges")
+    return tuple(made_up_run(rng, 50 + number) for number in range(3))
+
+
+def hashed_head(report: dict) -> str:
+    """The head ``report`` hashes to: its seal's algorithm, its own count, chain and body."""
+    return head_of({"algorithm": report["seal"]["algorithm"], "events": len(report["events"]),
+                    "chain": report["seal"]["chain"], "body": body_digest(report)})
+
+
+def chain_holds(report: dict) -> bool:
+    """Whether the chain walk names no event (the seal's algorithm name plays no part in the chain)."""
+    return verify_chain({**report, "seal": {**report["seal"], "algorithm": ALGORITHM}}).seq is None
+
+
+def head_rule(question: tuple) -> Rule:
+    report, kept = question
+    matched = chain_holds(report) and hashed_head(report) == kept
+    return Rule(matched, HEAD_RULES[matched])
+
+
+def head_answered(found) -> object:
+    return found if type(found) is bool else f"no answer (it returned {str(found)[:40]!r}, not True or False)"
+
+
+def head_question(question: tuple) -> str:
+    report, kept = question
+    return (f"the report of run {report['run']['run_id'][:12]}... ({len(report['events'])} events, its seal naming "
+            f"{report['seal']['algorithm']!r}, its head {hashed_head(report)}) and the kept head {kept!r}")
+
+
+def near_heads(head: str) -> list[str]:
+    """Heads that are the true one shortened, cut to twelve digits, off in one last digit, or in capitals."""
+    last = "0" if head[-1] != "0" else "1"
+    return [head[:-1], head[:12], head[:-1] + last, last + head[1:], head.upper(), head + "0", ""]
+
+
+def renamed(report: dict, algorithm: str) -> dict:
+    """``report`` with its seal naming ``algorithm``, and the head that seal commits to written in it."""
+    again = copy.deepcopy(report)
+    again["seal"]["algorithm"] = algorithm
+    again["seal"]["head"] = hashed_head(again)
+    return again
+
+
+def drawn_head_questions():
+    """Hypothesis: a report of the pool, its seal's algorithm kept or renamed, and a head, true, near or old."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        report = draw(st.sampled_from(pool()))
+        if draw(st.booleans()):
+            report = renamed(report, draw(st.sampled_from(("sha256-jcs-chain/1", "sha256-jcs-chain/3", "sha512",
+                                                           ALGORITHM.upper(), ALGORITHM + " "))))
+        old = report is pool()[0] or draw(st.booleans())
+        true = hashed_head(report) if not old else report["seal"]["head"]
+        kept = draw(st.sampled_from((true, true, *near_heads(true))))
+        return [(report, kept)]
+
+    return question()
+
+
+HEAD_EDGE_CLASSES = (
+    Edge("a kept head shortened, cut to its first twelve digits, or off in one digit at either end",
+         fixed=lambda: [[(report, kept) for kept in (report["seal"]["head"], *near_heads(report["seal"]["head"]))]
+                        for report in pool()],
+         drawn=drawn_head_questions),
+    Edge("a seal that names another algorithm than this course's",
+         fixed=lambda: [[(renamed(report, name), renamed(report, name)["seal"]["head"]),
+                         (renamed(report, name), report["seal"]["head"])]
+                        for report in pool()[:2] for name in ("sha256-jcs-chain/1", "sha512")],
+         drawn=drawn_head_questions),
+    Edge("the same report and head asked again, after another report",
+         fixed=lambda: [[(pool()[0], pool()[0]["seal"]["head"]), (pool()[1], pool()[0]["seal"]["head"]),
+                         (pool()[0], pool()[1]["seal"]["head"]), (pool()[0], pool()[0]["seal"]["head"])]],
+         drawn=drawn_head_questions, draws=5),
+)
+
+CHAIN_RULE = "the first event the chain walk names, or None when every link holds and the ends agree with the seal"
+
+
+def event_rule(question: tuple) -> Rule:
+    (report,) = question
+    return Rule(verify_chain(report).seq, CHAIN_RULE)
+
+
+def event_answered(found) -> object:
+    return found if found is None or type(found) is int else f"no answer (it returned {str(found)[:40]!r})"
+
+
+def event_question(question: tuple) -> str:
+    (report,) = question
+    return f"the report of run {report['run']['run_id'][:12]}... with {len(report['events'])} events"
+
+
+def altered_at_the_ends() -> list[list[tuple]]:
+    questions = []
+    for report in pool():
+        questions.append([(report,)])
+        for seq in (1, len(report["events"])):
+            edited = copy.deepcopy(report)
+            edited["events"][seq - 1]["reason"] += "!"
+            questions.append([(edited,)])
+    return questions
+
+
+def drawn_event_questions():
+    """Hypothesis: a report of the pool with one event edited, dropped or its seq changed, or none."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        report = copy.deepcopy(draw(st.sampled_from(pool())))
+        seq = draw(st.integers(1, len(report["events"])))
+        change = draw(st.sampled_from(("none", "edited", "dropped", "renumbered")))
+        if change == "edited":
+            report["events"][seq - 1]["reason"] += "!"
+        elif change == "dropped":
+            del report["events"][seq - 1]
+        elif change == "renumbered":
+            report["events"][seq - 1]["seq"] += 1
+        return [(report,)]
+
+    return question()
+
+
+@functools.cache
+def long_run() -> dict:
+    """A sealed report of 300 events (the pool's first, its events repeated and numbered again)."""
+    report = pool()[0]
+    events = [{**unchained(report["events"][n % len(report["events"])]), "seq": n + 1} for n in range(300)]
+    bare = {key: value for key, value in report.items() if key not in ("seal", "events")}
+    return seal({**bare, "events": events})
+
+
+def long_questions() -> list[list[tuple]]:
+    report = long_run()
+    edited, dropped = copy.deepcopy(report), copy.deepcopy(report)
+    edited["events"][280]["reason"] += "!"
+    del dropped["events"][-1]
+    return [[(report,)], [(edited,)], [(dropped,)]]
+
+
+def out_of_place_questions() -> list[list[tuple]]:
+    """Ledgers whose chain was recomputed over an event whose seq is not its place (the seal left as it was)."""
+    questions = []
+    for report in pool():
+        middle = len(report["events"]) // 2
+        for seq in (middle - 1, middle, middle + 2):  # a seq repeated, kept, or skipped ahead
+            events = copy.deepcopy(report["events"])
+            events[middle]["seq"] = seq
+            if seq != middle + 1:
+                questions.append([(relinked(report, events),)])
+    return questions
+
+
+EVENT_EDGE_CLASSES = (
+    Edge("a report altered at its first or its last event, or not at all", fixed=altered_at_the_ends,
+         drawn=drawn_event_questions),
+    Edge("a ledger of more than 256 events", fixed=long_questions, drawn=drawn_event_questions, draws=5),
+    Edge("a ledger whose chain was recomputed over an event out of its place", fixed=out_of_place_questions,
+         drawn=drawn_event_questions, draws=5),
+)
+EDGE_CLASSES = HEAD_EDGE_CLASSES + EVENT_EDGE_CLASSES
+
+
+def test_every_edge_class_of_the_two_contracts_gets_the_rules_answer_and_its_arguments_back():
+    compare(yours, "first_altered_event", EVENT_EDGE_CLASSES, rule=event_rule, judged=event_answered,
+            shown=event_question, unchanged=True)
+    compare(yours, "matches_kept_head", HEAD_EDGE_CLASSES, rule=head_rule, judged=head_answered,
+            shown=head_question, unchanged=True)
 
 
 # --- python3 starter/lesson09_test.py: what your functions say of the tamper lab ---------------------

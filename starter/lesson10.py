@@ -6,41 +6,42 @@ six boundaries. Yours is a seventh, about what the run chose to do:
     every selection chooses an act that a proposal the run holds names.
 
 Lesson 5's door only selects among stored proposals, so a real run keeps it;
-a report someone edited, or a door with a bug, might not. Three steps:
+a report someone edited, or a door with a bug, might not. Three names are yours:
 
-1. Name it: ``MY_BOUNDARY_ID`` (snake_case: a-z, 0-9 and "_", starting with a
-   letter, not one of the pack's six) and ``MY_BOUNDARY_TEXT`` (one sentence
-   saying what the harness never does).
+``MY_BOUNDARY_ID`` (snake_case: a-z, 0-9 and "_", starting with a letter, not
+one of the pack's six) and ``MY_BOUNDARY_TEXT`` (one sentence saying what the
+harness never does) name the boundary.
 
-2. Judge it: ``my_predicate(context)`` reads a SafetyContext
-   (core/safety/check.py) and returns a Judgement, built with one of
-   ``upheld(reason, evidence)``, ``violated(reason, evidence)`` or
-   ``not_judged(reason)``. It needs two of the context's fields:
+``my_predicate(context)`` must answer a Judgement (``upheld(reason,
+evidence)``, ``violated(reason, evidence)`` or ``not_judged(reason)``) from a
+SafetyContext (core/safety/check.py), read through two of its fields:
 
-   * ``context.selections``: one ``(selection_id, action_id)`` per selection,
-     in the run's order;
-   * ``context.proposals``: one ``(action_id,)`` per proposal the run holds.
+* ``context.selections``: one ``(selection_id, action_id)`` per selection, in
+  the run's order;
+* ``context.proposals``: one ``(action_id,)`` per proposal the run holds.
 
-   Either is ``None`` when the snapshot did not provide it (or provided it
-   malformed); then nobody can say whether the boundary held, and the honest
-   answer is ``not_judged``, never ``upheld``.
-   ``context.gaps("selections", "proposals")`` says what is missing, in words.
-   A selection *crosses* the boundary when the act it chose is named by no
-   proposal the run holds. When any selection crosses it, the boundary is
-   violated, and the evidence is exactly the ids of the selections that cross
-   it, in the snapshot's order, wherever they are: no more, no fewer. When none
-   does, it is upheld, and the evidence is the id of every selection checked,
-   in order.
+A selection *crosses* the boundary when the act it chose is named by no
+proposal the run holds. The answer is
 
-   The version below is a small lie: it says "upheld" without looking.
+* ``not_judged``, naming what is missing (``context.gaps("selections",
+  "proposals")`` says it in words), when either field is ``None`` (the
+  snapshot did not provide it, or provided it malformed): nobody can then say
+  whether the boundary held, and ``upheld`` would be a lie;
+* ``violated`` when any selection crosses it, its evidence exactly the ids of
+  the selections that cross, in the snapshot's order, wherever they are: no
+  more, no fewer;
+* ``upheld`` when none does, its evidence the id of every selection checked,
+  in order.
 
-3. Ratify it: ``add_my_boundary(pack_dir)`` adds your boundary to the pack
-   file in ``pack_dir`` (a copy of data/packs/safety, given as a path string;
-   never the committed one), keeping the other six as they are, then ratifies
-   that copy with ``core.safety.ratify.ratify(pack_dir, pack_id)`` and returns
-   what it returns: the digest of the new ratification report. The check then
-   loads the copy in its own process, with the development override
-   (HARNESS_ALLOW_UNRATIFIED_SAFETY) unset: it must load ratified.
+The version below is a small lie: it says "upheld" without looking.
+
+``add_my_boundary(pack_dir)`` must answer the digest of a new ratification
+report, the one ``core.safety.ratify.ratify(pack_dir, pack_id)`` returns, for
+the pack file in ``pack_dir`` (a copy of data/packs/safety, given as a path
+string; never the committed one) with your boundary added and the other six
+kept as they are. The check loads that copy in its own process, with the
+development override (HARNESS_ALLOW_UNRATIFIED_SAFETY) unset: it must load
+ratified, because an unratified pack stops start-up.
 
 The check runs your file in a process of its own and calls it through the two
 helpers at the bottom (written for you), with snapshots as plain data: the

@@ -287,6 +287,11 @@ def test_your_predicate_on_runs_made_for_this_check():
         expect(snapshot, from_seed(f"made-up run {number + 1} of {MADE_UP_RUNS}, with "
                                    f"{len(snapshot['selections'])} selections and {len(snapshot['proposals'])} "
                                    "proposals"))
+    made = made_up_run(rng, MADE_UP_RUNS)  # an empty list is evidence: nothing was proposed, or nothing chosen
+    for what, empty in (("an empty proposals list", {**made, "proposals": []}),
+                        ("an empty selections list", {**made, "selections": []}),
+                        ("empty proposals and selections lists", {**made, "proposals": [], "selections": []})):
+        expect(empty, from_seed(f"a made-up run with {what}"))
 
 
 def test_your_predicate_does_not_judge_without_its_evidence():

@@ -1,40 +1,36 @@
 """Lesson 11, your edit: check an inclusion proof, and catch what lesson 9 could not.
 
-Write two functions from the page ("Implement it", the path walk):
+``root_from_path(leaf, index, size, path)`` must answer the root of the RFC 9162
+Merkle tree (section 2.1.3.2) that an inclusion ``path`` leads to from the hash of
+leaf ``index`` in a tree of ``size`` leaves, for every size and every index,
+including a leaf whose node is the last of its level with no sibling there. A
+path that cannot belong to such a tree (an index outside it, a path too long or
+too short for its place) raises ValueError, because such a proof proves nothing.
+The page's "Implement it" draws the tree and the walk.
 
-``root_from_path(leaf, index, size, path)``: the root that an inclusion
-path leads to, from the hash of leaf ``index`` in a tree of ``size``
-leaves. RFC 9162, section 2.1.3.2, in short:
+``is_published(report, proof, root)`` must answer True exactly when the sealed
+``report`` you hold is the one the log holds: the leaf of its run id and of the
+head its own content hashes to (lesson 9's chain, body and head), placed by the
+inclusion ``proof`` (as ``python -m tlog prove`` prints it, hashes in base64),
+leads to ``root``, the 32-byte root of a checkpoint you trust. Every other
+report, proof or root answers False: a report whose content no longer hashes to
+the head its seal states (events deleted, the seal left as it was), another
+head or run, a proof whose own leaf or root fields say otherwise, a path that
+does not fit. Why: the head the seal states is the report's word about itself,
+and the proof's fields are its bearer's; neither is evidence.
 
-    fn = index, sn = size - 1, r = leaf
-    for each hash p of the path, lowest level first:
-        if sn is 0: the path is too long (refuse it)
-        if fn is odd, or fn == sn:  r = node_hash(p, r)  (sibling on the left)
-            then while fn is even and not 0: halve fn and sn
-            (a node with no sibling at its level moves up unchanged)
-        otherwise:                  r = node_hash(r, p)  (sibling on the right)
-        halve fn and sn
-    at the end sn must be 0 (else the path is too short); r is the root
-
-Refuse a path that cannot belong to the tree (an index outside it, a
-path too long or too short) by raising ValueError: such a proof proves
-nothing.
-
-``is_published(report, proof, root)``: whether the sealed ``report`` is the
-one the log holds, given an inclusion ``proof`` as ``python -m tlog prove``
-prints it (its hashes in base64) and the ``root`` of a checkpoint you trust
-(32 bytes). The leaf must come from the report you hold: its run id and its
-head (``leaf_hash`` below), never from what the proof says.
-
-Do not import tlog (the check blocks it while your file loads and runs):
-the point is that a client checks a proof with nothing but hashlib. Your
-check (``course check 11``) runs your functions on the demo's log and on
-trees it makes itself. Read the worked answer, ``solutions/lesson11.py``,
-after your attempt.
+Do not import tlog (the check blocks it while your file loads and runs): a
+client checks a proof with nothing but hashlib and canonical JSON. Your check
+(``course check 11``) runs your functions on the demo's log and on trees and
+sealed reports it makes itself. The hints on the page go from a nudge to
+nearly the answer; read the worked answer, ``solutions/lesson11.py``, after
+your attempt.
 """
 
 import base64
 import hashlib
+
+from core.run.canon import canonical_bytes
 
 
 def leaf_hash(run_id: str, head: str) -> bytes:
@@ -48,23 +44,23 @@ def node_hash(left: bytes, right: bytes) -> bytes:
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
+def sha256_hex(value) -> str:
+    """SHA-256 of the canonical JSON (RFC 8785) of ``value``, in hex, as lesson 9 hashes."""
+    return hashlib.sha256(canonical_bytes(value)).hexdigest()
+
+
 def root_from_path(leaf: bytes, index: int, size: int, path: list[bytes]) -> bytes:
     """The root ``path`` leads to from ``leaf`` at ``index`` of a tree of ``size``.
 
     A path that cannot belong to such a tree raises ValueError.
     """
-    # TODO 1: refuse an index outside the tree; start fn, sn and r
-    # TODO 2: walk the path: the sibling joins from the left or from the right;
-    #         a node with no sibling at its level moves up unchanged
-    # TODO 3: refuse a path too long or too short; return the root
+    # TODO 1: the root this path leads to, or ValueError for a path that cannot fit
     raise NotImplementedError("root_from_path is not written yet")
 
 
 def is_published(report: dict, proof: dict, root: bytes) -> bool:
     """Whether the report's own leaf, by the proof's place and path, leads to root."""
-    # TODO 4: the leaf from the report (its run id and its head), the path from
-    #         the proof (base64), and the root root_from_path finds, compared
-    #         with the root you trust
+    # TODO 2: True only for the report whose own content the trusted root holds
     raise NotImplementedError("is_published is not written yet")
 
 

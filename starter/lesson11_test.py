@@ -13,6 +13,7 @@ By default this checks starter/lesson11.py; `course check 11` shows each result.
 import ast
 import base64
 import copy
+import functools
 import hashlib
 import json
 import random
@@ -20,8 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from core.run.doors import verify as verify_report
+from core.run.rederive import verify as verify_report
+from core.run.seal import reseal, seal, unchained, verify_chain
 from course.manifest import course_root
+from course.differ import Edge, Rule, compare
 from course.student import Raised, Student, seed
 from course.target import load_lesson, target_path
 
@@ -82,6 +85,38 @@ def tree_of(rng: random.Random, size: int) -> dict:
             "paths": [_path(i, leaves) for i in range(size)]}
 
 
+def sealed_report(rng: random.Random) -> dict:
+    """A small sealed report of a fresh run: admitted and refused events, sealed as a run seals."""
+    statuses = ["admitted"] * rng.randint(2, 5) + ["refused"] * rng.randint(1, 3)
+    rng.shuffle(statuses)
+    events = [{"seq": seq, "kind": "note", "status": status, "payload": {"n": rng.getrandbits(32)}}
+              for seq, status in enumerate(statuses, start=1)]
+    return seal({"run": {"run_id": _hex(rng)}, "events": events, "stage": "report"})
+
+
+def report_tree_of(rng: random.Random, size: int) -> dict:
+    """A tree of ``size`` sealed reports' leaves, each leaf from the head its report's content hashes to."""
+    reports = [sealed_report(rng) for _ in range(size)]
+    leaves = [_leaf(r["run"]["run_id"], r["seal"]["head"]) for r in reports]
+    return {"size": size, "reports": reports, "leaves": leaves, "root": _root(leaves),
+            "paths": [_path(i, leaves) for i in range(size)]}
+
+
+def without_refusals(report: dict, rechain: bool) -> dict:
+    """``report`` with every refused event deleted and its seal's head left as it was.
+
+    With ``rechain``, the rest is numbered again, chained again and the seal's count and last link
+    follow it: only the head still says what the report was.
+    """
+    kept = [unchained(e) for e in report["events"] if e["status"] != "refused"]
+    if not rechain:
+        return {**report, "events": [e for e in report["events"] if e["status"] != "refused"]}
+    for seq, event in enumerate(kept, start=1):
+        event["seq"] = seq
+    redone = reseal({**report, "events": kept})
+    return {**redone, "seal": {**redone["seal"], "head": report["seal"]["head"]}}
+
+
 def promoted(size: int, index: int) -> bool:
     """Whether leaf ``index``'s walk meets a level where its node is the last one, with no sibling."""
     fn, sn = index, size - 1
@@ -98,7 +133,8 @@ TREES = fresh_trees(SEED)  # made now, before your file loads
 # asked about trees of their own. Nothing remembered from an earlier call can tell them apart.
 _unseen = random.Random(SEED + 2)
 UNFIT_TREE = tree_of(_unseen, _unseen.randrange(41, 65))
-FORGERY_TREES = fresh_trees(SEED + 3)
+_forgeries = random.Random(SEED + 3)
+FORGERY_TREES = [report_tree_of(_forgeries, _forgeries.randrange(2, 24)) for _ in range(6)]
 
 
 def course_file(relative: str) -> Path:
@@ -290,26 +326,51 @@ def test_the_resealed_forgery_is_caught(module):
              "with the root of the checkpoint you trust, never with the root the proof brings")
 
 
-def test_fresh_forgeries_are_caught(module):
-    rng = random.Random(SEED + 1)
-    for tree in FORGERY_TREES[2:8]:
+CUT = ("the head the seal states is the report's word about itself: recompute it from the report's content "
+       "(lesson 9's walk) and use that")
+
+
+def test_a_report_whose_content_is_not_its_seals_is_caught(module):
+    report = read_json("data/course/report.json")
+    asked = [(report, DEMO["inclusion"], PUBLISHED_ROOT, "the reference run, with the genuine proof")]
+    rng = random.Random(SEED + 4)
+    for tree in FORGERY_TREES:
         index = rng.randrange(tree["size"])
-        run_id, head = tree["entries"][index]
         proof = {"leaf_index": index, "tree_size": tree["size"], "root_hash": _b64(tree["root"]),
                  "leaf_hash": _b64(tree["leaves"][index]), "inclusion_path": [_b64(h) for h in tree["paths"][index]]}
-        genuine = {"run": {"run_id": run_id}, "seal": {"head": head}}
-        forged = {"run": {"run_id": run_id}, "seal": {"head": _hex(rng)}}
-        claims = {**proof, "leaf_hash": _b64(_leaf(run_id, forged["seal"]["head"]))}  # the trusted root, too
+        asked.append((tree["reports"][index], proof, tree["root"], f"a fresh report at leaf {index} of {tree['size']}"))
+    for genuine, proof, root, what in asked:
+        for rechain, how in ((False, "the seal left as it was"),
+                             (True, "the rest chained again and only the seal's head left as it was")):
+            if published(module, without_refusals(genuine, rechain), proof, root, what) is not False:
+                fail(seeded(f"{what}, with every refused event deleted and {how}: is_published says published, "
+                            f"where `tlog verify` refuses it; {CUT}"))
+
+
+def test_fresh_forgeries_are_caught(module):
+    rng = random.Random(SEED + 1)
+    for tree in FORGERY_TREES:
+        index = rng.randrange(tree["size"])
+        genuine = tree["reports"][index]
+        proof = {"leaf_index": index, "tree_size": tree["size"], "root_hash": _b64(tree["root"]),
+                 "leaf_hash": _b64(tree["leaves"][index]), "inclusion_path": [_b64(h) for h in tree["paths"][index]]}
+        edited = copy.deepcopy(genuine)
+        edited["events"][0]["payload"]["n"] ^= 1
+        forged = reseal(edited)  # a whole, consistent report: lesson 9's forgery
+        claims = {**proof, "leaf_hash": _b64(_leaf(forged["run"]["run_id"], forged["seal"]["head"]))}
         where = f"leaf {index} of {tree['size']}"
         cases = [
             (genuine, proof, tree["root"], True, f"a fresh log's {where}, with its own proof, is not published by "
-             "your is_published: the report's leaf and the proof's path must lead to the root"),
-            ({"run": {"run_id": run_id}, "seal": {"head": _hex(rng)}}, proof, tree["root"], False,
-             f"a fresh forgery with another head at {where} is published by your is_published: a report whose leaf "
-             "is not the logged one must be refused"),
-            ({"run": {"run_id": _hex(rng)}, "seal": {"head": head}}, proof, tree["root"], False,
+             "your is_published: the leaf of the report's run id and of the head its content hashes to, by the "
+             "proof's path, must lead to the root"),
+            ({**genuine, "seal": {**genuine["seal"], "head": _hex(rng)}}, proof, tree["root"], False,
+             f"a fresh report at {where} whose seal states another head is published by your is_published: a seal "
+             "that is not its report's proves nothing"),
+            ({**genuine, "run": {"run_id": _hex(rng)}}, proof, tree["root"], False,
              f"a fresh forgery with another run at {where} is published by your is_published: a report whose leaf "
              "is not the logged one must be refused"),
+            (forged, proof, tree["root"], False, f"a fresh report at {where}, edited and resealed, is published by "
+             "your is_published: its head is not the logged one"),
             (forged, claims, tree["root"], False,
              f"a fresh forgery at {where}, whose proof names the forgery's own leaf and the trusted root but carries "
              "the genuine report's path, is published by your is_published: the proof's own leaf and root fields "
@@ -321,6 +382,285 @@ def test_fresh_forgeries_are_caught(module):
         for report, told, root, expected, why in cases:
             if published(module, report, told, root, "a fresh case") is not expected:
                 fail(seeded(why))
+
+
+# --- the edge classes of the two contracts, each asked in every run ----------------------------------------
+#
+# Each class is a kind of input the contracts judge, listed as data: questions every run asks, and more that
+# Hypothesis draws from the seed. The rule is RFC 9162's own recursive definition, walked here: a path fits a
+# leaf of a tree only when the leaf is in the tree (0 <= index < size) and the path has exactly the hashes
+# that leaf's place needs.
+
+ROOT_RULES = {
+    "refused": "a path that cannot belong to the tree (a leaf index outside 0 to size - 1, or a path too long or "
+               "too short for that leaf's place) proves nothing and is refused with ValueError",
+    "root": "a path that fits leads to exactly one root, the hash of the leaf and every hash of the path, each "
+            "joined from its side",
+}
+PUBLISHED_RULES = {
+    False: "is_published answers False, and never raises, unless the report's own leaf, walked up the proof's "
+           "path, leads to every byte of the trusted root",
+    True: "a report whose own leaf, walked up a path that fits, leads to every byte of the trusted root is "
+          "published",
+}
+
+
+def _split(size: int) -> int:
+    return 1 << ((size - 1).bit_length() - 1)
+
+
+def path_length(index: int, size: int) -> int | None:
+    """How many hashes the path of leaf ``index`` in a tree of ``size`` has; None when no leaf is there."""
+    if not 0 <= index < size:
+        return None
+    length = 0
+    while size > 1:
+        k = _split(size)
+        index, size = (index, k) if index < k else (index - k, size - k)
+        length += 1
+    return length
+
+
+def walked(leaf: bytes, index: int, size: int, path: list[bytes]) -> bytes | None:
+    """The root ``path`` leads to from ``leaf`` (RFC 9162's recursion); None when the path does not fit."""
+    if path_length(index, size) != len(path):
+        return None
+    if size == 1:
+        return leaf
+    k = _split(size)
+    if index < k:
+        return _h(b"\x01", walked(leaf, index, k, path[:-1]), path[-1])
+    return _h(b"\x01", path[-1], walked(leaf, index - k, size - k, path[:-1]))
+
+
+def root_rule(question: tuple) -> Rule:
+    found = walked(*question)
+    return Rule("refused" if found is None else found.hex(), ROOT_RULES["refused" if found is None else "root"])
+
+
+def root_answered(found) -> object:
+    if isinstance(found, Raised) and found.type == "ValueError":
+        return "refused"
+    if type(found) is bytes:
+        return found.hex()
+    return f"no answer (it returned {str(found)[:40]!r}: a root is bytes, and a misfit raises ValueError)"
+
+
+def root_question(question: tuple) -> str:
+    leaf, index, size, path = question
+    needs = path_length(index, size)
+    place = "no leaf is there" if needs is None else f"a leaf there needs {needs}"
+    return f"leaf {leaf.hex()[:12]}... at index {index} of a tree of {size}, with a path of {len(path)} hash(es) ({place})"
+
+
+def published_rule(question: tuple) -> Rule:
+    report, proof, root = question
+    if not verify_chain(report).ok:  # its content does not hash to its seal's head: no leaf of it was logged
+        return Rule(False, PUBLISHED_RULES[False])
+    leaf = _leaf(report["run"]["run_id"], report["seal"]["head"])
+    path = [base64.b64decode(item) for item in proof["inclusion_path"]]
+    found = walked(leaf, proof["leaf_index"], proof["tree_size"], path)
+    return Rule(found == root, PUBLISHED_RULES[found == root])
+
+
+def published_answered(found) -> object:
+    if type(found) is bool:
+        return found
+    return f"no answer (it returned {str(found)[:40]!r}, not True or False)"
+
+
+def published_question(question: tuple) -> str:
+    report, proof, root = question
+    return (f"the report of run {report['run']['run_id'][:12]}... (head {report['seal']['head'][:12]}...), a proof "
+            f"for leaf {proof['leaf_index']} of {proof['tree_size']} with {len(proof['inclusion_path'])} hash(es), "
+            f"and the trusted root {root.hex()}")
+
+
+def made_tree(size: int, salt: int) -> dict:
+    """A tree of ``size`` runs made from the seed and ``salt``."""
+    return tree_of(random.Random(SEED * 131 + salt), size)
+
+
+def bent(path: list[bytes], at: int) -> list[bytes]:
+    return [h[:-1] + bytes([h[-1] ^ 1]) if i == at else h for i, h in enumerate(path)]
+
+
+def leaf_questions(size: int, salt: int) -> list[list[tuple]]:
+    tree = made_tree(size, salt)
+    return [[(tree["leaves"][i], i, size, tree["paths"][i]) for i in range(size)]]
+
+
+def index_questions() -> list[list[tuple]]:
+    tree = made_tree(13, 1)
+    last = tree["size"] - 1
+    return [[(tree["leaves"][index % 13], index, 13, tree["paths"][index % 13]) for index in (-1, -13, 13, 14, -2)],
+            [(tree["leaves"][last], -1, 13, tree["paths"][last])], [(tree["leaves"][0], -1, 1, [])]]
+
+
+def length_questions() -> list[list[tuple]]:
+    questions = []
+    for size, salt in ((1, 2), (2, 3), (5, 4), (8, 5), (9, 6)):
+        tree = made_tree(size, salt)
+        for index in {0, size // 2, size - 1}:
+            path = tree["paths"][index]
+            questions.append([(tree["leaves"][index], index, size, path + [tree["leaves"][0]])])
+            if path:
+                questions.append([(tree["leaves"][index], index, size, path[:-1])])
+    return questions
+
+
+def bent_questions() -> list[list[tuple]]:
+    tree = made_tree(11, 7)
+    return [[(tree["leaves"][index], index, 11, bent(tree["paths"][index], at))
+             for at in range(len(tree["paths"][index]))] for index in (0, 5, 10)]
+
+
+def drawn_root_questions():
+    """Hypothesis: a tree of 1 to 64 leaves, a place in it or just outside, and its path, kept, cut or lengthened."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        size = draw(st.integers(1, 64))
+        tree = made_tree(size, 1000 + size)
+        place = draw(st.integers(-size - 1, size))
+        path = tree["paths"][place % size]
+        change = draw(st.sampled_from(("kept", "kept", "cut", "lengthened", "bent")))
+        if change == "cut":
+            path = path[:-1]
+        elif change == "lengthened":
+            path = path + [tree["root"]]
+        elif change == "bent" and path:
+            path = bent(path, draw(st.integers(0, len(path) - 1)))
+        return [(tree["leaves"][place % size], place, size, path)]
+
+    return question()
+
+
+def arbitrary_path(index: int, size: int) -> list[bytes]:
+    """Hashes enough for leaf ``index`` of a tree of ``size``, made from the place itself (any hashes fit a place)."""
+    return [_h(f"{SEED}-{index}-{size}-{level}".encode()) for level in range(path_length(index, size) or 0)]
+
+
+HUGE = 2**60
+
+
+def huge_questions() -> list[list[tuple]]:
+    leaf = _h(b"huge", str(SEED).encode())
+    places = [(HUGE - 1, HUGE), (HUGE - 2, HUGE - 1), (HUGE - 1, HUGE + 1), (HUGE // 2 + 12345, HUGE + 7),
+              (2**53 + 1, 2**54), (300, 301), (256, 257), (2**61 - 2, 2**61 - 1)]
+    return [[(leaf, index, size, arbitrary_path(index, size)) for index, size in places]]
+
+
+def drawn_huge_questions():
+    """Hypothesis: a tree of 2**53 to 2**62 leaves and a place in it, with hashes enough for that place."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        size = draw(st.integers(2**53, 2**62))
+        index = draw(st.sampled_from((size - 1, size - 2, size // 2, draw(st.integers(0, size - 1)))))
+        return [(_h(b"huge", str(index).encode()), index, size, arbitrary_path(index, size))]
+
+    return question()
+
+
+ROOT_EDGE_CLASSES = (
+    Edge("a leaf index outside the tree: negative, the size itself, or past it", fixed=index_questions,
+         drawn=drawn_root_questions),
+    Edge("a path one hash too long or one too short for its leaf's place", fixed=length_questions,
+         drawn=drawn_root_questions),
+    Edge("every leaf of trees of 1, 2, 3, 4, 5, 7, 8, 9, 16 and 17 leaves (a power of two, and one past)",
+         fixed=lambda: [question for size, salt in ((1, 10), (2, 11), (3, 12), (4, 13), (5, 14), (7, 15), (8, 16),
+                                                    (9, 17), (16, 18), (17, 19))
+                        for question in leaf_questions(size, salt)],
+         drawn=drawn_root_questions),
+    Edge("a path with one bit of one hash flipped", fixed=bent_questions, drawn=drawn_root_questions),
+    Edge("a huge tree: a size and an index past 256, and past 2**53 (a float's last exact whole number)",
+         fixed=huge_questions, drawn=drawn_huge_questions),
+)
+
+
+def proof_of(tree: dict, index: int, path: list[bytes] | None = None, size: int | None = None) -> dict:
+    return {"leaf_index": index, "tree_size": tree["size"] if size is None else size,
+            "root_hash": _b64(tree["root"]), "leaf_hash": _b64(tree["leaves"][index % tree["size"]]),
+            "inclusion_path": [_b64(h) for h in (tree["paths"][index % tree["size"]] if path is None else path)]}
+
+
+def report_of(tree: dict, index: int) -> dict:
+    return tree["reports"][index]
+
+
+@functools.cache
+def made_report_tree(size: int, salt: int) -> dict:
+    """A tree of ``size`` sealed reports made from the seed and ``salt``."""
+    return report_tree_of(random.Random(SEED * 131 + salt), size)
+
+
+def near_roots(root: bytes) -> list[bytes]:
+    """Roots that differ from ``root`` only at its end, only at its start, or only past its first six bytes."""
+    return [root[:-1] + bytes([root[-1] ^ 1]), bytes([root[0] ^ 0x80]) + root[1:], root[:6] + bytes(26),
+            root[:16] + _h(root)[:16]]
+
+
+def near_root_questions() -> list[list[tuple]]:
+    tree = made_report_tree(12, 20)
+    return [[(report_of(tree, index), proof_of(tree, index), root) for root in near_roots(tree["root"])]
+            for index in (0, 7, 11)] + [[(report_of(tree, 3), proof_of(tree, 3), tree["root"])]]
+
+
+def unfit_proof_questions() -> list[list[tuple]]:
+    tree = made_report_tree(10, 21)
+    path = tree["paths"][9]
+    return [[(report_of(tree, 9), proof, tree["root"]) for proof in (
+        proof_of(tree, -1), proof_of(tree, 10), proof_of(tree, 9, path + path[:1]), proof_of(tree, 9, path[:-1]),
+        proof_of(tree, 9, size=0), proof_of(tree, 9, size=-3), proof_of(tree, 9, []))]]
+
+
+def other_report_questions() -> list[list[tuple]]:
+    tree, rng = made_report_tree(9, 22), random.Random(SEED * 131 + 23)
+    report = report_of(tree, 4)
+    run_id, head = report["run"]["run_id"], report["seal"]["head"]
+    return [[({**report, "seal": {**report["seal"], "head": other}}, proof_of(tree, 4), tree["root"]),
+             ({**report, "run": {"run_id": other}}, proof_of(tree, 4), tree["root"]),
+             (report_of(tree, 4), proof_of(tree, 5), tree["root"]), (report_of(tree, 4), proof_of(tree, 4), tree["root"])]
+            for other in (_hex(rng), head[:-1] + ("0" if head[-1] != "0" else "1"))]
+
+
+def drawn_published_questions():
+    """Hypothesis: a report of a tree of 1 to 40 leaves, a proof for it or a near one, and a root, near or not."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        size = draw(st.integers(1, 12))
+        tree = made_report_tree(size, 2000 + size)
+        index = draw(st.integers(0, size - 1))
+        place = draw(st.sampled_from((index, index, -1, size, (index + 1) % size)))
+        path = tree["paths"][index]
+        path = draw(st.sampled_from((path, path, path[:-1], path + [tree["root"]])))
+        root = draw(st.sampled_from((tree["root"], tree["root"], *near_roots(tree["root"]))))
+        return [(report_of(tree, index), proof_of(tree, place, path), root)]
+
+    return question()
+
+
+PUBLISHED_EDGE_CLASSES = (
+    Edge("a trusted root that differs from where the path leads only at its end, only at its start, or past its "
+         "first bytes", fixed=near_root_questions, drawn=drawn_published_questions),
+    Edge("a proof that does not fit its tree: an index outside it, a path too long or too short, a size of none",
+         fixed=unfit_proof_questions, drawn=drawn_published_questions),
+    Edge("a report whose run or head differs from the logged one, even in one last digit",
+         fixed=other_report_questions, drawn=drawn_published_questions),
+)
+EDGE_CLASSES = ROOT_EDGE_CLASSES + PUBLISHED_EDGE_CLASSES
+
+
+def test_every_edge_class_of_the_two_contracts_gets_the_rules_answer(module):
+    compare(module, "root_from_path", ROOT_EDGE_CLASSES, rule=root_rule, judged=root_answered, shown=root_question,
+            allowed=ValueError)
+    compare(module, "is_published", PUBLISHED_EDGE_CLASSES, rule=published_rule, judged=published_answered,
+            shown=published_question, arguments=lambda question: copy.deepcopy(question))
 
 
 def tell(run) -> str:

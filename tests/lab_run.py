@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections import deque
 
 from core.run.doors import door_for, stage_table
-from core.run.drive import work
+from core.run.drive import enter, work
 from core.run.gate import Gating
 from core.run.observe import render_response
 from core.run.policy import reference_policy
 from core.run.records import make_run
-from core.run.stages import TRANSITIONS, advance
+from core.run.stages import TRANSITIONS
 from lab.adapter import HttpAdapter
 from lab.model import ScriptedModel
 from lab.plugin import LabAdapter
@@ -68,10 +68,8 @@ def path_to(start: str, goal: str) -> list[str]:
 
 
 def go_to(recorder, goal: str) -> None:
-    """Advance ``recorder`` to ``goal`` along allowed transitions, asserting each move is admitted."""
-    for stage in path_to(recorder.stage, goal):
-        answer = advance(recorder, stage)
-        assert answer["recorded"], answer
+    """Advance ``recorder`` to ``goal`` along allowed transitions, through the driver's own move (drive.enter)."""
+    enter(recorder, *path_to(recorder.stage, goal))  # the driver's own move: a refused one raises HarnessError
 
 
 def capture_page(recorder, adapter, path: str, tool: str = "inspect_headers") -> tuple[str, str]:

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from core.run import doors, execute, origins, policy, propose, recorder, records, report, seal
-from core.run.policy import Decision, Policy, Tool
+from core.run import doors, policy, recorder
 from core.run.seal import verify_chain
 from lab import attacks, judging
+
+from .ablation import succeeded_in_a_copy
 
 ROOT = Path(__file__).resolve().parent.parent
 SUMMARY = re.compile(r"(\d+) attacks: (\d+) succeeded; utility under attack: (\d+) of (\d+) benign findings")
@@ -36,8 +37,8 @@ def of_kind(kind: str, *, but: tuple[str, ...] = ()) -> tuple[attacks.Attack, ..
     return tuple(attack for attack in attacks.ATTACKS if attack.kind == kind and attack.name not in but)
 
 
-def succeeded(chosen: tuple[attacks.Attack, ...]) -> set[str]:
-    results = attacks.run_suite(chosen, utility=False)  # the verdicts alone: no run under attack is judged here
+def succeeded(chosen: tuple[attacks.Attack, ...], harness: judging.Harness = judging.REFERENCE) -> set[str]:
+    results = attacks.run_suite(chosen, utility=False, harness=harness)  # the verdicts alone: no run under attack
     return {verdict.attack.name for verdict in results.verdicts if verdict.succeeded}
 
 
@@ -45,15 +46,16 @@ def names(chosen: tuple[attacks.Attack, ...]) -> set[str]:
     return {attack.name for attack in chosen}
 
 
-def guards_without(name: str, instead=None) -> tuple:
-    """The door's guard list with the guard ``name`` taken out, or replaced by ``instead``."""
-    return tuple((lesson, instead) if guard.__name__ == name else (lesson, guard)
-                 for lesson, guard in doors.GUARDS if guard.__name__ != name or instead is not None)
+def door_without(name: str, instead=None, **harness) -> judging.Harness:
+    """The suite's harness with the door's guard ``name`` taken out, or ``instead`` in its place."""
+    door = (doors.final_door_with(without=(name,)) if instead is None
+            else doors.final_door_with(replace={name: instead}))
+    return judging.Harness(door=door, **harness)
 
 
 @pytest.mark.whole
 def test_the_suite_runs_every_attack_and_none_succeeds(attack_suite):
-    """The suite's table holds at least 100 attacks, each with its own canary, tries every hole of issue 23, and against the reference harness none succeeds while every one of at least five benign findings is still confirmed under attack."""
+    """The suite's table holds at least 100 attacks, each with its own canary, tries every channel the harness defends, and against the reference harness none succeeds while every one of at least five benign findings is still confirmed under attack."""
     done = attack_suite.done  # `python -m lab.attacks --markdown OUT`, run once per session (tests/conftest.py)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr
     lines = done.stdout.strip().splitlines()
@@ -80,83 +82,108 @@ def test_every_row_names_the_lessons_whose_part_stops_it():
 # --- the guards the suite started with ---------------------------------------------------------------
 
 
-def test_without_the_policys_origin_check_injections_reach_other_hosts(monkeypatch):
+def anything_goes(policy, asked) -> None:
+    """A policy check that lets every act on: the stand-in for the one an ablation takes away."""
+
+
+def test_without_the_policys_origin_check_injections_reach_other_hosts():
     """With the policy's origin check removed, injected instructions reach another origin and an IP literal, and the suite says so."""
-    monkeypatch.setattr(Policy, "allows_destination", lambda self, destination: Decision(True, "anything goes"))
-    assert succeeded(named("inject-01", "inject-06", "reply-09")) == {"inject-01", "inject-06", "reply-09"}
+    chosen = named("inject-01", "inject-06", "reply-09")
+    assert succeeded(chosen, door_without("destination_is_authorized", anything_goes)) == names(chosen)
 
 
-def test_without_the_gate_a_probe_no_reviewer_saw_runs(monkeypatch):
+def test_without_the_gate_a_probe_no_reviewer_saw_runs():
     """With the gate removed from the door, a consequential probe with arguments no reviewer saw reaches the lab."""
-    monkeypatch.setattr(doors, "GUARDS", guards_without("the_gate"))
-    assert succeeded(named("reply-05", "reply-06")) == {"reply-05", "reply-06"}
+    assert succeeded(named("reply-05", "reply-06"), door_without("the_gate")) == {"reply-05", "reply-06"}
 
 
-def test_without_argument_schemas_a_passive_tool_carries_a_probe(monkeypatch):
+UNSENDABLE = ("core/run/execute.py", [(
+    '    arguments = action["arguments"]\n    if not tool.arguments and "?" in action["destination"]:',
+    '    return action["destination"]  # the ablation: the executor sends whatever the act names\n'
+    '    arguments = action["arguments"]\n    if not tool.arguments and "?" in action["destination"]:')])
+
+
+def test_without_argument_schemas_a_passive_tool_carries_a_probe():
     """With argument schemas unchecked at the door, the executor still sends nothing a schema does not declare (the act fails, unsent); take the executor's check away too, and a passive tool carries a probe's marker to the lab in its query."""
-    monkeypatch.setattr(Tool, "check_arguments", lambda self, arguments, destination: "")
-    assert succeeded(named("reply-07", "reply-08")) == set()
-    monkeypatch.setattr(execute, "request_url", lambda action, tool: action["destination"])
-    assert succeeded(named("reply-07", "reply-08")) == {"reply-08"}
+    chosen = named("reply-07", "reply-08")
+    assert succeeded(chosen, door_without("arguments_fit", anything_goes)) == set()
+    assert succeeded_in_a_copy(names(chosen), dict([UNSENDABLE]), without="arguments_fit",
+                               instead="tests.test_attacks:anything_goes") == {"reply-08"}
 
 
-def test_without_re_deriving_sections_a_resealed_lie_passes(monkeypatch):
+class ChainOnly(judging.Harness):
+    """The harness whose verify walks the hash chain and nothing more."""
+
+    def verify(self, report: dict):
+        return verify_chain(report)
+
+
+def test_without_re_deriving_sections_a_resealed_lie_passes():
     """With verify reduced to the hash chain, a resealed report whose verdict, counts or safety summary was edited passes, while plain edits are still caught."""
-    monkeypatch.setattr(doors, "verify", verify_chain)
-    assert succeeded(named("t-01", "t-07", "t-08", "t-09")) == {"t-07", "t-08", "t-09"}
+    assert succeeded(named("t-01", "t-07", "t-08", "t-09"), ChainOnly()) == {"t-07", "t-08", "t-09"}
 
 
-# --- hole 1: a report is judged against the operator's configuration ----------------------------------
+# --- a report is judged against the operator's configuration ------------------------------------------
 
 
-def test_without_comparing_with_the_configuration_a_run_under_another_setting_passes(monkeypatch):
-    """With doors.against taken away (verify and replay judge a report by the setting it carries), every run under the attacker's own setting passes as the operator's: a widened policy, an older taxonomy whose exploit was approved and run, the override, a lab of its own."""
+def test_without_comparing_with_the_configuration_a_run_under_another_setting_passes():
+    """With rederive.against taken away (verify and replay judge a report by the setting it carries), every run under the attacker's own setting passes as the operator's: a widened policy, an older taxonomy whose exploit was approved and run, the override, a lab of its own."""
     chosen = of_kind("setting")
     assert succeeded(chosen) == set()
-    monkeypatch.setattr(doors, "against", lambda report, setting: "")
-    assert succeeded(chosen) == names(chosen)
+    assert succeeded(chosen, judging.Harness(against=lambda report, setting: "")) == names(chosen)
+
+
+# The old pack_as_sealed: the label taken at its word ("ratified" unchecked, any other text as the override).
+TRUSTING = {"core/safety/pack.py": [(
+    '    label = summary.get("ratification")\n    if label == RATIFIED:',
+    '    label = summary.get("ratification")\n'
+    '    return _pack(document, "" if label == RATIFIED else "sealed under the override")  # the ablation\n'
+    '    if label == RATIFIED:')]}
+# The log's checks taken away (tlog.audit), as _without_the_head_and_the_log does in this process.
+WITHOUT_THE_LOG = {"tlog/audit.py": [
+    ("def _leaf_of(", "def _leaf_of(log, entry):  # the ablation: the leaf taken at its word\n"
+                      "    return log.index_of(entry.run_id)\n\n\ndef _old_leaf_of("),
+    ("def _inclusion(", "def _inclusion(log, entry, index, checkpoint, proof):  # the ablation: no proof asked\n"
+                        "    return None\n\n\ndef _old_inclusion(")]}
+UNCOMPARED = "tests.test_attacks:uncompared"  # the judged harness of a copy: no configuration, no kept head
+
+
+def uncompared():
+    """The suite's harness with neither the configuration's comparison nor the kept head's."""
+    return judging.Harness(against=lambda report, setting: "", kept_head=lambda verification, report, kept: verification)
 
 
 def test_without_deriving_the_ratification_a_free_text_label_is_rebuilt_and_passes(monkeypatch):
     """With the ratification label taken at its word (the old pack_as_sealed), the configuration comparison, the kept head and the log taken away, a report relabelled with free text is rebuilt through a fresh door and passes; with the label derived from the pack's ratification report it cannot even be rebuilt."""
-    from core import safety
-    from core.safety import pack
-
-    def trusting(summary, pack_dir=None):
-        document = pack.read_pack(pack.PACK_DIR, summary["pack_id"])
-        return pack._pack(document, "" if summary.get("ratification") == "ratified" else "sealed under the override")
-
-    monkeypatch.setattr(doors, "against", lambda report, setting: "")
-    _without_the_head_and_the_log(monkeypatch)
+    harness = judging.Harness(against=lambda report, setting: "", kept_head=_without_the_head_and_the_log(monkeypatch))
     chosen = named("f-06")
-    assert succeeded(chosen) == set()
-    monkeypatch.setattr(doors, "pack_as_sealed", trusting)
-    monkeypatch.setattr(safety, "pack_as_sealed", trusting)
-    assert succeeded(chosen) == {"f-06"}
+    assert succeeded(chosen, harness) == set()
+    assert succeeded_in_a_copy(names(chosen), {**TRUSTING, **WITHOUT_THE_LOG}, judged=UNCOMPARED) == {"f-06"}
 
 
 # --- forgeries: the ledger rewritten through a fresh door --------------------------------------------
 
 
-def _without_the_head_and_the_log(monkeypatch) -> None:
+def _without_the_head_and_the_log(monkeypatch):
+    """The log's checks taken away, and a kept-head comparison that finds nothing: the harness's, to hand it."""
     from tlog import audit
 
-    monkeypatch.setattr(seal, "against_kept_head", lambda verification, report, kept: verification)
     monkeypatch.setattr(audit, "_leaf_of", lambda log, entry: log.index_of(entry.run_id))
     monkeypatch.setattr(audit, "_inclusion", lambda log, entry, index, checkpoint, proof: None)
+    return lambda verification, report, kept: verification
 
 
 def test_without_the_kept_head_and_the_log_a_rewritten_ledger_passes(monkeypatch):
     """A ledger rewritten through a fresh door and resealed passes seal verify and replay; with the kept-head comparison and the log's checks taken away, every forgery that deletes stories passes the configuration too, and the one that rewrites the rejection as an approval passes once the configuration's reviews are not compared (the free-text relabelling still cannot be rebuilt, and a genuine head copied into a forged seal still fails seal verify's own head check)."""
     chosen = of_kind("forgery", but=("f-06", "f-07"))
     assert succeeded(chosen) == set()
-    _without_the_head_and_the_log(monkeypatch)
-    assert succeeded(of_kind("forgery")) == names(chosen) - {"f-02"}
-    monkeypatch.setattr(doors, "against", lambda report, setting: "")
-    assert succeeded(of_kind("forgery")) == names(chosen)
+    kept_head = _without_the_head_and_the_log(monkeypatch)
+    assert succeeded(of_kind("forgery"), judging.Harness(kept_head=kept_head)) == names(chosen) - {"f-02"}
+    harness = judging.Harness(kept_head=kept_head, against=lambda report, setting: "")
+    assert succeeded(of_kind("forgery"), harness) == names(chosen)
 
 
-# --- hole 2: what the target serves or the model writes cannot make an honest report read as tampered --
+# --- what the target serves or the model writes cannot make an honest report read as tampered ----------
 
 
 def _old_payload_is_object(door, request) -> None:
@@ -164,136 +191,137 @@ def _old_payload_is_object(door, request) -> None:
         raise recorder.Refusal("malformed_payload", "malformed payload: payload must be an object")
 
 
-def test_without_byte_caps_a_big_page_or_reply_makes_an_honest_report_fail(monkeypatch):
+def test_without_byte_caps_a_big_page_or_reply_makes_an_honest_report_fail():
     """With the door admitting any payload (kept as a digest when over its bound), the capture kept whole, the reply cap lifted and no bound on a destination, a 70 KB or 1 MB page, a 68 KB reply and a 204,000-character destination each make the honest run's report fail the operator's checks."""
     chosen = of_kind("oversize")
     assert succeeded(chosen) == set()
-    monkeypatch.setattr(doors, "GUARDS", guards_without("payload_is_object", _old_payload_is_object))
-    monkeypatch.setattr(execute, "fitted_body", lambda body: body)
-    monkeypatch.setattr(propose, "REPLY_LIMIT", 10**8)
-    monkeypatch.setattr(records, "DESTINATION_LIMIT", 10**8)
-    monkeypatch.setattr(policy, "DESTINATION_LIMIT", 10**8)
-    assert succeeded(chosen) == names(chosen)
+    unbounded = {
+        "core/run/execute.py": [("body = fitted_body(render_response(response.status, response.headers, response.body))",
+                                 "body = render_response(response.status, response.headers, response.body)")],
+        "core/run/propose.py": [("REPLY_LIMIT = 64 * 1024", "REPLY_LIMIT = 10**8")],
+        "core/run/origins.py": [("DESTINATION_LIMIT = 2048", "DESTINATION_LIMIT = 10**8")],
+    }
+    assert succeeded_in_a_copy(names(chosen), unbounded, without="payload_is_object",
+                               instead="tests.test_attacks:_old_payload_is_object") == names(chosen)
 
 
-# --- hole 3: in-scope steering cannot take the run's utility ------------------------------------------
+# --- in-scope steering cannot take the run's utility --------------------------------------------------
 
 
-def test_without_the_plans_share_the_work_loop_spends_what_verification_needs(monkeypatch):
+def verify_stage_only(door, request):
+    """Lesson 7's plan guard as it was: the verify stage held to the plan, the work loop not kept from its acts."""
+    from core.run import verify
+
+    if request.kind == "action" and door.stage == "verify":
+        plan = door.parts.get(verify.PLAN) or verify.Plan()
+        if verify._act_of(request.payload) not in plan.acts:
+            raise recorder.Refusal("not_planned", "not an act of the plan")
+
+
+def test_without_the_plans_share_the_work_loop_spends_what_verification_needs():
     """With the plan guard reduced to the verify stage (the plan's acts not kept from the work loop, no share of the budget kept) and the gate's caps not shared, a page asking for a dozen looks and a model proposing the plan's own acts each cost findings the clean run confirms."""
-    from core.run import gate, verify
-
     chosen = named("u-01", "u-02")
     assert succeeded(chosen) == set()
-
-    def verify_stage_only(door, request):
-        if request.kind == "action" and door.stage == "verify":
-            plan = door.parts.get(verify.PLAN) or verify.Plan()
-            if verify._act_of(request.payload) not in plan.acts:
-                raise recorder.Refusal("not_planned", "not an act of the plan")
-
-    monkeypatch.setattr(doors, "GUARDS", guards_without("in_the_plan", verify_stage_only))
-    monkeypatch.setattr(gate, "work_loop_share", lambda door: door.parts["gating"])
-    assert succeeded(chosen) == {"u-01", "u-02"}
+    unshared = {"core/run/gate.py": [(
+        '    gating, plan = door.parts["gating"], door.parts.get("plan")\n',
+        '    return door.parts["gating"]  # the ablation: the whole caps\n'
+        '    gating, plan = door.parts["gating"], door.parts.get("plan")\n')]}
+    assert succeeded_in_a_copy(names(chosen), unshared, without="in_the_plan",
+                               instead="tests.test_attacks:verify_stage_only") == {"u-01", "u-02"}
 
 
-def test_without_the_plan_guard_a_driver_acts_freely_in_the_verify_stage(monkeypatch):
-    """Hole 5: with lesson 7's plan guard taken out of the door, a driver's own act in the verify stage, one no plan holds, reaches the lab, as its record shows."""
+def test_without_the_plan_guard_a_driver_acts_freely_in_the_verify_stage():
+    """With lesson 7's plan guard taken out of the door, a driver's own act in the verify stage, one no plan holds, reaches the lab, as its record shows."""
     chosen = of_kind("driver")
     assert succeeded(chosen) == set()
-    monkeypatch.setattr(doors, "GUARDS", guards_without("in_the_plan"))
-    assert succeeded(chosen) == names(chosen)
+    assert succeeded(chosen, door_without("in_the_plan")) == names(chosen)
 
 
-def test_without_the_all_or_none_rule_a_partial_probe_squats_the_approved_one(monkeypatch):
+def arguments_but(rule: str):
+    """The policy's argument check with every problem that names ``rule`` let through."""
+
+    def arguments_fit(policy_, asked):
+        refusal = policy.arguments_fit(policy_, asked)
+        return None if refusal is not None and rule in refusal.reason else refusal
+
+    return arguments_fit
+
+
+def test_without_the_all_or_none_rule_a_partial_probe_squats_the_approved_one():
     """With the rule that an act gives all its tool's arguments or none taken away, a probe proposed with only some of them takes the identity of the approved probe, and the finding it would have evidenced is lost."""
     chosen = named("u-04")
     assert succeeded(chosen) == set()
-    original = Tool.check_arguments
-
-    def partial_allowed(self, arguments, destination):
-        problem = original(self, arguments, destination)
-        return "" if "every argument it declares" in problem else problem
-
-    monkeypatch.setattr(Tool, "check_arguments", partial_allowed)
-    assert succeeded(chosen) == {"u-04"}
+    assert succeeded(chosen, door_without("arguments_fit", arguments_but("every argument it declares"))) == {"u-04"}
 
 
-# --- hole 4: a passive tool's destination carries no probe input -------------------------------------
+# --- a passive tool's destination carries no probe input ---------------------------------------------
 
 
-def test_without_the_plain_path_rule_a_passive_tool_carries_probe_input_in_its_path(monkeypatch):
+def test_without_the_plain_path_rule_a_passive_tool_carries_probe_input_in_its_path():
     """With the plain-path rule taken away, a passive tool's path carries markup, matrix parameters or an escaped query to the lab, as the lab's record shows."""
     chosen = tuple(attack for attack in attacks.ATTACKS if attack.name.startswith("p-"))
     assert succeeded(chosen) == set()
-    monkeypatch.setattr(policy, "_plain_path", lambda destination: True)
-    assert succeeded(chosen) == names(chosen)
+    assert succeeded(chosen, door_without("arguments_fit", arguments_but("its path may hold only plain text"))) \
+        == names(chosen)
 
 
-# --- hole 6: text a person reads is plain text ----------------------------------------------------------
+# --- text a person reads is plain text ------------------------------------------------------------------
 
 
-def test_without_printable_text_markup_and_escapes_crash_hide_or_reach_the_terminal(monkeypatch):
+def test_without_printable_text_markup_and_escapes_crash_hide_or_reach_the_terminal():
     """With printable() and the printout's plain() taken away, markup in a model's text crashes or hides a row of make run's printout, or makes a live link, and escapes and bidirectional controls in a report's text reach the terminal as they are."""
-    from core.audit import replay as replay_module
-    from core.run import main
-    from course import run_report
-
     chosen = of_kind("printout")
     assert succeeded(chosen) == set()
-    for module in (records, report, main, replay_module, run_report):
-        monkeypatch.setattr(module, "printable", lambda text: text)
-    monkeypatch.setattr(run_report, "plain", lambda *parts: "".join(str(part) for part in parts))
-    assert succeeded(chosen) == names(chosen)
+    as_they_are = {
+        "core/run/records.py": [('    return "".join(_escape(char) if unicodedata.category(char) in _OBEYED else char '
+                                 'for char in text)', "    return text  # the ablation")],
+        "course/run_report.py": [('    return Text(printable("".join(str(part) for part in parts)))',
+                                  '    return "".join(str(part) for part in parts)  # the ablation')],
+    }
+    assert succeeded_in_a_copy(names(chosen), as_they_are) == names(chosen)
 
 
-# --- hole 7: a report that breaks a reader gets one line --------------------------------------------------
+# --- a report that breaks a reader gets one line ----------------------------------------------------------
 
 
-def test_without_the_readers_checks_a_broken_report_is_a_traceback(monkeypatch):
+def test_without_the_readers_checks_a_broken_report_is_a_traceback():
     """With the run identifier's canonical check, the argument-type check and the strict reader taken away, a lone surrogate, an argument type given as a list or an object, and a 100,000-deep nest each give a traceback."""
-    import json as stdlib_json
-
-    from course import run_report
-
     chosen = of_kind("reader")
     assert succeeded(chosen) == set()
+    lenient = {
+        "core/run/seal/__init__.py": [('    """The shape the chain needs: a run identifier and a list of event objects."""\n',
+                              '    """The shape the chain needs: a run identifier and a list of event objects."""\n'
+                              '    if not isinstance(report, dict) or not isinstance(report.get("run"), dict) or \\\n'
+                              '            not isinstance(report["run"].get("run_id"), str) or \\\n'
+                              '            not isinstance(report.get("events"), list):  # the ablation: the old check\n'
+                              '        raise SealError("not a report")\n'
+                              '    return\n')],
+        "core/run/policy.py": [('    return ARGUMENT_TYPES.get(type_name) if isinstance(type_name, str) else None',
+                                '    return ARGUMENT_TYPES.get(type_name)  # the ablation: any key asked')],
+        "course/run_report.py": [('report = read_json(path, error=ValueError, what="report")',
+                                  'report = __import__("json").loads(path.read_text())  # the ablation')],
+    }
+    assert succeeded_in_a_copy(names(chosen), lenient) == names(chosen)
 
-    def old_require_ledger(report):
-        if not isinstance(report, dict) or not isinstance(report.get("run"), dict) or \
-                not isinstance(report["run"].get("run_id"), str) or not isinstance(report.get("events"), list):
-            raise seal.SealError("not a report")
 
-    monkeypatch.setattr(seal, "_require_ledger", old_require_ledger)
-    monkeypatch.setattr(policy, "argument_type", lambda type_name: policy.ARGUMENT_TYPES.get(type_name))
-    monkeypatch.setattr(run_report, "read_json", lambda path, **kwargs: stdlib_json.loads(Path(path).read_text()))
-    assert succeeded(chosen) == names(chosen)
+# --- the catalogue check is linear ------------------------------------------------------------------------
 
 
-# --- hole 8: the catalogue check is linear ----------------------------------------------------------------
-
-
-def test_without_the_index_the_catalogue_check_is_quadratic(monkeypatch):
+def test_without_the_index_the_catalogue_check_is_quadratic():
     """With the duplicate check by list.count and the lookup by a scan of the catalogue put back, a policy and a report of a few hundred tools cost more id comparisons than the linear bound allows."""
     chosen = tuple(replace(attack, plant={**attack.plant, "tools": 400}) for attack in of_kind("catalogue"))
     assert succeeded(chosen) == set()
-
-    def quadratic(tools):
-        ids = [tool.tool_id for tool in tools]
-        duplicates = sorted({tool_id for tool_id in ids if ids.count(tool_id) > 1})
-        if duplicates:
-            raise policy.PolicyError(f"tools declares {', '.join(duplicates)} more than once")
-        return tuple(sorted(tools, key=lambda tool: tool.tool_id))
-
-    def scanned(self, tool_id):
-        return next((tool for tool in self.tools if tool.tool_id == tool_id), None)
-
-    monkeypatch.setattr(policy, "_catalogue", quadratic)
-    monkeypatch.setattr(Policy, "tool_named", scanned)
-    assert succeeded(chosen) == names(chosen)
+    scanned = {"core/run/policy.py": [
+        ("    duplicates = sorted({tool.tool_id for tool in tools if tool.tool_id in seen or seen.add(tool.tool_id)})",
+         "    ids = [tool.tool_id for tool in tools]  # the ablation: list.count for each\n"
+         "    duplicates = sorted({tool_id for tool_id in ids if ids.count(tool_id) > 1})"),
+        ("        return self._by_id.get(tool_id) if isinstance(tool_id, str) else None",
+         "        return next((tool for tool in self.tools if tool.tool_id == tool_id), None)  # the ablation: a scan"),
+    ]}
+    assert succeeded_in_a_copy(names(chosen), scanned, tools=400) == names(chosen)
 
 
-# --- hole 9: the lab's server ------------------------------------------------------------------------------
+# --- the lab's server --------------------------------------------------------------------------------------
 
 
 def test_without_the_servers_framing_check_a_smuggled_request_is_served(monkeypatch):

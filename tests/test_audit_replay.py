@@ -17,7 +17,8 @@ import pytest
 from core.audit.replay import Answer, Divergence, replay
 from core.run import taxonomy
 from core.run.canon import write_artifact
-from core.run.doors import DoorError, final_door
+from core.run.doors import final_door
+from core.run.rederive import DoorError
 from core.run.drive import work
 from core.run.gate import GateState, Gating, act_subject, decide
 from core.run.policy import Policy
@@ -117,7 +118,7 @@ def test_the_safety_verdict_judges_a_run_under_the_version_it_was_sealed_with():
     assert sealed["safety"]["violated"] == []
 
 
-def test_replay_names_a_changed_table_instead_of_blaming_the_report(tmp_path, monkeypatch):
+def test_replay_names_a_changed_table_instead_of_blaming_the_report(tmp_path):
     """When the taxonomy table a report was sealed under has been edited in place since, replay says the table changed, naming both digests, instead of reporting the report's decisions as diverging."""
     folder = tmp_path / "taxonomy"
     shutil.copytree(taxonomy.TAXONOMY_DIR, folder)
@@ -125,9 +126,8 @@ def test_replay_names_a_changed_table_instead_of_blaming_the_report(tmp_path, mo
     table["classes"][2]["approver_role"] = "anyone"
     (folder / "action_taxonomy.json").write_text(json.dumps(table), encoding="utf-8")
     sealed = gated_report()
-    monkeypatch.setattr(taxonomy, "TAXONOMY_DIR", folder)
     with pytest.raises(DoorError) as caught:
-        replay(sealed)
+        replay(sealed, taxonomy_dir=folder)
     message = str(caught.value)
     assert message.startswith("the taxonomy table, version 2, has changed since the report was sealed")
     assert sealed["taxonomy"]["digest"][:12] in message and message.endswith("the table changed, not the report")
@@ -210,7 +210,7 @@ def test_the_demo_replays_the_reference_report_and_names_a_rewritten_refusal():
 
 def test_a_ledger_rewritten_through_a_fresh_door_verifies_and_replays_in_agreement():
     """A ledger rewritten through a fresh door and sealed again verifies and replays with every decision agreeing, and its safety verdict finds nothing, so only the head kept elsewhere tells it from the report that was sealed."""
-    from core.run.doors import verify
+    from core.run.rederive import verify
     from core.run.seal import against_kept_head
     from tlog.forgery import forge
 

@@ -62,3 +62,13 @@ def test_the_table_lists_every_benchmark_module():
         assert f"{name}.rows(" in source, f"make bench does not take the rows of benchmarks/{name}.py"
     rows = TINY["canon_speed"]()
     assert table(rows, 1).row_count == len(rows)
+
+
+def test_seal_verify_has_a_row_for_each_of_its_goals():
+    """seal_verify gives the chain against a json.dumps + SHA-256 chain and the whole check against the door's own recording, each row naming its goal."""
+    rows = {row.what: row.against for row in TINY["seal_verify"]()}
+    chain = [what for what, against in rows.items()
+             if what.startswith("seal verify_chain, 60 events") and against == "json.dumps + sha256 chain"]
+    whole = [what for what, against in rows.items() if against.startswith("the door recording the same events")]
+    assert chain == [f"seal verify_chain, 60 events (goal {seal_verify.CHAIN_GOAL}x)"]
+    assert whole == [f"seal verify, the whole check, the reference report (goal {seal_verify.WHOLE_GOAL}x)"]

@@ -1,9 +1,9 @@
 """canonical_bytes answers every value it cannot encode with CanonError, and nothing else.
 
-Issue 10 found values that got past it as the wrong error or as wrong bytes:
-a 5000-digit integer (ValueError from int's own printing), about 250 levels of
-nesting (RecursionError), an IntEnum with its own __str__ (invalid JSON).
-Each is a typed refusal now, and a property test throws arbitrary values,
+The values that try it would otherwise surface as the wrong error or as wrong
+bytes: a 5000-digit integer (ValueError from int's own printing), about 250
+levels of nesting (RecursionError), an IntEnum with its own __str__ (invalid
+JSON). Each is a typed refusal, and a property test throws arbitrary values,
 hostile ones included, at it.
 """
 

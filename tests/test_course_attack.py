@@ -125,3 +125,18 @@ def test_every_adapter_names_what_its_lessons_starter_exposes():
         assert set(adapter.names) <= defined, (adapter.lesson, set(adapter.names) - defined)
         assert {attack.kind for attack in attacking.rows_for(adapter)} == set(adapter.kinds)
         assert set(adapter.kinds) <= {attack.kind for attack in attacks.ATTACKS}
+
+
+def test_the_students_gate_stands_in_the_door_and_prints_as_the_students():
+    """course attack's lesson 8 harness puts the student's gate where the reference's stands, last among the guards, and print(door) names it as the student's part (attack.the_gate), never as the reference's gate.the_gate; lesson 9's harness keeps the reference's door."""
+    from core.run import drive
+    from core.run.recorder import named
+
+    config = drive.load_configuration()
+    run = drive.identify(config)
+    harness = attacking.gate_in_place(attacking.Part(student=None))
+    door = drive.door_of(config, run, door=harness.door)
+    assert named(door.guards[-1]) == "attack.the_gate" and door.guards[-1].__module__ == "course.attack"
+    assert "gate.the_gate" not in str(door) and "  12. attack.the_gate" in str(door).splitlines()
+    reference = drive.door_of(config, run, door=attacking.chain_in_place(attacking.Part(student=None)).door)
+    assert named(reference.guards[-1]) == "gate.the_gate"

@@ -51,22 +51,19 @@ def test_every_observation_cites_a_capture_the_run_holds(demo):
         assert held[seen["capture_id"]] == seen["read_from"]
 
 
-def test_a_plan_that_carries_out_an_unstored_proposal_is_refused_by_the_demo(monkeypatch):
-    monkeypatch.setattr(demo_proposals, "PLAN", ("inspect_metadata -> https://lab.example:443/about",))
+def test_a_plan_that_carries_out_an_unstored_proposal_is_refused_by_the_demo():
     with pytest.raises(DemoError, match="no round stored that proposal"):
-        run_demo()
+        run_demo(plan=("inspect_metadata -> https://lab.example:443/about",))
 
 
-def test_a_refusal_kind_that_never_happens_is_named(monkeypatch):
+def test_a_refusal_kind_that_never_happens_is_named():
     kinds = demo_proposals.REFUSAL_KINDS + (("a refusal nobody wrote", "no such words"),)
-    monkeypatch.setattr(demo_proposals, "REFUSAL_KINDS", kinds)
     with pytest.raises(DemoError, match="a refusal nobody wrote"):
-        run_demo()
+        run_demo(refusal_kinds=kinds)
 
 
-def test_the_command_fails_with_one_line(monkeypatch, tmp_path, capsys):
-    monkeypatch.setattr(demo_proposals, "MODEL", "lab.no_such_module:model")
-    assert demo_proposals.main(["--out", str(tmp_path / "demo.json")]) == 1
+def test_the_command_fails_with_one_line(tmp_path, capsys):
+    assert demo_proposals.main(["--out", str(tmp_path / "demo.json")], model="lab.no_such_module:model") == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("demo_proposals: plugin lab.no_such_module:model")
     assert not (tmp_path / "demo.json").exists()

@@ -14,8 +14,8 @@ import sys
 import pytest
 
 from core.run.demo_seal import LAB_NAMES, TAMPERS, run_demo
-from core.run.doors import verify as verify_report
-from core.run.doors import render as render_markdown
+from core.run.rederive import verify as verify_report
+from core.run.rederive import render as render_markdown
 from core.run.seal import verify_chain
 
 from .test_run_seal import ROOT

@@ -90,16 +90,14 @@ def test_the_command_line_writes_the_committed_artifact_and_refuses_bad_input_in
     ({"expect": "Not Found"}, "this run gave confirmed, a refused verdict (expect 'Not Found' is not part of the "
                               "finding's quote"),
 ])
-def test_a_run_that_does_not_tell_the_lessons_story_is_one_line_not_a_traceback(monkeypatch, tmp_path, capsys,
-                                                                                  change, message):
+def test_a_run_that_does_not_tell_the_lessons_story_is_one_line_not_a_traceback(tmp_path, capsys, change, message):
     import dataclasses
 
     from core.run import demo_verification
 
     xss, staging = demo_verification.reference_checks()
     edited = dataclasses.replace(staging, **change)
-    monkeypatch.setattr(demo_verification, "reference_checks", lambda: (xss, edited))
-    assert main(["--out", str(tmp_path / "out.json")]) == 1
+    assert main(["--out", str(tmp_path / "out.json")], checks=(xss, edited)) == 1
     said = capsys.readouterr().err
     assert said.startswith("demo_verification: DemoError: ") and message in said
     assert len(said.strip().splitlines()) == 1 and not (tmp_path / "out.json").exists()

@@ -98,3 +98,40 @@ def test_any_reply_becomes_proposals_or_refusals_and_the_run_stays_canonical(rep
     stored = door.records("proposal")
     assert len(stored) == sum(1 for answer in answers[1:] if answer["recorded"])
     canonical_bytes(door.snapshot())
+
+
+def test_a_reply_that_names_a_key_twice_is_refused_whole_not_read_as_its_last_value():
+    twice = ('{"proposals": [{"tool": "shell", "tool": "inspect_headers", "destination": "https://lab.example/",'
+             ' "arguments": {}, "why": "w"}]}')
+    door, answers = asked(twice)
+    assert answers[1]["recorded"] is False and "the key 'tool' appears twice in one object" in answers[1]["reason"]
+    assert door.records("proposal") == []
+    _, answers = asked('{"proposals": [], "proposals": [' + json.dumps(one()) + "]}")
+    assert answers[1]["recorded"] is False and "appears twice" in answers[1]["reason"]
+    spelled = json.dumps({"proposals": [one()]}).replace('"why": "w"', '"why": "w", "wh\\u0079": "x"')
+    _, answers = asked(spelled)  # another spelling of the same key is the same key
+    assert answers[1]["recorded"] is False and "the key 'why' appears twice" in answers[1]["reason"]
+
+
+def test_a_reply_whose_own_methods_raise_is_still_only_its_text():
+    class Hostile(str):
+        def encode(self, *args, **kwargs):
+            raise RuntimeError("encode raised")
+
+        def __len__(self):
+            raise RuntimeError("len raised")
+
+    class Undescribable(Exception):
+        def __repr__(self):
+            raise RuntimeError("repr raised")
+
+    def failing(prompt):
+        raise Undescribable()
+
+    for model in (lambda prompt: Hostile(json.dumps({"proposals": [one()]})), failing):
+        door = lab_run(4, world="hostile", max_model_calls=50)
+        go_to(door, "propose")
+        answers = propose(door, model)  # never raises
+        assert answers[0]["recorded"] is True
+        canonical_bytes(door.snapshot())
+    assert answers[1]["recorded"] is False and answers[1]["reason"].endswith("the model failed: Undescribable")

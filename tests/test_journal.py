@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from core.audit.replay import replay
 from core.run import drive, journal
 from core.run.canon import canonical_bytes
-from core.run.doors import CODES, ask_again, final_door, verify
+from core.run.doors import CODES, final_door
+from core.run.rederive import ask_again, verify
 from core.run.gate import subject_of
 from core.run.journal import Journal, JournalError
 from core.run.seal import chain_link, unchained

@@ -1,9 +1,10 @@
 """read_json answers every file it refuses with the caller's error and one line, and honours canon's depth limit.
 
-Issue 10 found files that got past it as the wrong error (a 5000-digit integer:
-ValueError) or as the wrong value (1e400 read as infinity), and a depth that
-json reads (999 levels) but canonical JSON could not digest. Property tests
-then write arbitrary text, and arbitrary JSON values, to a file and read it.
+The files that try it: one that would surface as the wrong error (a 5000-digit
+integer: ValueError), one that would read as the wrong value (1e400 as
+infinity), and a depth json reads (999 levels) but canonical JSON cannot digest.
+Property tests then write arbitrary text, and arbitrary JSON values, to a file
+and read it.
 """
 
 from __future__ import annotations

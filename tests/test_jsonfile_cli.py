@@ -1,10 +1,10 @@
 """Every command that reads a JSON file answers a hostile one with one line and a non-zero exit.
 
-Issue 10, item 3, end to end. Each file below is the committed reference report
+End to end: each file below is the committed reference report
 (or configuration, or safety pack) with one hostile edit: a value nested beyond
 canon.MAX_DEPTH, an integer of 5000 digits, a number that reads as infinity.
-Before, these printed a traceback (ValueError, RecursionError) or took 1e400 for
-infinity and went on. The answer now comes from read_json, as the command's own
+Read naively, each would print a traceback (ValueError, RecursionError) or take
+1e400 for infinity and go on. The answer comes from read_json, as the command's own
 error type, so these tests hold whatever happens inside seal.py, report.py and
 replay.py as long as they keep reading through seal.load_report.
 

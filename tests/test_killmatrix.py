@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from core.run import drive, journal
-from core.run.doors import verify
+from core.run.rederive import verify
 from core.run.gate import subject_of
 from lab import server
 from lab.killmatrix import Reference, kill_points
@@ -34,9 +34,11 @@ LINE = re.compile(r"(\d+) kill points: (\d+) duplicated acts, (\d+) lost approva
                   r"(\d+) of (\d+) resumed to a report that verifies and replays")
 
 
-def killmatrix(*args: str, script: str = "") -> subprocess.CompletedProcess:
-    """``python -m lab.killmatrix ARGS``, or ``script`` (which breaks something first) calling it, in a process of its own."""
-    command = ["-c", textwrap.dedent(script) + "\nsys.exit(main_command(sys.argv[1:]))"] if script \
+def killmatrix(*args: str, script: str = "", resume: str = "") -> subprocess.CompletedProcess:
+    """``python -m lab.killmatrix ARGS``, or ``script`` (which breaks something first) calling it with its kill points
+    resumed by ``resume`` (lab.killmatrix.resuming: a harness assembled otherwise), in a process of its own."""
+    call = f"main_command(sys.argv[1:], resume={resume})" if resume else "main_command(sys.argv[1:])"
+    command = ["-c", textwrap.dedent(script) + f"\nsys.exit({call})"] if script \
         else ["-m", "lab.killmatrix"]
     return subprocess.run([sys.executable, *command, *args], cwd=REPO, capture_output=True, text=True, timeout=600)
 
@@ -79,22 +81,15 @@ def test_the_kill_matrix_counts_a_resume_that_starts_over_and_one_that_drops_the
     """A resume that keeps nothing of the journal sends settled acts again, and one that forgets the operator's reviews loses the approval: the matrix fails both."""
     done = killmatrix("--points", "30", script="""
         import sys
-        from core.run import journal
-        from lab.killmatrix import main_command
-        journal.restart_point = lambda events: 0
-    """)
+        from lab.killmatrix import main_command, resuming
+    """, resume="resuming(start_over=True)")
     assert done.returncode == 1 and not done.stdout.splitlines()[3].startswith("0 "), done.stdout
     held = next(e["seq"] for e in REFERENCE["events"] if e["code"] == "held_for_review")
     done = killmatrix("--points", str(held), script="""
         import sys
-        from core.run import drive
-        from lab.killmatrix import main_command
-        resume = drive.resume
-        def forgetful(config, *args, **kwargs):
-            return resume(drive.Configuration(config.raw, config.policy, config.gating, {}, config.checks,
-                                              config.plugins), *args, **kwargs)
-        drive.resume = forgetful
-    """)
+        from dataclasses import replace
+        from lab.killmatrix import main_command, resuming
+    """, resume="resuming(change=lambda config: replace(config, reviews={}))")
     assert counts(done)[2] >= 1 and done.returncode == 1, done.stdout
 
 
@@ -104,10 +99,9 @@ def test_the_kill_matrix_counts_a_request_the_operator_never_approved():
     rejected = next(e["seq"] for e in REFERENCE["events"] if e["code"] == "denied")
     done = killmatrix("--points", str(rejected - 3), script="""
         import sys
-        from core.run import doors, drive
-        from lab.killmatrix import main_command
-        drive.final_door = lambda *args, **kwargs: doors.door_for(10, *args, without=("the_gate",), **kwargs)
-    """)
+        from core.run import doors
+        from lab.killmatrix import main_command, resuming
+    """, resume="resuming(door=doors.final_door_with(without=('the_gate',)))")
     assert counts(done)[3] >= 1 and done.returncode == 1, done.stdout
 
 

@@ -235,7 +235,7 @@ def test_a_broken_index_gets_a_one_line_fixture_error(lab_copy):
     assert status == 500 and "Date belongs to the transport" in body and body.count("\n") == 1
     site_json.write_text("{ not json", encoding="utf-8")
     status, _, body = call(make_app(lab_copy), "/")
-    assert status == 500 and "not valid JSON" in body and body.count("\n") == 1
+    assert status == 500 and "site.json: not JSON" in body and body.count("\n") == 1
     assert str(lab_copy) not in body
 
 

@@ -44,9 +44,9 @@ NOTE_KINDS = (
     "stray percent",
     "path characters",
 )
-# The kinds of case the issue asks the table to cover.
+# The kinds of case the table must cover.
 REQUIRED_KINDS = NOTE_KINDS[:12]
-# The alias families of issue 10: each must show two spellings with one destination.
+# The alias families: each must show two spellings with one destination.
 ALIAS_FAMILIES = ("dot segments", "unreserved escapes", "escape case", "tilde", "non-ASCII",
                   "query characters", "plus and space")
 DESTINATION_CASES = [case for case in CASES if "destination" in case]
@@ -98,7 +98,7 @@ def test_the_lab_canonicalizer_agrees_with_every_case(case):
 
 
 def test_the_table_holds_forty_destination_cases_in_every_alias_family():
-    """At least forty cases give a canonical destination, and every alias family of issue 10 has two spellings in the table that share one destination."""
+    """At least forty cases give a canonical destination, and every alias family has two spellings in the table that share one destination."""
     assert len(DESTINATION_CASES) >= 40
     for family in ALIAS_FAMILIES:
         spellings: dict[str, set[str]] = {}

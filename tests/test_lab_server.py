@@ -226,7 +226,7 @@ def test_serve_lab_serves_another_folder_and_never_caches(tmp_path):
         assert stop(process, signal.SIGTERM)[0] == 0
 
 
-# --- issue 10: requests waitress would hold open, misread or serve by the wrong name -------
+# --- requests waitress would hold open, misread or serve by the wrong name -------------------
 
 DEADLINE = 2.0  # seconds within which a bad request must be answered or its connection closed
 

@@ -22,7 +22,7 @@ import pytest
 from html.parser import HTMLParser
 
 from core.audit.replay import replay
-from core.run.doors import SECTIONS, given_by, redo, verify
+from core.run.rederive import SECTIONS, given_by, redo, verify
 from core.run.gate import subject_of
 from core.run.report import build_report
 from core.run.seal import against_kept_head, reseal, seal, unchained, verify_chain

@@ -67,3 +67,14 @@ def test_the_readers_build_no_document_so_a_tag_inside_a_template_still_counts(p
     assert dict(read_observations("HTTP/1.1 200 OK\n\n" + text)).get("has_meta") is True
     assert page.evaluate("text => new DOMParser().parseFromString(text, 'text/html')"
                          ".querySelector('meta[name=\"generator\" i]') !== null", text) is False
+
+
+def test_the_readers_count_a_tag_after_plaintext_or_in_noscript_as_the_page_says():
+    """The list of elements read as text is the readers', not a browser's: the page names the two it lacks."""
+    for text in ('<plaintext><meta name="generator" content="FakeCMS 1.0">',
+                 '<noscript><meta name="generator" content="FakeCMS 1.0"></noscript>'):
+        assert dict(read_observations("HTTP/1.1 200 OK\n\n" + text)).get("has_meta") is True
+    page = (REPO / "lessons" / "04-observations-and-proposals.md").read_text(encoding="utf-8")
+    prose = " ".join(page.split())
+    assert "a tag after `<plaintext>`" in prose and "one inside `<noscript>`" in prose
+    assert "a tag a browser would not find" not in prose

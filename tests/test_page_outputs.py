@@ -51,3 +51,13 @@ def test_the_head_lesson_10_keeps_against_its_forgery_is_the_reference_runs_own(
     head = json.loads((REPO / "data" / "course" / "report.json").read_text(encoding="utf-8"))["seal"]["head"]
     kept = [line.split()[0] for line in page.split("--head \\\n")[1:]]
     assert kept and all(value == head for value in kept), (kept, head)
+
+
+def test_the_journal_demos_of_lessons_6_and_8_work_in_a_fresh_folder_not_a_fixed_tmp_name():
+    """A page that removes and rewrites a fixed /tmp name can clobber another user's file, or follow their symlink."""
+    for name in ("06-execution-through-adapters.md", "08-gating-consequential-actions.md"):
+        page = (REPO / "lessons" / name).read_text(encoding="utf-8")
+        blocks = re.findall(r"^```console\n(.*?)^```", page, re.S | re.M)
+        commands = [c.command for block in blocks for c in pages.console_commands(block)]
+        assert not [c for c in commands if re.search(r"/tmp/l[68]-|\brm -f /tmp/", c)], name
+        assert any(re.fullmatch(r"export L[68]=\$\(mktemp -d\)", c) for c in commands), name

@@ -48,6 +48,17 @@ def test_nothing_before_the_answer_block_gives_the_prediction_away(lesson):
     assert predictions.leaks(keys, plain.stdout + plain.stderr) == []
 
 
+@pytest.mark.parametrize("lesson", HELD, ids=lambda lesson: f"lesson{lesson.label}")
+def test_no_command_that_answers_a_prediction_runs_above_it(lesson):
+    """Set-up, prediction, run, explanation: what the answer block runs is not shown run before the question."""
+    page = (REPO / lesson.page).read_text(encoding="utf-8")
+    for answer in predictions.answers(page):
+        shown = [" ".join(command.replace("\\\n", " ").split()) for command in predictions.commands_in(answer.above)]
+        for command in predictions.commands_in(answer.body):
+            ran = " ".join(command.replace("\\\n", " ").split())
+            assert not [before for before in shown if ran.startswith(before)], (lesson.page, ran[:80])
+
+
 def test_a_key_is_found_across_a_table_wrap_and_in_a_notebook_output():
     keys = ("inspect_metadata -> https://lab.example:443/contact",)
     wrapped = "│ stored inspect_metadata ->          │\n│ https://lab.example:443/contact │"

@@ -19,7 +19,7 @@ import pytest
 from core.run import drive
 from core.run.gate import subject_of
 from core.run.gate import act_subject
-from core.run.doors import verify
+from core.run.rederive import verify
 
 REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "data" / "course" / "report.json"

@@ -475,7 +475,7 @@ def test_demo_command_fails_with_one_line_and_no_traceback(tmp_path):
     assert len(unwritable.stderr.strip().splitlines()) == 1
 
 
-# --- the door as the door issue left it --------------------------------------------------
+# --- the door as data: rows, hooks and guards, each with its module ----------------------
 
 
 def test_the_run_binding_is_asked_before_the_kind():
@@ -495,7 +495,10 @@ def test_printing_a_door_lists_its_kinds_and_guards_in_order():
     assert text.splitlines()[1:] == [
         "kinds (store; builder; then its hooks, in order):",
         "  observation -> observations; recorder.build_observation", "      then recorder.note_observation",
-        "  action -> actions; recorder.build_action", "  capture -> captures; recorder.build_capture",
+        "  action -> actions; recorder.build_action", "      asks policy.tool_is_declared",
+        "      asks policy.destination_is_authorized", "      asks policy.arguments_fit",
+        "      asks policy.requirements_observed", "      asks policy.budget_left",
+        "  capture -> captures; recorder.build_capture",
         "  outcome -> outcomes; recorder.build_outcome", "      then recorder.note_outcome",
         "  finding -> findings; recorder.build_finding",
         "  review -> reviews; recorder.build_review", "      then recorder.note_review",

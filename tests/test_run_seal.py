@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 
 from core.run.canon import canonical_bytes, digest, write_artifact
-from core.run.doors import SECTIONS, given_by, redo
-from core.run.doors import verify as verify_report
-from core.run.doors import render as render_markdown
+from core.run.rederive import SECTIONS, given_by, redo
+from core.run.rederive import verify as verify_report
+from core.run.rederive import render as render_markdown
 from core.run.drive import seal_report
 from core.run.report import derived
 from core.run.seal import abort, finish, head_of, reseal, verify_chain

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.audit.replay import replay
-from core.run import doors
+from core.run import doors, rederive
 from core.run.drive import reference_config, run
 from core.run.execute import AdapterResult, execute
 from core.run.seal import reseal
@@ -277,19 +277,19 @@ def test_a_sealed_report_carries_the_plan_that_verify_and_replay_rebuild():
     config = reference_config()
     report = run(config).report
     assert report["plan"] == [entry.to_dict() for entry in config.checks] == Plan(config.checks).snapshot()
-    assert doors.verify(report).ok and replay(report).divergences == ()
+    assert rederive.verify(report).ok and replay(report).divergences == ()
     emptied = copy.deepcopy(report)
     emptied["plan"] = []
-    verification = doors.verify(reseal(emptied))
+    verification = rederive.verify(reseal(emptied))
     assert not verification.ok and verification.section == "actions"
-    refused = [e["seq"] for e in doors.redo(reseal(emptied)).events if e["code"] == "not_planned"]
+    refused = [e["seq"] for e in rederive.redo(reseal(emptied)).events if e["code"] == "not_planned"]
     verify_seq = next(e["seq"] for e in report["events"] if e["id"] == "select -> verify")
     asked = [e["seq"] for e in report["events"] if e["kind"] == "action" and e["seq"] > verify_seq]
     assert refused == asked and len(asked) == 2 * len(config.checks) + 2  # each act, and the gate's two held probes
     unplanned = copy.deepcopy(report)
     del unplanned["plan"]  # a report that does not say which plan held its verify stage cannot be rebuilt
-    with pytest.raises(doors.DoorError, match="the report's plan must be a list of checks"):
-        doors.verify(reseal(unplanned))
+    with pytest.raises(rederive.DoorError, match="the report's plan must be a list of checks"):
+        rederive.verify(reseal(unplanned))
 
 
 def test_the_verdict_is_a_substring_test_over_the_whole_capture():

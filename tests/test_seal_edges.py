@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 
 from core.audit.replay import Answer, replay
 from core.run.canon import artifact_text, write_artifact
-from core.run.doors import SECTIONS, DoorError
+from core.run.rederive import SECTIONS, DoorError
 from core.run.gate import act_subject
 from core.run.propose import propose
 from core.run.recorder import BOUNDED, PAYLOAD_LIMIT, Recorder
-from core.run.doors import render as render_markdown
+from core.run.rederive import render as render_markdown
 from core.run.report import ReportError, build_report, with_verdicts
 from core.run.seal import SealError, abort, finish, load_report, reseal, seal
 from core.run.seal import verify_chain as verify
@@ -231,7 +231,7 @@ def test_load_report_refuses_unreadable_files(tmp_path):
     (tmp_path / "latin.json").write_bytes(b'{"a": "\xe9"}')
     with pytest.raises(SealError, match="not UTF-8 text"):
         load_report(tmp_path / "latin.json")
-    with pytest.raises(SealError, match="cannot be read"):
+    with pytest.raises(SealError, match="a folder, not a file"):
         load_report(tmp_path)
 
 
@@ -471,3 +471,25 @@ def test_a_chain_link_is_the_digest_of_the_canonical_object_it_stands_for(prev, 
     data = canonical_bytes(event)
     expected = hashlib.sha256(canonical_object({"event": data, "prev": canonical_bytes(prev_hex)})).hexdigest()
     assert chain_link(prev_hex, data) == expected
+
+
+def test_the_head_commits_to_every_value_not_to_the_files_layout(tmp_path):
+    """What lessons 1 and 9 say: any value changes the head; re-indenting or an escape does not."""
+    from pathlib import Path
+
+    from core.run.rederive import verify as verify_report
+
+    committed = Path(__file__).resolve().parent.parent / "data" / "course" / "report.json"
+    text = committed.read_text(encoding="utf-8")
+    report = json.loads(text)
+    assert '"by"' in text  # a key the escape below rewrites
+    for same in (json.dumps(report, indent=5), text.replace('"by"', '"\\u0062y"')):
+        assert same != text
+        copy_ = json.loads(same)
+        assert verify_report(copy_).ok and reseal(copy_)["seal"]["head"] == report["seal"]["head"]
+    other = json.loads(text)
+    other["findings"][0]["claim"] += " "
+    assert reseal(other)["seal"]["head"] != report["seal"]["head"]
+    for name in ("01-read-a-finished-report.md", "09-finish-abort-sealed-report.md"):
+        prose = " ".join((committed.parent.parent.parent / "lessons" / name).read_text(encoding="utf-8").split())
+        assert "any byte of the report" not in prose and "change any value in the report" in prose, name

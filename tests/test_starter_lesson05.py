@@ -60,7 +60,7 @@ def test_the_family_decides_whose_success_lifts_the_score(family, weight, cost, 
 
 def test_the_starter_docstring_states_the_plan_the_check_holds():
     doc = (ROOT / "starter" / "lesson05.py").read_text(encoding="utf-8")
-    lines = [f"{number}. {identity}" for number, identity in enumerate(CHECK.PLAN, start=1)]
+    lines = [f"selection {number}: {identity}" for number, identity in enumerate(CHECK.PLAN, start=1)]
     positions = [doc.find(line) for line in lines]
     assert -1 not in positions and positions == sorted(positions), lines
     for reply in CHECK.REPLIES:

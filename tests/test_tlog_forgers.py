@@ -17,7 +17,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from tlog import keys, merkle, note, witness
-from tlog.checkpoint import Checkpoint, open_checkpoint, parse_checkpoint, sign_checkpoint
+from tlog.checkpoint import Checkpoint, open_checkpoint, sign_checkpoint
 from tlog.logfile import Entry, Log, parse_log, read_log
 
 from .tlog_helpers import REFERENCE, REPO, VECTORS, run_module, run_tlog, write_demo_folder
@@ -276,7 +276,7 @@ def test_the_witness_cosigns_only_a_log_that_grew_and_refuses_a_fork_or_a_rollba
     three, five = Log(keys.LOG_ORIGIN, entries[:3]), Log(keys.LOG_ORIGIN, entries[:5])
     assert ask(three, []) == "the first checkpoint this witness has seen, taken on trust"
     assert ask(five, five.consistency_path(3)) == "consistent with size 3, the last it cosigned"
-    assert parse_checkpoint(state.read_text()).size == 5
+    assert open_checkpoint(state.read_text(), log_signer.verifier()).size == 5
     forked = Log(keys.LOG_ORIGIN, other[:5])
     for log, proof, named in [
         (forked, [], "a fork: size 5"),
@@ -286,7 +286,7 @@ def test_the_witness_cosigns_only_a_log_that_grew_and_refuses_a_fork_or_a_rollba
     ]:
         with pytest.raises(witness.WitnessError, match=named):
             ask(log, proof)
-        assert parse_checkpoint(state.read_text()).root == five.root()  # unchanged
+        assert open_checkpoint(state.read_text(), log_signer.verifier()).root == five.root()  # unchanged
     with pytest.raises(witness.WitnessError, match="not a checkpoint signed by the log"):
         witness.cosign(sign_checkpoint(Checkpoint("witness.example/harness-course", 5, five.root()),
                                        note.Signer("witness.example/harness-course", note.ED25519, witness_signer.seed)),
@@ -300,7 +300,7 @@ def test_an_empty_log_reads_back_empty_with_the_empty_trees_root():
 
 def test_the_rejection_rewritten_as_an_approval_passes_lesson_9_and_fails_against_the_log(capsys, here):
     from core.audit.replay import replay
-    from core.run.doors import verify as verify_report
+    from core.run.rederive import verify as verify_report
     from tlog.forgery import approve_the_rejection
 
     lie = approve_the_rejection(reference())

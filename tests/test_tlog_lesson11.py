@@ -39,7 +39,7 @@ def here(tmp_path):
 
 
 def test_the_verifier_agrees_with_every_published_vector():
-    """`python -m tlog vectors ../shared/vectors` prints `transparency-dev: 196 of 196 agree` and `cctv: 44 of 44 agree`, each set run under the rule its own project states for a consistency proof from the empty tree, which the output names."""
+    """`python -m tlog vectors tests/vectors` prints `transparency-dev: 196 of 196 agree` and `cctv: 44 of 44 agree`, each set run under the rule its own project states for a consistency proof from the empty tree, which the output names."""
     said = run_module("vectors", VECTORS)
     lines = said.out.splitlines()
     assert said.code == 0, said.out + said.err
@@ -156,6 +156,23 @@ def test_the_witness_cosigns_only_consistent_growth_and_refuses_a_fork(capsys, h
     assert ask(longer, longer.consistency_path(5))[1] == "consistent with size 5, the last it cosigned"
 
 
+def test_the_witness_refuses_an_edited_state_and_cannot_see_a_rolled_back_one(here):
+    """The witness refuses a state file that was edited, its own cosignature on it no longer holding, and cosigns a fork after a state put back to an earlier one it really cosigned, which only storage its host cannot rewind would catch."""
+    state, log = here / "witness.state", read_log(here / "heads.log")
+    signer, wit = keys.demo_signer("log"), keys.demo_signer("witness")
+    fork = Log(log.origin, [*log.entries[:4], Entry("ab" * 32, "cd" * 32), Entry("ef" * 32, "01" * 32)])
+    ask = lambda: witness.cosign(  # noqa: E731
+        sign_checkpoint(Checkpoint(fork.origin, fork.size, fork.root()), signer), fork.consistency_path(4),
+        log_key=signer.verifier(), witness=wit, state=state, timestamp=1767229200)
+    genuine = state.read_text(encoding="utf-8")
+    root4 = base64.b64encode(log.root(4)).decode("ascii")
+    state.write_text(genuine.replace("\n5\n", "\n4\n").replace(genuine.split("\n")[2], root4), encoding="utf-8")
+    with pytest.raises(witness.WitnessError, match="so it is not trusted"):
+        ask()
+    shutil.copy(here / "kept.checkpoint", state)  # the witnessed checkpoint of size 4: a state it did write
+    assert ask()[1] == "consistent with size 4, the last it cosigned"
+
+
 def test_signatures_verify_with_cryptography_and_match_the_published_vectors(capsys, here):
     """A checkpoint signed with the demo key verifies under the cryptography package's own Ed25519 verification of the note text, and the signing gives RFC 8032's test 1 and golang.org/x/mod's signed note exactly."""
     signed = run_tlog(capsys, "checkpoint", here / "heads.log").out
@@ -193,6 +210,12 @@ WRONG = {
     "trusts_the_proofs_root": ("test_the_resealed_forgery_is_caught", "never with the root the proof brings"),
     "never_walks_the_path": ("test_fresh_forgeries_are_caught", "the proof's own leaf and root fields prove nothing"),
     "remembers_earlier_calls": ("test_a_path_that_does_not_fit_its_tree_is_refused", "so it must be refused"),
+    "trusts_the_seals_head": ("test_a_report_whose_content_is_not_its_seals_is_caught",
+                              "recompute it from the report's content"),
+    "takes_a_negative_index": ("test_every_edge_class_of_the_two_contracts_gets_the_rules_answer", "a leaf index outside the tree: negative"),
+    "compares_twelve_digits": ("test_every_edge_class_of_the_two_contracts_gets_the_rules_answer",
+                               "a trusted root that differs from where the path leads only at its end"),
+    "raises_on_a_proof_that_does_not_fit": ("test_every_edge_class_of_the_two_contracts_gets_the_rules_answer", "a proof that does not fit its tree"),
 }
 
 
@@ -222,3 +245,27 @@ def test_the_demo_is_byte_identical_on_every_run(tmp_path):
     assert written == committed
     for name in written:
         assert (tmp_path / "tlog" / name).read_bytes() == (DEMO / name).read_bytes(), name
+
+
+def _worked_lesson_11():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("worked_lesson11", REPO / "solutions" / "lesson11.py")
+    worked = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(worked)
+    return worked
+
+
+def test_is_published_recomputes_the_head_and_refuses_a_report_cut_under_its_old_seal(tmp_path):
+    """The worked is_published recomputes the head from the report's content: the reference report with every refused event deleted and its seal left as it was is not published, and `python -m tlog verify` refuses the same file."""
+    worked = _worked_lesson_11()
+    report = json.loads(REFERENCE.read_text(encoding="utf-8"))
+    proof = json.loads((REPO / "data" / "course" / "tlog-demo.json").read_text(encoding="utf-8"))["inclusion"]
+    root = base64.b64decode(proof["root_hash"])
+    assert worked.is_published(report, proof, root) is True
+    cut = {**report, "events": [event for event in report["events"] if event["status"] != "refused"]}
+    assert len(cut["events"]) < len(report["events"]) and cut["seal"] == report["seal"]
+    assert worked.is_published(cut, proof, root) is False
+    (tmp_path / "cut.json").write_text(json.dumps(cut), encoding="utf-8")
+    said = run_module("verify", DEMO / "heads.log", tmp_path / "cut.json")
+    assert said.code != 0 and "refused" in (said.out + said.err), said

@@ -1,4 +1,4 @@
-"""Destination spellings against what the lab actually serves (issue 10, items 1 and 6).
+"""Destination spellings against what the lab actually serves: one destination per resource, one resource per destination.
 
 The oracle is the lab itself. For a URL, ``served`` builds the request the
 HTTP adapter would put on the wire (httpx writes the request target), lets

@@ -10,7 +10,7 @@ from pathlib import Path
 from tlog import cli, demo
 
 REPO = Path(__file__).resolve().parent.parent
-VECTORS = REPO.parent / "shared" / "vectors"
+VECTORS = REPO / "tests" / "vectors"
 REFERENCE = REPO / "data" / "course" / "report.json"
 
 

@@ -28,10 +28,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.run.doors import verify as verify_report
+from core.run.rederive import verify as verify_report
 from core.run.report import ReportError
 from core.run.seal import SealError
-from tlog import merkle, note
+from tlog import files, merkle, note
 from tlog.checkpoint import Checkpoint, CheckpointError, open_checkpoint
 from tlog.logfile import Entry, Log, LogError
 from tlog.proofs import ConsistencyProof, InclusionProof, ProofFormatError
@@ -167,4 +167,5 @@ def _kept(log: Log, kept_note: str, log_key: note.Verifier, checkpoint: Checkpoi
 
 
 # What a command answers as bad input (exit 2): a file that is not what it should be.
-BAD_INPUT = (LogError, CheckpointError, note.NoteError, SealError, ReportError, WitnessError, ProofFormatError)
+BAD_INPUT = (LogError, CheckpointError, note.NoteError, SealError, ReportError, WitnessError, ProofFormatError,
+             files.FileError)

@@ -37,13 +37,13 @@ from pathlib import Path
 from core.audit.replay import replay
 from core.run.canon import artifact_text, write_artifact
 from core.run.demo_seal import aborted_run, finished_run, sealed
-from core.run.doors import verify as verify_report
+from core.run.rederive import verify as verify_report
 from tlog import audit, keys
 from tlog.checkpoint import Checkpoint, sign_checkpoint
 from tlog.forgery import forge, stories
 from tlog.logfile import Log
 from tlog.proofs import ConsistencyProof, InclusionProof
-from tlog.witness import WitnessError, cosign, read_state
+from tlog.witness import WitnessError, cosign, proof_for_witness
 
 REFERENCE_REPORT = Path(__file__).resolve().parent.parent / "data" / "course" / "report.json"
 DEMO_TIME = 1767225600  # the witness's clock in the demo: 2026-01-01, midnight UTC, plus a minute per cosign
@@ -54,7 +54,7 @@ FILES = {
     "heads.log": "the log: one line per sealed run",
     "heads.log.checkpoint": "the checkpoint the log published last, signed by the log and cosigned by the witness",
     "kept.checkpoint": "the witnessed checkpoint of size 4, kept by the reference run's client",
-    "witness.state": "the witness's own state: the last checkpoint it cosigned",
+    "witness.state": "the witness's own state: the last checkpoint it cosigned, as it cosigned it",
     "forged-report.json": "the reference run, rewritten through a fresh door and resealed",
     "forger/heads.log": "the forger's log: the genuine leaf of the reference run swapped for the forged one",
     "forger/heads.log.checkpoint": "the forger's checkpoint, signed with the log's key",
@@ -79,10 +79,9 @@ def publish(log: Log) -> str:
 
 def witness_cosigns(log: Log, signed: str, state: Path, minute: int) -> tuple[str, str]:
     """The witness's answer to ``signed``: the log hands it the proof from the size it last cosigned."""
-    last = read_state(state)
-    proof = log.consistency_path(last.size) if last is not None and last.size <= log.size else []
-    return cosign(signed, proof, log_key=keys.demo_signer("log").verifier(), witness=keys.demo_signer("witness"),
-                  state=state, timestamp=DEMO_TIME + 60 * minute)
+    log_key, witness = keys.demo_signer("log").verifier(), keys.demo_signer("witness")
+    proof = proof_for_witness(log, signed, state, log_key, witness.verifier())
+    return cosign(signed, proof, log_key=log_key, witness=witness, state=state, timestamp=DEMO_TIME + 60 * minute)
 
 
 def build() -> tuple[dict, dict[str, str]]:

@@ -7,7 +7,7 @@ look cleaner than it was. They delete three stories from its ledger:
 * the round in which a probe was held and the engagement lead rejected it;
 * the refuted finding, with the acts that verified it and its verdict.
 
-Then they feed what is left through a fresh final door (core's doors.redo
+Then they feed what is left through a fresh final door (core's rederive.redo
 asks it every question again, so every sequence number, store and count is
 the door's own), build the report from that door exactly as a run does, and
 seal it. The result keeps the genuine run identifier, and ``seal verify``
@@ -23,7 +23,7 @@ ledger fed through a fresh door, which now admits the probe.
 
 from __future__ import annotations
 
-from core.run.doors import SECTIONS, given_by, redo
+from core.run.rederive import SECTIONS, given_by, redo
 from core.run.report import build_report
 from core.run.seal import seal, unchained
 

@@ -18,10 +18,12 @@ import hashlib
 import sys
 from pathlib import Path
 
+from core.run import jsonfile
 from tlog import note
 
 LOG_ORIGIN = "lab.example/harness-course/log"
 WITNESS_NAME = "witness.example/harness-course"
+MAX_KEY_BYTES = 4096  # a key file is one line of about 100 bytes
 KEY_FOLDER = Path(__file__).resolve().parent.parent / "data" / "tlog"
 
 # role: (file stem, key name, key type, the phrase whose SHA-256 is the seed)
@@ -50,12 +52,7 @@ def read_verifier(path: str | Path) -> note.Verifier:
 
 
 def _read(path: str | Path) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise note.NoteError(f"{path}: no such key file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise note.NoteError(f"{path}: cannot be read as a key ({exc})") from None
+    return jsonfile.read_text(path, error=note.NoteError, what="key file", limit=MAX_KEY_BYTES)
 
 
 def write_demo_keys(folder: Path) -> list[Path]:

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.run import jsonfile
 from tlog import files, merkle
 
 FORMAT = "tlog/v1"
@@ -161,21 +162,13 @@ def parse_log(text: str, where: str = "the log") -> Log:
 def read_log(path: str | Path) -> Log:
     """The log in the file at ``path``; LogError with one line for a file that is missing, torn or edited."""
     path = Path(path)
-    try:
-        if path.stat().st_size > MAX_LOG_BYTES:
-            raise LogError(f"{path}: bigger than {MAX_LOG_BYTES} bytes; not read")
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise LogError(f"{path}: no such log file") from None
-    except IsADirectoryError:
-        raise LogError(f"{path}: a folder, not a log file") from None
-    except OSError as exc:
-        raise LogError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    data = jsonfile.read_bytes(path, error=LogError, what="log file", limit=MAX_LOG_BYTES)
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError as exc:
-        raise LogError(f"{path}: byte {exc.start} is not ASCII: not a log file, or edited") from None
-    return parse_log(text, str(path))
+        raise LogError(f"{jsonfile.shown_path(path)}: byte {exc.start} is not ASCII: not a log file, "
+                       "or edited") from None
+    return parse_log(text, jsonfile.shown_path(path))
 
 
 def write_log(path: str | Path, log: Log) -> None:

@@ -10,8 +10,12 @@ A signature line is an em dash (U+2014), a space, the key's name, a space,
 and base64 of the 4-byte key id followed by the signature. The key id is the
 first 4 bytes of SHA-256(name || 0x0A || type byte || public key), so a
 verifier that holds (name, public key) knows which lines are its key's and
-ignores every other line. A line that names a known key and id must verify,
-or the whole note is refused; a note with no line that verifies is refused.
+ignores every other line, whatever it holds after the name, so long as it is
+base64 (as golang.org/x/mod/sumdb/note reads it: padded, the unused bits of
+its last character not checked). A line that names a known key and id must
+verify, or the whole note is refused; a note with no line that verifies is
+refused. A note may carry up to 100 signature lines, as Go's reader accepts
+(the spec asks for at least 16).
 
 Keys are written the way golang.org/x/mod/sumdb/note writes them:
 
@@ -42,7 +46,7 @@ COSIGNATURE_V1 = 0x04  # a witness's timestamped Ed25519 cosignature (C2SP tlog-
 KEY_TYPES = (ED25519, COSIGNATURE_V1)
 EM_DASH = "\u2014"
 MAX_NOTE_BYTES = 1 << 20  # far beyond any checkpoint; a bigger "note" is refused unread
-MAX_SIGNATURES = 32  # the spec asks verifiers to accept at least 16
+MAX_SIGNATURES = 100  # as many as golang.org/x/mod/sumdb/note accepts; the spec asks for at least 16
 _NAME = re.compile(r"[^\s+]+")  # non-empty, no Unicode space, no plus
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f]")
 
@@ -56,12 +60,13 @@ def key_id(name: str, key_type: int, public: bytes) -> bytes:
     return hashlib.sha256(name.encode("utf-8") + b"\n" + bytes([key_type]) + public).digest()[:4]
 
 
-def _b64decode(text: str, what: str) -> bytes:
+def _b64decode(text: str, what: str, *, canonical: bool = True) -> bytes:
+    """The bytes ``text`` encodes; with ``canonical``, only in base64's one standard spelling."""
     try:
         raw = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
         raise NoteError(f"{what} is not base64") from None
-    if base64.b64encode(raw).decode("ascii") != text:
+    if canonical and base64.b64encode(raw).decode("ascii") != text:
         raise NoteError(f"{what} is not base64 in its one standard spelling")
     return raw
 
@@ -211,7 +216,10 @@ def parse(note: str) -> tuple[str, list[Signature]]:
         match = re.fullmatch(rf"{EM_DASH} (\S+) (\S+)", line)
         if not match:
             raise NoteError(f"signature line {number} is not '{EM_DASH} NAME SIGNATURE'")
-        name, raw = _check_name(match.group(1)), _b64decode(match.group(2), f"signature line {number}")
+        # Read as Go reads it, spelling unchecked: another key's line is ignored, a known key's line judged by
+        # its signature (the bytes, not their spelling, are what was signed).
+        name = _check_name(match.group(1))
+        raw = _b64decode(match.group(2), f"signature line {number}", canonical=False)
         if len(raw) < 5:
             raise NoteError(f"signature line {number} is too short for a key id and a signature")
         signatures.append(Signature(name, raw[:4], raw[4:]))

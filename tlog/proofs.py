@@ -22,7 +22,8 @@ from tlog.merkle import HASH_SIZE
 
 INCLUSION_FIELDS = ("leaf_index", "tree_size", "root_hash", "leaf_hash", "inclusion_path")
 CONSISTENCY_FIELDS = ("old_size", "new_size", "old_root", "new_root", "consistency_path")
-MAX_PATH = 64  # a tree of 2**63 leaves has 63 levels
+MAX_COUNT = 2**64 - 1  # RFC 6962's tree_size and leaf_index are uint64s
+MAX_PATH = 64  # a tree of 2**64 - 1 leaves has 64 levels
 
 
 class ProofFormatError(ValueError):
@@ -66,8 +67,10 @@ def _fields(value: object, names: tuple[str, ...], what: str) -> dict:
 
 
 def _count(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ProofFormatError(f"{name} is a whole number, not {value!r:.40}")
+    if value > MAX_COUNT:
+        raise ProofFormatError(f"{name} is at most 2**64 - 1 (a tree size is a uint64), not {value}")
     return value
 
 

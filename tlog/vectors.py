@@ -1,6 +1,6 @@
 """The verifier checked against published vectors: transparency-dev/merkle's and CCTV's.
 
-    python -m tlog vectors ../shared/vectors
+    python -m tlog vectors tests/vectors
 
 Each vector is a proof and whether a verifier must accept it. A vector
 *agrees* when ``merkle.py`` answers as the vector says. Two projects wrote
@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.run import jsonfile
 from tlog import merkle
+
+MAX_VECTOR_BYTES = 16 << 20  # the biggest published file is a few hundred kilobytes
 
 # A vector: its name, and a check that returns whether the verifier accepted it.
 Vector = tuple[str, bool, Callable[[str], bool]]  # (name, must accept, run under a from_empty rule)
@@ -71,10 +73,7 @@ def _accepts(check: Callable[[], None]) -> bool:
 
 
 def _read(path: Path) -> object:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise VectorError(f"{path.name}: cannot be read as JSON ({exc})") from None
+    return jsonfile.read_json(path, error=VectorError, what="vectors file", limit=MAX_VECTOR_BYTES)
 
 
 # --- transparency-dev/merkle: one JSON file per vector, {..., "wantErr": bool} ----------------

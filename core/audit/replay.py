@@ -8,7 +8,7 @@ seal its mistakes just as faithfully. Replay checks the decisions
 themselves. Every event kept the
 payload it was asked with, so a fresh door, built from the report's own
 run, policy and gating, is asked the same questions in the same order
-(doors.redo) and each answer is compared with the sealed one (status, id,
+(rederive.redo) and each answer is compared with the sealed one (status, id,
 code and reason).
 
 The gating names the taxonomy version the run was sealed with, and the door
@@ -28,7 +28,7 @@ never as agreeing.
 
 Like seal verify, replay on its own judges a report by the setting it
 carries; ``--config`` first compares that setting with the operator's
-configuration (doors.against) and refuses to replay a report that was not
+configuration (rederive.against) and refuses to replay a report that was not
 made under it. Without it the answer says the report was checked against
 itself only.
 """
@@ -37,9 +37,11 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from core.run.commandline import OneLineParser
-from core.run.doors import DoorError, against, redecidable, redo, verify
+from core.run.doors import FinalDoor, final_door
+from core.run.rederive import DoorError, against, redecidable, redo, verify
 from core.run.drive import ConfigError
 from core.run.main import add_config_options, checked_against, configured
 from core.run.plugins import PluginError
@@ -88,16 +90,17 @@ class Replay:
     not_redecided: tuple[int, ...]  # seqs of events that kept no payload to ask with
 
 
-def replay(report: dict) -> Replay:
+def replay(report: dict, door: FinalDoor = final_door, taxonomy_dir: str | Path | None = None) -> Replay:
     """Ask a fresh door every question of ``report`` again and compare its answers with the sealed ones.
 
     ``report`` is a sealed report (verify it first: replay trusts the
     ledger's order and payloads, not its decisions). Raises DoorError when
-    the report's setting cannot be rebuilt, naming what changed.
+    the report's setting cannot be rebuilt, naming what changed. ``door``
+    builds the fresh door in doors.final_door's place; ``taxonomy_dir`` is
+    the folder the report's taxonomy table is read from (rederive.setting_of).
     """
-    door = redo(report)
     divergences = []
-    for event, fresh in zip(report["events"], door.events):
+    for event, fresh in zip(report["events"], redo(report, door, taxonomy_dir).events):
         sealed, replayed = _answer(event), _answer(fresh)
         if replayed != sealed:
             divergences.append(Divergence(event.get("seq"), event.get("kind"), sealed, replayed))

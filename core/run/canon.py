@@ -57,6 +57,8 @@ import functools
 import hashlib
 import json
 import math
+import os
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -108,7 +110,14 @@ def canonical_object(members: Mapping[str, bytes]) -> bytes:
     if problem:
         raise CanonError(problem)
     keys = sorted(members) if "".join(members).isascii() else sorted(members, key=_utf16_code_units)
-    return b"{" + b",".join(_key_bytes(key) + b":" + members[key] for key in keys) + b"}"
+    if not keys:
+        return b"{}"
+    parts = []
+    for key in keys:  # one join copies each member's bytes once: a member may be a whole capture
+        parts += (b",", _key_bytes(key), b":", members[key])
+    parts[0] = b"{"  # in place of the first comma
+    parts.append(b"}")
+    return b"".join(parts)
 
 
 def canonical_array(items: Iterable[bytes]) -> bytes:
@@ -123,10 +132,20 @@ def artifact_text(value: object) -> str:
 
 
 def write_artifact(path: str | Path, value: object) -> Path:
-    """Write ``value`` as an artifact, as UTF-8 bytes, whatever the locale says."""
+    """Write ``value`` as an artifact, as UTF-8 bytes, whatever the locale says.
+
+    The file is opened without waiting: a FIFO that no one reads is an
+    OSError at once (ENXIO), not a write that waits for ever.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(artifact_text(value).encode("utf-8"))
+    data = artifact_text(value).encode("utf-8")
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+    with open(descriptor, "wb") as file:
+        os.set_blocking(descriptor, True)  # opened; from here a write waits as writes do
+        if stat.S_ISREG(os.fstat(descriptor).st_mode):
+            file.truncate(0)
+        file.write(data)
     return path
 
 

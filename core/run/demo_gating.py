@@ -36,11 +36,11 @@ import sys
 
 from core.run.commandline import demo_main
 from core.run.doors import door_for
+from core.run.drive import enter
 from core.run.gate import Gating, GatingError, GateState, act_subject, decide, gate_state, view_is_stale
 from core.run.policy import Policy
 from core.run.recorder import Recorder
 from core.run.records import action_identity, make_run
-from core.run.stages import advance
 
 LAB = "https://lab.example"
 ROUTE = ("observe", "propose", "select", "verify")  # authorize -> ... -> verify, along TRANSITIONS
@@ -72,10 +72,7 @@ def gating_of(caps: dict, fail_open: list | None = None) -> Gating:
 def at_verify(door: Recorder) -> Recorder:
     """Walk ``door`` to the verify stage, where acts reach the gate without a selection (and, with the
     plan guard left out of the door, without a plan)."""
-    for stage in ROUTE:
-        answer = advance(door, stage)
-        if not answer["recorded"]:
-            raise RuntimeError(f"the demo could not enter {stage}: {answer['reason']}")
+    enter(door, *ROUTE)
     return door
 
 

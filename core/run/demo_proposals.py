@@ -25,13 +25,13 @@ from urllib.parse import urlencode
 
 from core.run.commandline import demo_main
 from core.run.doors import door_for
+from core.run.drive import enter
 from core.run.observe import observe, render_response
 from core.run.plugins import PluginError, load_plugin
 from core.run.policy import Policy, reference_policy
 from core.run.propose import PROPOSAL_KIND, propose
 from core.run.recorder import Recorder
 from core.run.records import make_run
-from core.run.stages import advance
 
 LESSON = 4
 # The lab code this demo plugs in, named as the reference run's configuration names it.
@@ -75,42 +75,39 @@ def build_policy() -> Policy:
     return reference_policy(max_actions=8, max_model_calls=8)
 
 
-def run_demo() -> dict:
-    """Run every round against the in-process lab; return the artifact as data."""
+def run_demo(plan: tuple[str, ...] = PLAN, refusal_kinds: tuple[tuple[str, str], ...] = REFUSAL_KINDS,
+             model: str = MODEL) -> dict:
+    """Run every round against the in-process lab; return the artifact as data.
+
+    ``plan``, ``refusal_kinds`` and ``model`` replace the demo's own (a test's
+    plan that carries out an unstored proposal, a refusal that never happens).
+    """
     policy = build_policy()
     run = make_run(policy.snapshot(), {"lab": load_plugin(WORLD)(), "demo": "proposals-demo"})
     door = door_for(LESSON, run, policy)
-    model = load_plugin(MODEL)()
+    model = load_plugin(model)()
     adapter = load_plugin(ADAPTER)("inprocess")
     rounds: list[dict] = []
     try:
-        move(door, "observe", "propose")
+        enter(door, "observe", "propose")
         rounds.append(ask(door, model, number=1, executed=None))
-        for number, action_id in enumerate(PLAN, start=2):
-            move(door, "select", "execute")
+        for number, action_id in enumerate(plan, start=2):
+            enter(door, "select", "execute")
             capture_id = carry_out(door, adapter, action_id)
-            move(door, "observe")
+            enter(door, "observe")
             observe(door, capture_id)
-            move(door, "propose")
+            enter(door, "propose")
             rounds.append(ask(door, model, number, executed={"action_id": action_id, "capture_id": capture_id}))
-        rounds.append(ask(door, model, number=len(PLAN) + 2, executed=None))  # one past the budget
+        rounds.append(ask(door, model, number=len(plan) + 2, executed=None))  # one past the budget
     finally:
         adapter.close()
     return {
         "observations": observations(door),
         "rounds": rounds,
-        "refusals": refusals(door),
+        "refusals": refusals(door, refusal_kinds),
         "injection": trace_injection(door),
         "report": door.snapshot(),
     }
-
-
-def move(door: Recorder, *stages: str) -> None:
-    """Advance through ``stages`` in order; every move is a ledger event."""
-    for stage in stages:
-        answer = advance(door, stage)
-        if not answer["recorded"]:
-            raise DemoError(f"the move to {stage} was refused: {answer['reason']}")
 
 
 def carry_out(door: Recorder, adapter, action_id: str) -> str:
@@ -170,8 +167,8 @@ def observations(door: Recorder) -> list[dict]:
             for observation in door.records("observation")]
 
 
-def refusals(door: Recorder) -> list[dict]:
-    """Every refused model call or proposal, named by its code; each kind in REFUSAL_KINDS must occur.
+def refusals(door: Recorder, kinds: tuple[tuple[str, str], ...] = REFUSAL_KINDS) -> list[dict]:
+    """Every refused model call or proposal, named by its code; each of ``kinds`` must occur.
 
     A round begins with its model call, admitted or refused, so the events
     after the Nth model call and before the next are round N's.
@@ -181,8 +178,8 @@ def refusals(door: Recorder) -> list[dict]:
         if event["kind"] == "model_call":
             number += 1
         if event["kind"] in ("model_call", PROPOSAL_KIND) and event["status"] == "refused":
-            found.append({"refusal": kind_of(event["code"]), "round": number, "reason": event["reason"]})
-    missing = [name for name, _ in REFUSAL_KINDS if name not in {refusal["refusal"] for refusal in found}]
+            found.append({"refusal": kind_of(event["code"], kinds), "round": number, "reason": event["reason"]})
+    missing = [name for name, _ in kinds if name not in {refusal["refusal"] for refusal in found}]
     if missing:
         raise DemoError(f"the run showed no refusal of the kind(s) {', '.join(missing)}")
     return found
@@ -214,12 +211,13 @@ def trace_injection(door: Recorder) -> dict:
             "reason": event["reason"]}}
 
 
-def kind_of(code: str) -> str:
-    return next((name for name, named in REFUSAL_KINDS if named == code), "other")
+def kind_of(code: str, kinds: tuple[tuple[str, str], ...] = REFUSAL_KINDS) -> str:
+    return next((name for name, named in kinds if named == code), "other")
 
 
-def main(argv: list[str] | None = None) -> int:
-    return demo_main("demo_proposals", "Write lesson 4's demo artifact: observations, prompts, raw replies and every refusal.", run_demo, argv, expected=(DemoError, PluginError,))
+def main(argv: list[str] | None = None, model: str = MODEL) -> int:
+    return demo_main("demo_proposals", "Write lesson 4's demo artifact: observations, prompts, raw replies and every "
+                     "refusal.", lambda: run_demo(model=model), argv, expected=(DemoError, PluginError))
 
 
 if __name__ == "__main__":

@@ -35,7 +35,8 @@ from pathlib import Path
 from core.audit.replay import replay
 from core.run.canon import digest
 from core.run.commandline import demo_main
-from core.run.doors import final_door, verify
+from core.run.doors import final_door
+from core.run.rederive import verify
 from core.run.drive import load_configuration, seal_run
 from core.run.records import make_run
 from core.run.seal import reseal

@@ -30,7 +30,8 @@ from pathlib import Path
 from core.run.canon import artifact_text, write_artifact
 from core.run.commandline import OneLineParser
 from core.run.demo_selection import REPLIES, fixed_pages, scripted
-from core.run.doors import final_door, verify
+from core.run.doors import final_door
+from core.run.rederive import verify
 from core.run.drive import enter, seal_report, seal_run, work
 from core.run.gate import Gating
 from core.run.policy import Policy, reference_policy

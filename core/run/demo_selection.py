@@ -30,8 +30,9 @@ import sys
 
 from core.run.commandline import demo_main
 from core.run.doors import door_for
-from core.run.drive import FixedPages, execute_reviewed, work
+from core.run.drive import execute_reviewed, work
 from core.run.origins import canonical_destination
+from core.run.plugins import load_plugin
 from core.run.policy import Policy, reference_policy
 from core.run.propose import Model
 from core.run.recorder import Recorder
@@ -39,6 +40,7 @@ from core.run.records import action_identity, make_run
 from core.run.select import rank, score, selection_state
 
 LAB = "https://lab.example"
+FIXED_PAGES = "lab.plugin:FixedPages"  # the lab's adapter over a table of pages (core never imports the lab)
 
 WORLD = {"world": "selection-demo"}
 
@@ -90,11 +92,11 @@ def scripted(replies: tuple[list[dict], ...] | list[list[dict]]) -> Model:
     return lambda prompt: next(texts, '{"proposals": []}')
 
 
-def fixed_pages() -> FixedPages:
+def fixed_pages():
     """The one driver's adapter over fixed copies of the lab's pages: the same answer on every machine."""
     headers = (("Content-Type", "text/html; charset=utf-8"), ("Server", "lab-fixture/1.0"))
     page = lambda status, title, meta, body: (status, headers, HTML.format(title=title, meta=meta, body=body))  # noqa: E731
-    return FixedPages(f"{LAB}:443", {path: page(200, *parts) for path, parts in PAGES.items()}, page(404, *MISSING))
+    return load_plugin(FIXED_PAGES)(f"{LAB}:443", {path: page(200, *parts) for path, parts in PAGES.items()}, page(404, *MISSING))
 
 
 def slipping(door: Recorder, payload: dict, adapter, reviews) -> object:
@@ -110,7 +112,7 @@ def ranking(door: Recorder) -> list[dict]:
     rows = []
     for candidate in rank(door):
         tool = door.policy.tool_named(door.get("proposal", candidate.action_id)["tool"])
-        earned = credit.get(tool.family, (0.0, ()))[0]
+        earned = credit[tool.family].credit if tool.family in credit else 0.0
         if score(tool.weight, tool.cost, earned) != candidate.score:
             raise RuntimeError(f"the demo's arithmetic disagrees with rank() for {candidate.action_id}")
         rows.append({"action_id": candidate.action_id, "tool": tool.tool_id, "family": tool.family,
@@ -121,7 +123,7 @@ def ranking(door: Recorder) -> list[dict]:
 
 def family_credit(door: Recorder) -> dict[str, float]:
     """What each family has earned so far (a plain dict; sorted keys when written)."""
-    return {family: earned for family, (earned, _) in selection_state(door).credit.items()}
+    return {family: earned.credit for family, earned in selection_state(door).credit.items()}
 
 
 def watched(door: Recorder) -> tuple[list[dict], callable]:

@@ -22,6 +22,7 @@ import sys
 
 from core.run.commandline import demo_main
 from core.run.doors import door_for
+from core.run.drive import enter
 from core.run.policy import Policy, reference_policy
 from core.run.recorder import Recorder
 from core.run.records import make_run
@@ -88,8 +89,9 @@ def run_demo() -> dict:
         return answer["id"]
 
     def walk(*to_stages: str) -> None:
-        for to_stage in to_stages:
-            admit(TRANSITION_KIND, {"run_id": run_id, "to": to_stage})
+        for to_stage in to_stages:  # the driver's own move (drive.enter), each seen in the stage it was made in
+            made_in.append(door.stage)
+            enter(door, to_stage)
 
     def attempt(operation: str, kind: str, payload: dict) -> None:
         stage, before = door.stage, stores(door)

@@ -136,10 +136,10 @@ def verify_check(door: Recorder, check: Check, act: Act) -> dict:
     return step
 
 
-def run_demo() -> dict:
-    """Gather the evidence, verify both reference checks, try one unplanned act; return the artifact as data."""
+def run_demo(checks: Iterable[Check] | None = None) -> dict:
+    """Gather the evidence, verify both reference checks (or ``checks``), try one unplanned act; the artifact."""
     with verifying() as (door, act):
-        checks = [verify_check(door, check, act) for check in reference_checks()]
+        checks = [verify_check(door, check, act) for check in (reference_checks() if checks is None else checks)]
         unplanned = act({"run_id": door.run.run_id, **UNPLANNED})
     shows = _what_it_shows(door, checks)
     shows["unplanned"] = {"action": UNPLANNED, "execution": unplanned.status, "reason": unplanned.detail,
@@ -183,7 +183,7 @@ def _what_it_shows(door: Recorder, checks: list[dict]) -> dict:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, checks: Iterable[Check] | None = None) -> int:
     parser = OneLineParser(
         "demo_verification",
         prog="python3 -m core.run.demo_verification",
@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, metavar="PATH", help="where to write the JSON artifact")
     args = parser.parse_args(argv)
     try:
-        artifact = run_demo()
+        artifact = run_demo(checks)
     except Exception as exc:  # a config, plugin or fixture problem: one line, not a traceback
         print("demo_verification: " + " ".join(f"{exc.__class__.__name__}: {exc}".split()), file=sys.stderr)
         return 1

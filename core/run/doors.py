@@ -17,32 +17,24 @@ what it does when a run starts. ``GUARDS`` lists every guard in the
 order the door asks them, each with the lesson that adds it. A door for
 lesson N has every part and guard of lessons up to N, nothing later.
 
-The module also rebuilds a sealed report's door (``redo``): a fresh final
-door asked every question of the ledger again, which verify (``verify``)
-and lesson 10's replay share. It is the assembly, not a lesson: it may
-import every lesson's module, and no lesson's module imports it.
+It is the assembly, not a lesson: it may import every lesson's module, and
+no lesson's module imports it. Asking a sealed report's questions again
+through a fresh door (verify, replay) is rederive.py's.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from core.run import gate, journal, observe, propose, recorder, report, seal, select, stages, verify
-from core.run.canon import CanonError, digest
-from core.run.policy import Policy, PolicyError
-from core.run.recorder import BOUNDED, BY_CALLER, UNREPRESENTABLE, Guard, Hook, Kind, Recorder
-from core.run.records import RecordError, Run, shown
-from core.run.seal import Verification
-from core.run.verify import PLAN, CheckError, Plan  # by name: this module's verify() is the report's
-from core.safety import SafetyPackError, pack_as_sealed, safety_sections
+from core.run import gate, journal, observe, propose, recorder, seal, select, stages, verify
+from core.run.policy import Policy
+from core.run.recorder import Guard, Hook, Kind, Recorder
+from core.run.records import Run
+from core.run.verify import PLAN, Plan
 
-RUN_FIELDS = ("policy_digest", "run_id", "world_digest")
 LAST_LESSON = 10  # the reference run's door: every part of the harness
-
-
-class DoorError(report.ReportError):
-    """A report's door cannot be rebuilt from its run, policy, gating or pack; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -87,11 +79,82 @@ GUARDS: tuple[tuple[int, Guard], ...] = (
     (8, gate.the_gate),  # last: an authorized act runs now, is held for review, or is denied
 )
 
-# The one table of codes: every part's, and the notes a run carried on from its journal writes.
-CODES = {**{code: meaning for part in PARTS for code, meaning in part.codes.items()}, **journal.CODES}
+# The refusal a fresh door's caller writes when it copies an event it cannot ask again (rederive.ask_again).
+ASSEMBLY_CODES = {"not_redecided": "the event kept no payload to ask a fresh door again with (copied by replay)"}
 
-# Each section of a report, derived from a door: lesson 9's, lesson 7's plan, lesson 10's safety verdict.
-SECTIONS = (*report.SECTIONS, verify.plan_sections, safety_sections)
+
+@dataclass(frozen=True)
+class Code:
+    """One refusal code: what it means, and who writes it.
+
+    ``by`` names each writer: ``door: M`` when a guard, builder or policy
+    check of module M raises it (the event's ``by`` then names the guard or
+    builder), ``caller: M.F`` when function F writes it through door.refuse.
+    """
+
+    meaning: str
+    by: tuple[str, ...]
+
+
+# Who writes each code (tests/test_shape.py reads every module of core/ and holds this table to what it finds).
+WRITTEN_BY = {
+    "already_decided": ("door: recorder",),
+    "already_judged": ("door: verify",),
+    "already_recorded": ("door: recorder",),
+    "already_settled": ("door: recorder",),
+    "bad_arguments": ("door: policy",),
+    "budget_reserved": ("door: verify",),
+    "budget_spent": ("door: policy", "door: propose", "door: select"),
+    "capture_of_another_action": ("door: recorder",),
+    "denied": ("door: gate",),
+    "evidence_before_finding": ("door: verify",),
+    "evidence_not_distinct": ("door: verify",),
+    "expect_not_quoted": ("door: verify",),
+    "held_for_review": ("door: gate",),
+    "in_doubt_for_a_person": ("caller: drive.carry_on",),
+    "journal_not_trusted": ("caller: drive.resume",),
+    "journal_torn_line": ("caller: drive.resume",),
+    "invalid_destination": ("door: policy",),
+    "malformed_payload": ("door: recorder", "door: seal", "door: verify"),
+    "model_failed": ("caller: propose.propose",),
+    "move_not_listed": ("door: stages",),
+    "not_its_id": ("door: recorder",),
+    "not_planned": ("door: verify",),
+    "not_redecided": ("caller: rederive.ask_again",),
+    "not_selected": ("door: select",),
+    "not_settled": ("door: select",),
+    "not_the_approver": ("door: gate",),
+    "not_the_proposed_arguments": ("door: select",),
+    "nothing_to_quote": ("caller: verify.record_finding",),
+    "nothing_to_select": ("door: select",),
+    "out_of_scope": ("door: policy",),
+    "out_of_stage": ("door: stages",),
+    "payload_too_large": ("door: recorder",),
+    "quote_not_verbatim": ("door: recorder",),
+    "reply_not_json": ("caller: propose.propose",),
+    "reply_too_large": ("caller: propose.propose",),
+    "reply_wrong_shape": ("caller: propose.propose",),
+    "reserved_for_the_plan": ("door: verify",),
+    "run_closed": ("door: seal",),
+    "uncited_observation": ("door: observe",),
+    "unexpected_field": ("door: recorder",),
+    "unknown_action": ("door: recorder",),
+    "unknown_capture": ("caller: observe.observe", "door: propose", "door: recorder", "door: verify"),
+    "unknown_finding": ("door: verify",),
+    "unknown_kind": ("door: recorder",),
+    "unknown_model_call": ("door: propose",),
+    "unknown_outcome": ("door: select",),
+    "unknown_stage": ("door: stages",),
+    "unknown_subject": ("door: recorder",),
+    "unknown_tool": ("door: policy",),
+    "unobserved_requirement": ("door: policy",),
+    "wrong_run": ("door: recorder",),
+}
+
+# The one table of codes: every part's, the notes a run carried on from its journal writes, and this module's.
+CODES = {code: Code(meaning, WRITTEN_BY.get(code, ()))
+         for code, meaning in {**{code: meaning for part in PARTS for code, meaning in part.codes.items()},
+                               **journal.CODES, **ASSEMBLY_CODES}.items()}
 
 
 def stage_table(lesson: int = LAST_LESSON) -> stages.StageTable:
@@ -104,7 +167,8 @@ def stage_table(lesson: int = LAST_LESSON) -> stages.StageTable:
 
 def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None = None, *,
              plan: Plan | None = None, stage_table: stages.StageTable | None = None,
-             without: Iterable[str] = (), sink: Callable[[bytes], None] | None = None) -> Recorder:
+             without: Iterable[str] = (), replace: Mapping[str, Callable] | None = None,
+             sink: Callable[[bytes], None] | None = None) -> Recorder:
     """The door of ``lesson`` for ``run`` under ``policy``: every part and guard up to that lesson.
 
     ``gating`` is what lesson 8's part needs. ``plan`` is the operator's
@@ -113,7 +177,13 @@ def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None =
     reference stage machine (another engagement's; the stage moves and the
     close stay admitted everywhere). ``without`` names guards to leave out,
     for a page or a test that attacks one part with another out of the way.
-    ``sink`` gets each event's bytes as it is written (a journal).
+    ``replace`` maps the name of a guard, builder, hook, policy check or
+    start step to what stands in its place (``course attack``'s student
+    gate, an ablation's weaker check): it keeps the place, and the door
+    prints it as what it is, under its own module and name. A name that is
+    nowhere in the door is an error, so a misspelt stand-in never leaves the
+    reference part silently in place. ``sink`` gets each event's bytes as it
+    is written (a journal).
     """
     if not 2 <= lesson <= LAST_LESSON:
         raise ValueError(f"lessons 2 to {LAST_LESSON} have doors, not {lesson!r}")
@@ -131,16 +201,37 @@ def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None =
     table = _stage_table(parts, stage_table, lesson)
     if table is not None:
         given["stage_table"] = table
-    door = Recorder(run, policy, _rows(parts), _guards(lesson, without), sink=sink, **given)
-    for part in parts:
-        if part.start is not None:
-            part.start(door)
-    return door
+    stand_ins = _StandIns(dict(replace or {}), lesson)
+    rows = [dataclasses.replace(row, build=stand_ins(row.build), hooks=tuple(map(stand_ins, row.hooks)),
+                                asks=tuple(map(stand_ins, row.asks))) for row in _rows(parts)]
+    guards = [stand_ins(guard) for guard in _guards(lesson, without)]
+    starts = [stand_ins(part.start) for part in parts if part.start is not None]
+    stand_ins.all_used()
+    return Recorder(run, policy, rows, guards, sink=sink, starts=starts, **given)
 
 
 def final_door(run: Run, policy: Policy, gating: gate.Gating, **options) -> Recorder:
     """The reference run's door: every part and every guard."""
     return door_for(LAST_LESSON, run, policy, gating, **options)
+
+
+# What builds a run's door: final_door, or a door of the same shape assembled otherwise (door_for's
+# ``without`` and ``replace``); the driver, verify and replay each take one.
+FinalDoor = Callable[..., Recorder]
+
+
+def final_door_with(*, without: Iterable[str] = (), replace: Mapping[str, Callable] | None = None) -> FinalDoor:
+    """What builds a final door with the guards ``without`` names left out and ``replace``'s stand-ins in place.
+
+    The driver (drive.run, drive.resume), verify and replay each take it in
+    final_door's place: a variant of the harness is assembled, never patched.
+    """
+    without, replace = tuple(without), dict(replace or {})
+
+    def door(run: Run, policy: Policy, gating: gate.Gating, **options) -> Recorder:
+        return door_for(LAST_LESSON, run, policy, gating, without=without, replace=replace, **options)
+
+    return door
 
 
 def _rows(parts: list[Part]) -> list[Kind]:
@@ -150,6 +241,29 @@ def _rows(parts: list[Part]) -> list[Kind]:
         for kind, hooks in part.hooks.items():
             rows[kind] = rows[kind].with_hooks(*hooks)
     return list(rows.values())
+
+
+class _StandIns:
+    """``door_for``'s replacements: each part of the door by name, in its place, or itself; all must be used."""
+
+    def __init__(self, replace: dict[str, Callable], lesson: int) -> None:
+        for name, stand_in in replace.items():
+            if not callable(stand_in):
+                raise TypeError(f"what stands in for {name} must be a function, not {type(stand_in).__name__}")
+        self.replace, self.lesson, self.used = replace, lesson, set()
+
+    def __call__(self, function: Callable) -> Callable:
+        name = function.__name__
+        if name in self.replace:
+            self.used.add(name)
+            return self.replace[name]
+        return function
+
+    def all_used(self) -> None:
+        unused = set(self.replace) - self.used
+        if unused:
+            raise ValueError(f"the door of lesson {self.lesson} has no guard, builder, hook, policy check or "
+                             f"start step {', '.join(sorted(unused))} to replace")
 
 
 def _guards(lesson: int, without: Iterable[str]) -> list[Guard]:
@@ -185,184 +299,6 @@ def _stage_table(parts: list[Part], given: stages.StageTable | None, lesson: int
             raise stages.StageTableError(f"record kind {kind!r} is admitted in every stage; a stage table "
                                          "cannot restrict it")
     return stages.admitting(given, {kind: stages.EVERY_STAGE for kind in sorted(everywhere)})
-
-
-# --- asking a sealed ledger's questions again ----------------------------------------------
-
-
-def setting_of(report: dict) -> tuple[Run, Policy, gate.Gating, Plan]:
-    """The run, policy, gating and verification plan a report was made under, each checked as it is read.
-
-    The gating names the taxonomy version; the table is loaded as that
-    version shipped (taxonomy.carried_taxonomy) and its digest compared with
-    the one the report recorded, so an edit to the table is named as such.
-    """
-    raw_run, taxonomy = report.get("run"), report.get("taxonomy")
-    if not isinstance(raw_run, dict) or set(raw_run) != set(RUN_FIELDS):
-        raise DoorError(f"the report's run must have exactly the fields {', '.join(RUN_FIELDS)}")
-    try:
-        run = Run(**raw_run)
-        policy = Policy.from_dict(report.get("policy"))
-        policy_digest = digest(policy.snapshot())
-        gating = gate.Gating.from_dict(report.get("gating"))
-        plan = Plan.from_dict(report.get("plan"), "the report's plan")
-    except (RecordError, PolicyError, CanonError, gate.GatingError, CheckError) as exc:
-        raise DoorError(f"the report's run, policy, gating or plan cannot be rebuilt: {exc}") from None
-    if policy_digest != run.policy_digest:
-        raise DoorError("the report's policy is not the one its run identifier was made from")
-    if not isinstance(taxonomy, dict) or taxonomy.get("version") != gating.taxonomy_version:
-        raise DoorError("the report's taxonomy section does not name its gating's taxonomy version")
-    if taxonomy.get("digest") != gating.table.digest:
-        raise DoorError(f"the taxonomy table, version {gating.taxonomy_version}, has changed since the report "
-                        f"was sealed (its digest is now {gating.table.digest[:12]}, the report recorded "
-                        f"{str(taxonomy.get('digest'))[:12]}): the table changed, not the report")
-    return run, policy, gating, plan
-
-
-@dataclass(frozen=True)
-class Setting:
-    """What an operator's configuration says a report of theirs was made under (drive.setting_of builds it).
-
-    A report carries its own policy, gating, reviews and pack, and verify
-    and replay on their own judge it by those: a report made under another
-    policy with the same reference name agrees with itself. Only the
-    operator's own configuration, kept apart from the report, can say the
-    report was made under it (``against``).
-    """
-
-    where: str  # how a message names the configuration
-    policy: dict  # the policy's snapshot
-    gating: dict  # the gating's snapshot
-    minimum_taxonomy_version: int
-    reviews: Mapping[str, dict]  # review subject -> the reviewer, decision and reason written down for it
-    plan: list  # the verification plan's snapshot (verify.Plan)
-    safety_pack: dict  # the summary of the ratified pack the harness loads
-    run_id: str  # what the configuration's policy and world name a run
-    world_digest: str
-
-
-def against(report: dict, setting: Setting) -> str:
-    """The first part of ``report``'s setting that is not the operator's, as one line; "" when every part is.
-
-    The parts are compared in order: the taxonomy version (not below the
-    operator's minimum: an older table may let run what today's holds), the
-    policy, the gating, the reviews (each one the
-    configuration wrote down), the verification plan, the safety pack (the one the harness loads,
-    ratified) and the world (the lab as found and the rest of the
-    configuration, through the run identifier they give).
-    """
-    where = setting.where
-    version = _dict(report.get("gating")).get("taxonomy_version")
-    if isinstance(version, int) and not isinstance(version, bool) and version < setting.minimum_taxonomy_version:
-        return (f"the report was sealed under taxonomy version {version}, below the minimum version "
-                f"{setting.minimum_taxonomy_version} that {where} accepts")
-    policy = report.get("policy")
-    if policy != setting.policy:
-        return f"the report's policy is not the one in {where}: {_first_difference(policy, setting.policy)}"
-    if report.get("gating") != setting.gating:
-        return f"the report's gating is not the one in {where}: {_first_difference(report.get('gating'), setting.gating)}"
-    for review in report.get("reviews") if isinstance(report.get("reviews"), list) else [None]:
-        review = _dict(review)
-        written = setting.reviews.get(review.get("subject_id")) if isinstance(review.get("subject_id"), str) else None
-        said = {key: review.get(key) for key in ("reviewer", "decision", "reason")}
-        if written is None:
-            return f"the report holds a review of {shown(review.get('subject_id'))}, and {where} wrote down none"
-        if written != said:
-            return (f"the report's review of {shown(review.get('subject_id'))} is not the one {where} wrote down: "
-                    f"{_first_difference(said, written)}")
-    if report.get("plan") != setting.plan:
-        found, wanted = report.get("plan"), setting.plan
-        if isinstance(found, list) and len(found) == len(wanted):
-            index = next(i for i, (a, b) in enumerate(zip(found, wanted)) if a != b)
-            where_ = f"its check {index}: {_first_difference(found[index], wanted[index])}"
-        else:
-            where_ = f"it holds {len(found) if isinstance(found, list) else 'no list of'} checks, the configuration {len(wanted)}"
-        return f"the report's verification plan is not the one in {where}: {where_}"
-    pack = report.get("safety_pack")
-    if pack != setting.safety_pack:
-        return (f"the report's safety pack is not the ratified pack the harness loads: "
-                f"{_first_difference(pack, setting.safety_pack)}")
-    run = _dict(report.get("run"))
-    if run.get("world_digest") != setting.world_digest or run.get("run_id") != setting.run_id:
-        return (f"the report's run was not made in the world of {where} and its lab (its world digest is "
-                f"{str(run.get('world_digest'))[:12]}, theirs {setting.world_digest[:12]}): a fixture, the "
-                "model's script or another part of the configuration differs")
-    return ""
-
-
-def _first_difference(found: object, wanted: object) -> str:
-    """Where two JSON values first differ: ``<field> is X in the report and Y in the configuration``."""
-    if isinstance(found, dict) and isinstance(wanted, dict):
-        for key in [*wanted, *sorted(set(found) - set(wanted), key=str)]:
-            if found.get(key, _ABSENT) != wanted.get(key, _ABSENT):
-                return (f"{key if isinstance(key, str) else shown(key)} is {_shown(found.get(key, _ABSENT))} "
-                        f"in the report and {_shown(wanted.get(key, _ABSENT))} in the configuration")
-    return f"it is {_shown(found)} in the report and {_shown(wanted)} in the configuration"
-
-
-_ABSENT = object()
-
-
-def _shown(value: object) -> str:
-    return "absent" if value is _ABSENT else "absent" if value is None else shown(value)
-
-
-def _dict(value: object) -> dict:
-    return value if isinstance(value, dict) else {}
-
-
-def redecidable(event: dict) -> bool:
-    """Whether a fresh door can be asked ``event``'s question: the door decided it and kept its whole payload."""
-    payload = event.get("payload")
-    by_caller = isinstance(event.get("by"), str) and event["by"].startswith(BY_CALLER)
-    kept_whole = not (isinstance(payload, dict) and list(payload) in ([UNREPRESENTABLE], [BOUNDED]))
-    return not by_caller and payload is not None and kept_whole
-
-
-def ask_again(door: Recorder, event: dict) -> None:
-    """Ask ``door`` the question ``event`` recorded; the door writes its own answer into its ledger.
-
-    A refusal with nothing to ask again (a caller's own refusal, a payload
-    kept only as a note) is copied as it stands, so the sequence numbers stay
-    in step; replay reports such events as not re-decided.
-    """
-    if redecidable(event) and isinstance(event.get("kind"), str):
-        door.record(event["kind"], event["payload"])
-        return
-    code = event.get("code") if isinstance(event.get("code"), str) and event.get("code") else "not_redecided"
-    if event.get("status") == "refused" and isinstance(event.get("reason"), str) and event["reason"].strip():
-        by = event.get("by") if isinstance(event.get("by"), str) else ""
-        door.refuse(event.get("kind"), event["reason"], code=code, by=by.removeprefix(BY_CALLER) or "unknown")
-    else:
-        door.refuse(event.get("kind"), "this event kept no payload to ask again with", code="not_redecided",
-                    by="doors.ask_again")
-
-
-def redo(report: dict) -> Recorder:
-    """A fresh final door, rebuilt from the report's setting, asked every question of its ledger again."""
-    run, policy, gating, plan = setting_of(report)
-    door = final_door(run, policy, gating, plan=plan)
-    for event in report["events"]:
-        ask_again(door, event)
-    return door
-
-
-def given_by(report: dict) -> dict:
-    """What the report's run was given besides its door, rebuilt from the report (its safety pack)."""
-    try:
-        return {"pack": pack_as_sealed(report.get("safety_pack"))}
-    except SafetyPackError as exc:
-        raise DoorError(f"the report's safety pack cannot be rebuilt: {exc}") from None
-
-
-def verify(sealed: dict) -> Verification:
-    """A sealed report checked whole: its chain and seal, then every section derived again from its ledger."""
-    return report.verify_report(sealed, redo, SECTIONS, given_by)
-
-
-def render(sealed: dict) -> str:
-    """The Markdown report of ``sealed``, headed by what verifying it whole found (report.render_markdown)."""
-    return report.render_markdown(sealed, verify(sealed))
 
 
 REFERENCE_TABLE = stage_table()  # the reference run's stage machine: every lesson's kinds admitted

@@ -54,12 +54,12 @@ from core.run import journal
 from core.run import report as reports
 from core.run import seal
 from core.run.canon import digest
-from core.run.doors import SECTIONS, Setting, ask_again, final_door
+from core.run.doors import FinalDoor, final_door
+from core.run.rederive import SECTIONS, Setting, ask_again
 from core.run.execute import Adapter, AdapterResult, ExecutionResult, attempt, execute, require_sendable
 from core.run.gate import Gating, GatingError, gate_state, subject_of
 from core.run.jsonfile import read_json, shown_path
 from core.run.observe import observe
-from core.run.origins import canonical_destination
 from core.run.plugins import load_plugin
 from core.run.policy import Policy, PolicyError, reference_policy
 from core.run.propose import Model, propose
@@ -196,10 +196,11 @@ def identify(config: Configuration, lab_dir: Path = DEFAULT_LAB) -> Run:
     return make_run(config.policy.snapshot(), world_of(config, world))
 
 
-def door_of(config: Configuration, run: Run, sink: Callable[[bytes], None] | None = None) -> Recorder:
-    """``run``'s door: every lesson's part (doors.final_door), under the configuration's policy and gating,
-    holding the verify stage to its verification plan."""
-    return final_door(run, config.policy, config.gating, plan=Plan(config.checks), sink=sink)
+def door_of(config: Configuration, run: Run, sink: Callable[[bytes], None] | None = None,
+            door: FinalDoor = final_door) -> Recorder:
+    """``run``'s door: every lesson's part (``door``, doors.final_door unless another is given), under the
+    configuration's policy and gating, holding the verify stage to its verification plan."""
+    return door(run, config.policy, config.gating, plan=Plan(config.checks), sink=sink)
 
 
 def operator_setting(config: Configuration, lab_dir: Path = DEFAULT_LAB, where: str = "the configuration",
@@ -235,30 +236,16 @@ def lab_adapter(plugins: Mapping[str, object], transport: str, lab_dir: Path | N
         yield adapter
 
 
-class FixedPages:
-    """An adapter that answers from a table of pages instead of a lab: the same on every machine.
-
-    ``pages`` maps a path of ``origin`` to its response (status, header
-    pairs, body); any other path gets ``missing``. Demos and tests whose run
-    must not depend on the lab's files use it.
-    """
-
-    def __init__(self, origin: str, pages: Mapping[str, tuple[int, tuple, str]], missing: tuple[int, tuple, str]):
-        self.origin, self.pages, self.missing = origin, dict(pages), missing
-
-    def fetch(self, url: str) -> AdapterResult:
-        path = canonical_destination(url).removeprefix(self.origin).partition("?")[0]
-        return AdapterResult(*self.pages.get(path, self.missing))
-
-
 # --- the stages, in order -------------------------------------------------------------------
 
 
-def enter(door: Recorder, stage: str) -> None:
-    """Move to ``stage``; the driver follows the stage table, so a refused move is a bug that stops the run."""
-    answer = advance(door, stage)
-    if not answer["recorded"]:
-        raise HarnessError(f"the run could not enter {stage}: {answer['reason']}")
+def enter(door: Recorder, *stages: str) -> None:
+    """Move to each of ``stages`` in turn; the driver follows the stage table, so a refused move is a bug that
+    stops the run (the demos walk a door through the same function)."""
+    for stage in stages:
+        answer = advance(door, stage)
+        if not answer["recorded"]:
+            raise HarnessError(f"the run could not enter {stage}: {answer['reason']}")
 
 
 def idempotency_key(execution: str, run_id: str, subject: str) -> str:
@@ -512,7 +499,7 @@ def carry_out(door: Recorder, adapter: Adapter, reviews: Mapping[str, dict], act
     begun = [event for event in this_stage(door) if event["kind"] == "action" and event["status"] == "admitted"]
     if begun:
         return carry_on(door, begun[-1]["id"], adapter)
-    proposal = door.get("proposal", door.get("selection", next(door.newest_first("selection")))["action_id"])
+    proposal = door.get("proposal", door.stored("selection", next(door.newest_first("selection"))).action_id)
     payload = {key: proposal[key] for key in ("run_id", "tool", "destination", "arguments")}
     return act(door, payload, adapter, reviews)
 
@@ -602,7 +589,7 @@ class Driven:
 
 def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "inprocess", *,
         model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet,
-        sink: Callable[[bytes], None] | None = None, pack=None, keys=None) -> Driven:
+        sink: Callable[[bytes], None] | None = None, pack=None, keys=None, door: FinalDoor = final_door) -> Driven:
     """The whole job: one run of ``config`` against the lab in ``lab_dir``, through every stage, sealed.
 
     ``model`` and ``adapter`` replace the configuration's (the attack suite's
@@ -612,6 +599,9 @@ def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "in
     safety pack (a development run under the override: its report says so).
     ``keys`` is the execution the acts are keyed by (``Target``): the
     journal's (the sink's, when it is one), or a fresh one (``Unjournaled``).
+    ``door`` builds the run's door in doors.final_door's place, taking what
+    it takes (a door assembled with a part left out or replaced:
+    doors.door_for's ``without`` and ``replace``).
     The transport is not part of the run's identity: in process or over real
     loopback HTTP, the report is the same, byte for byte.
     """
@@ -620,8 +610,8 @@ def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "in
     pack = load_safety_pack() if pack is None else pack  # fail closed: no run starts without its boundaries
     if keys is None and isinstance(sink, journal.Journal):
         keys = sink
-    door = door_of(config, identify(config, lab_dir), sink)
-    return carried_through(door, config, lab_dir, transport, model, adapter, watch, pack, keys)
+    built = door_of(config, identify(config, lab_dir), sink, door)
+    return carried_through(built, config, lab_dir, transport, model, adapter, watch, pack, keys)
 
 
 def carried_through(door: Recorder, config: Configuration, lab_dir: Path, transport: str, model: Model | None,
@@ -653,7 +643,8 @@ class DecisionsDisagree(journal.JournalError):
 
 
 def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB, transport: str = "inprocess", *,
-           model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet) -> Resumed:
+           model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet,
+           door: FinalDoor = final_door) -> Resumed:
     """Carry on the run whose journal is at ``path``, to its sealed report; the journal goes on being written.
 
     The file must be a journal (journal.NotAJournal otherwise, and nothing
@@ -669,8 +660,9 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
     raises DecisionsDisagree: a decision the journal records is final. The
     run restarts at ``journal.restart_point`` of what is trusted; a torn
     last line, or a line not trusted, is noted in the ledger in the
-    resumption's own words. Raises journal.JournalError with one line naming
-    what is wrong.
+    resumption's own words. ``door`` builds each fresh door in
+    doors.final_door's place, as for ``run``. Raises journal.JournalError
+    with one line naming what is wrong.
     """
     if transport not in TRANSPORTS:
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
@@ -682,9 +674,9 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
             raise journal.JournalError(f"{shown_path(path)} is the journal of run "
                                        f"{str(read.run.get('run_id'))[:12]}, but this configuration and lab make "
                                        f"run {run.run_id[:12]}")
-        count, distrust = trusted(run, config, read)
+        count, distrust = trusted(run, config, read, door)
         keep = journal.restart_point(read.events[:count])
-        rebuilt = door_of(config, run)
+        rebuilt = door_of(config, run, None, door)
         for event in read.events[:keep]:
             ask_again(rebuilt, event)
         sink.cut_back(read, keep)
@@ -697,7 +689,7 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
         return Resumed(driven, notes)
 
 
-def trusted(run: Run, config: Configuration, read: journal.Read) -> tuple[int, str]:
+def trusted(run: Run, config: Configuration, read: journal.Read, door: FinalDoor = final_door) -> tuple[int, str]:
     """How many of the journal's events a fresh door decides the same way, with reviews the operator holds and
     notes a resumption wrote.
 
@@ -706,7 +698,7 @@ def trusted(run: Run, config: Configuration, read: journal.Read) -> tuple[int, s
     when the configuration decides a review the journal admitted otherwise.
     """
     written: list[bytes] = []  # what the fresh door writes, as it writes it
-    fresh = door_of(config, run, written.append)
+    fresh = door_of(config, run, written.append, door)
 
     def known_act(action_id: str) -> bool:
         return any(e["kind"] == "action" and e["status"] == "admitted" and e["id"] == action_id for e in fresh.events)

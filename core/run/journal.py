@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.run.canon import CanonError, canonical_bytes, canonical_object
-from core.run.jsonfile import parse_json, shown_path
+from core.run.jsonfile import parse_json, read_bytes, shown_path
 from core.run.records import shown
 from core.run.seal import chain_link, chain_start
 
@@ -200,11 +200,10 @@ class Journal:
         A file that is not a journal (``NotAJournal``) is only read: nothing is written to it.
         """
         path = Path(path)
-        try:
-            descriptor = os.open(path, os.O_WRONLY | os.O_APPEND)
-        except FileNotFoundError:
-            raise JournalError(f"{shown_path(path)}: no such journal") from None
+        try:  # without waiting: a FIFO with no reader fails at once, and the reader refuses one with a reader
+            descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_CLOEXEC)
         except OSError as exc:
+            read(path)  # missing, a folder, a link that loops, a FIFO: the reader's own line says which
             raise JournalError(f"{shown_path(path)}: cannot be opened ({exc.strerror or exc})") from None
         try:
             locked = _locked(descriptor, path)
@@ -272,12 +271,7 @@ def read(path: str | Path) -> Read:
     """
     path = Path(path)
     name = shown_path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise JournalError(f"{name}: no such journal") from None
-    except OSError as exc:
-        raise JournalError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+    data = read_bytes(path, error=JournalError, what="journal")
     lines = data.split(b"\n")
     run, execution = _header(name, lines[0])
     last = len(lines) - 1 if lines[-1] else None  # the file does not end with an end of line

@@ -31,7 +31,7 @@ live here, beside the whole harness, and their modules hand over to them:
 A report on its own can only be checked against itself: its chain, its
 seal and every section its ledger derives, under the policy, gating and
 pack it carries. With ``--config`` the report is first compared with the
-operator's configuration (doors.against): the policy, the taxonomy version
+operator's configuration (rederive.against): the policy, the taxonomy version
 against the operator's minimum, the gating, the reviews, the ratified
 safety pack and the world, the first that differs named in one line.
 Without it, the answer says the report was checked against itself only.
@@ -50,8 +50,8 @@ from pathlib import Path
 from core.run import drive, seal
 from core.run.canon import write_artifact
 from core.run.commandline import OneLineParser
-from core.run.doors import DoorError, Setting, against, verify
 from core.run.journal import Journal, JournalError, NotAJournal
+from core.run.rederive import DoorError, Setting, against, verify
 from core.run.jsonfile import shown_path
 from core.run.plugins import PluginError, load_plugin
 from core.run.records import printable

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -243,37 +243,88 @@ class Policy:
         observed: Mapping[str, object] | None = None,
         actions_taken: int = 0,
         arguments: object = None,
+        checks: Iterable[Check] | None = None,
     ) -> Decision:
         """May ``tool`` run against ``destination`` with ``arguments`` now?
 
-        The checks run in a fixed order (tool, destination, arguments,
-        required observations, budget) so the same request always gets the
-        same reason, and an act the schema refuses never spends budget.
-        ``arguments`` of None means none were given, as ``{}``.
+        The checks run in a fixed order (``ACTION_CHECKS``: tool, destination,
+        arguments, required observations, budget) so the same request always
+        gets the same reason, and an act the schema refuses never spends
+        budget. ``arguments`` of None means none were given, as ``{}``.
+        ``checks`` replaces the table (a door assembled with one of them
+        replaced asks its own list; recorder.Kind.asks).
         """
-        for decision in (self.knows_tool(tool), self.allows_destination(destination)):
-            if not decision.allowed:
-                return decision
-        entry = self.tool_named(tool)
-        problem = entry.check_arguments({} if arguments is None else arguments, destination)
-        if problem:
-            return Decision(False, problem, "bad_arguments")
-        observed = observed or {}
-        for field, required in entry.requires.items():
-            if field not in observed:
-                return Decision(False, f"tool {shown(tool)} requires observed field {shown(field)}",
-                                "unobserved_requirement")
-            if not _same_value(observed[field], required):
-                return Decision(
-                    False,
-                    f"tool {shown(tool)} requires observed field {shown(field)} to be {json_text(required)}, "
-                    f"observed {json_text(observed[field])}",
-                    "unobserved_requirement",
-                )
-        if actions_taken >= self.max_actions:
-            return Decision(False, f"action budget of {self.max_actions} actions is spent", "budget_spent")
+        checks = ACTION_CHECKS if checks is None else tuple(checks)
+        if not checks:  # fail closed: a list with nothing in it would authorize every act
+            raise ValueError("the policy was asked with no checks to ask")
+        asked = Asked(tool, destination, {} if arguments is None else arguments, observed or {}, actions_taken)
+        for check in checks:
+            refusal = check(self, asked)
+            if refusal is not None:
+                return refusal
         target = canonical_destination(destination)
         return Decision(True, f"tool {shown(tool)} at {target} is authorized under {self.reference}")
+
+
+@dataclass(frozen=True)
+class Asked:
+    """One act the policy is asked about, as each of its ordered checks reads it."""
+
+    tool: object
+    destination: object
+    arguments: object
+    observed: Mapping[str, object]
+    actions_taken: int
+
+
+Check = Callable[[Policy, Asked], "Decision | None"]  # a refusal, or None to let the act on to the next check
+
+
+def tool_is_declared(policy: Policy, asked: Asked) -> Decision | None:
+    """The tool is one the catalogue declares."""
+    decision = policy.knows_tool(asked.tool)
+    return None if decision.allowed else decision
+
+
+def destination_is_authorized(policy: Policy, asked: Asked) -> Decision | None:
+    """The destination's origin is one the authorization covers, and its name is within its bound."""
+    decision = policy.allows_destination(asked.destination)
+    return None if decision.allowed else decision
+
+
+def arguments_fit(policy: Policy, asked: Asked) -> Decision | None:
+    """The arguments, and the destination's query and path, fit the tool's schema (Tool.check_arguments)."""
+    problem = policy.tool_named(asked.tool).check_arguments(asked.arguments, asked.destination)
+    return Decision(False, problem, "bad_arguments") if problem else None
+
+
+def requirements_observed(policy: Policy, asked: Asked) -> Decision | None:
+    """Every field the tool requires is observed, with the value it requires."""
+    tool = asked.tool
+    for field_name, required in policy.tool_named(tool).requires.items():
+        if field_name not in asked.observed:
+            return Decision(False, f"tool {shown(tool)} requires observed field {shown(field_name)}",
+                            "unobserved_requirement")
+        if not _same_value(asked.observed[field_name], required):
+            return Decision(
+                False,
+                f"tool {shown(tool)} requires observed field {shown(field_name)} to be {json_text(required)}, "
+                f"observed {json_text(asked.observed[field_name])}",
+                "unobserved_requirement",
+            )
+    return None
+
+
+def budget_left(policy: Policy, asked: Asked) -> Decision | None:
+    """The action budget is not spent."""
+    if asked.actions_taken >= policy.max_actions:
+        return Decision(False, f"action budget of {policy.max_actions} actions is spent", "budget_spent")
+    return None
+
+
+# The policy's checks of an act, in the order it asks them: each later one may rely on the earlier.
+ACTION_CHECKS: tuple[Check, ...] = (tool_is_declared, destination_is_authorized, arguments_fit,
+                                    requirements_observed, budget_left)
 
 
 def argument_type(type_name: object) -> type | None:

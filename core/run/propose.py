@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.run.canon import CanonError, canonical_bytes, digest
+from core.run.policy import ACTION_CHECKS
 from core.run.recorder import Kind, Recorder, Refusal
 from core.run.records import (
     Action,
@@ -149,7 +150,8 @@ def build_proposal(door: Recorder, payload: dict) -> Proposal:
                       f"proposal cites model call {shown(model_call_id)} that this run does not hold")
     tool, destination, arguments = payload["tool"], payload["destination"], payload["arguments"]
     decision = door.policy.allows_action(tool, destination, observed=door.observed_now,
-                                         actions_taken=door.count("action"), arguments=arguments)
+                                         actions_taken=door.count("action"), arguments=arguments,
+                                         checks=door.kinds[PROPOSAL_KIND].asks)
     if not decision.allowed:
         raise Refusal(decision.code, decision.reason)
     return make_proposal(door.run.run_id, model_call_id, tool, destination, arguments, payload["why"])
@@ -168,7 +170,7 @@ KINDS = (
     Kind(MODEL_CALL_KIND, ("run_id", "prompt_digest", "capture_ids"), "model_calls", "model_call_id",
          build_model_call, (note_shown,)),
     Kind(PROPOSAL_KIND, ("run_id", "model_call_id", "tool", "destination", "arguments", "why"), "proposals",
-         "action_id", build_proposal),
+         "action_id", build_proposal, asks=ACTION_CHECKS),
 )
 ADMITTED_IN = {MODEL_CALL_KIND: ("propose",), PROPOSAL_KIND: ("propose",)}
 CODES = {
@@ -262,7 +264,10 @@ def parse_reply(text: str) -> list[dict]:
     if size > REPLY_LIMIT:
         raise ReplyError("reply_too_large", f"the reply has {size} bytes, over the limit of {REPLY_LIMIT}")
     try:
-        reply = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        reply = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float,
+                           object_pairs_hook=_unique_keys)
+    except ReplyError:
+        raise
     except json.JSONDecodeError as error:
         raise ReplyError("reply_not_json", f"not JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
     except RecursionError:
@@ -294,6 +299,16 @@ def _proposal_fields(number: int, item: object) -> dict:
     except (CanonError, RecursionError) as error:
         raise ReplyError("reply_wrong_shape", f"proposal {number} has no canonical JSON form ({error})") from None
     return item
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    """An object whose keys are all different: with a key twice, which value the model meant is a guess."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ReplyError("reply_wrong_shape", f"the key {key[:40]!r} appears twice in one object")
+        seen.add(key)
+    return dict(pairs)
 
 
 def _no_constant(name: str) -> float:
@@ -340,7 +355,16 @@ def _ask(model: Model, prompt: str) -> str:
     try:
         reply = model(prompt)
     except Exception as error:  # the model is outside the harness: its failure is recorded, not raised
-        raise ReplyError("model_failed", f"the model failed: {error!r}") from None
+        raise ReplyError("model_failed", f"the model failed: {_described(error)}") from None
     if not isinstance(reply, str):
         raise ReplyError("model_failed", f"the model returned {type(reply).__name__}, not text")
-    return reply
+    # A str subclass carries the model's own methods (encode, count, ...); only its characters are text.
+    return str.__str__(reply)
+
+
+def _described(error: Exception) -> str:
+    """``repr(error)``, or its type's name when the model's exception cannot even describe itself."""
+    try:
+        return repr(error)
+    except Exception:
+        return type(error).__name__

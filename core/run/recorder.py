@@ -50,11 +50,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from core.run.canon import MAX_SAFE_INTEGER, CanonError, canonical_bytes, canonical_object
-from core.run.policy import Policy
+from core.run.policy import ACTION_CHECKS, Check, Policy
 from core.run.records import (
     Action,
     Capture,
@@ -140,10 +140,11 @@ class Kind:
     id_field: str  # the record attribute that names it
     build: Build  # the kind's own contract: a record, or Refusal
     hooks: tuple[Hook, ...] = ()  # what the door learns from an admitted record; later lessons add theirs
+    asks: tuple[Check, ...] = ()  # the policy's checks its builder asks, in order (policy.ACTION_CHECKS)
 
     def with_hooks(self, *hooks: Hook) -> Kind:
         """The same row with ``hooks`` run after its own: hooks add up, none is replaced."""
-        return Kind(self.name, self.fields, self.store, self.id_field, self.build, (*self.hooks, *hooks))
+        return replace(self, hooks=(*self.hooks, *hooks))
 
 
 @dataclass
@@ -158,6 +159,7 @@ class Request:
 
 
 Guard = Callable[["Recorder", Request], None]  # returns to let the request on; raises Refusal to turn it away
+Start = Callable[["Recorder"], None]  # run once, when a door is built
 
 
 def named(function: Callable) -> str:
@@ -170,7 +172,7 @@ class Recorder:
 
     def __init__(self, run: Run, policy: Policy, kinds: Iterable[Kind] | None = None,
                  guards: Iterable[Guard] | None = None, sink: Callable[[bytes], None] | None = None,
-                 **parts: object) -> None:
+                 starts: Iterable[Start] = (), **parts: object) -> None:
         self.run = run
         self.policy = policy
         self.kinds = MappingProxyType({row.name: row for row in (KINDS if kinds is None else kinds)})
@@ -191,6 +193,9 @@ class Recorder:
         self.reviewable: set[str] = set()  # subjects besides held records a review may name (later lessons add)
         self.seq_of: dict[tuple[str, str], int] = {}  # (kind, record id) -> the seq of the event that admitted it
         self.state: dict[str, object] = {}  # later lessons' own indexes, each under its module's name
+        self.starts = tuple(starts)  # what later lessons do once, when the door is built (lesson 3 enters its stage)
+        for start in self.starts:
+            start(self)
 
     def __repr__(self) -> str:
         kinds = ", ".join(self.kinds)
@@ -206,9 +211,13 @@ class Recorder:
         lines = [f"door of run {self.run.run_id[:12]}", "kinds (store; builder; then its hooks, in order):"]
         for row in self.kinds.values():
             lines.append(f"  {row.name} -> {row.store or '(an event only)'}; {named(row.build)}")
+            lines += [f"      asks {named(check)}" for check in row.asks]
             lines += [f"      then {named(hook)}" for hook in row.hooks]
             # A part that rules over rows says how (lesson 3's stage table: where each kind is admitted).
             lines += [f"      {part.about(row.name)}" for part in self.parts.values() if hasattr(part, "about")]
+        if self.starts:
+            lines.append("at its start, in order:")
+            lines += [f"  {named(start)}" for start in self.starts]
         lines.append("guards, in order:")
         lines += [f"  {number}. {named(guard)}" for number, guard in enumerate(self.guards, start=1)]
         return "\n".join(lines)
@@ -481,7 +490,8 @@ def build_action(door: Recorder, payload: dict) -> Action:
     """The policy decides; the door only carries its reason and code into the ledger."""
     tool, destination, arguments = payload["tool"], payload["destination"], payload["arguments"]
     decision = door.policy.allows_action(tool, destination, observed=door.observed_now,
-                                         actions_taken=door.count("action"), arguments=arguments)
+                                         actions_taken=door.count("action"), arguments=arguments,
+                                         checks=door.kinds["action"].asks)
     if not decision.allowed:
         raise Refusal(decision.code, decision.reason)
     return make_action(door.run.run_id, tool, destination, arguments)
@@ -551,7 +561,8 @@ def note_review(door: Recorder, review: ReviewDecision) -> None:
 KINDS = (
     Kind("observation", payload_fields(Observation, without="observation_id"), "observations", "observation_id", build_observation,
          (note_observation,)),
-    Kind("action", payload_fields(Action, without="action_id"), "actions", "action_id", build_action),
+    Kind("action", payload_fields(Action, without="action_id"), "actions", "action_id", build_action,
+         asks=ACTION_CHECKS),
     Kind("capture", payload_fields(Capture), "captures", "capture_id", build_capture),
     Kind("outcome", payload_fields(Outcome, without="outcome_id"), "outcomes", "outcome_id", build_outcome, (note_outcome,)),
     Kind("finding", payload_fields(Finding), "findings", "finding_id", build_finding),

@@ -22,13 +22,14 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import hashlib
 import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from core.run.canon import CanonError, canonical_bytes, digest
+from core.run.canon import CanonError, canonical_bytes, canonical_object, digest
 from core.run.origins import DESTINATION_LIMIT, OriginError, canonical_destination
 
 OUTCOME_STATUSES = ("unresolved", "succeeded", "failed")
@@ -111,6 +112,19 @@ def _digest_of(field: str, content: dict) -> str:
         raise RecordError(f"{field} cannot be computed: {exc}") from None
 
 
+def _digest_of_members(field: str, record: object, encoded: Mapping[str, bytes]) -> str:
+    """The digest ``_digest_of`` gives the record's content, with the ``encoded`` fields taken as they are."""
+    names = [name for name in _field_names(type(record)) if name != field]
+    if not set(encoded) <= set(names):
+        raise RecordError(f"{field} cannot be computed: {sorted(set(encoded) - set(names))} are not its fields")
+    try:
+        members = {name: encoded[name] if name in encoded else canonical_bytes(thawed_json(getattr(record, name)))
+                   for name in names}
+        return hashlib.sha256(canonical_object(members)).hexdigest()
+    except CanonError as exc:
+        raise RecordError(f"{field} cannot be computed: {exc}") from None
+
+
 def record_data(record: object) -> dict:
     """Every field of a record, in declaration order, as fresh JSON data (a copy: records cannot be edited).
 
@@ -142,14 +156,21 @@ def payload_fields(record_class: type, without: str = "") -> tuple[str, ...]:
     return tuple(field.name for field in dataclasses.fields(record_class) if field.name != without)
 
 
-def named_by_content(record: object, id_field: str) -> None:
+def named_by_content(record: object, id_field: str, encoded: Mapping[str, bytes] | None = None) -> None:
     """Give a record the digest of its content (``content_of``) as its id, or check the id it was given.
 
     Every content-addressed record, in this module and in later lessons',
     calls this last in ``__post_init__``: built without an id it computes
     one; built with one, it refuses an id that is not its own digest.
+    ``encoded`` maps a field to the canonical bytes of its value, when the
+    record already holds them (a list that grows with the run, encoded one
+    item at a time as it grew): the digest is the same, and that field is not
+    walked and encoded again.
     """
-    computed = _digest_of(id_field, content_of(record, id_field))
+    if encoded:
+        computed = _digest_of_members(id_field, record, encoded)
+    else:
+        computed = _digest_of(id_field, content_of(record, id_field))
     claimed = getattr(record, id_field)
     if claimed == "":
         object.__setattr__(record, id_field, computed)

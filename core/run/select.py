@@ -26,8 +26,9 @@ that drives the run can execute an act nobody proposed and chose.
 
 from __future__ import annotations
 
+import bisect
 import math
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
 from core.run.propose import PROPOSAL_KIND
 from core.run.recorder import Kind, Recorder, Refusal, Request
@@ -72,11 +73,17 @@ class Selection:
     reason: str
     cites: tuple[int, ...]
     selection_id: str = ""  # the digest of the other five
+    # The canonical JSON of ``cites``, when the door made both from its own seqs (``Earned.cites_with``):
+    # the list grows with the run, so it is then neither checked nor encoded again. Not a field.
+    canonical_cites: InitVar[bytes] = b""
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, canonical_cites: bytes) -> None:
         for name in ("run_id", "action_id", "reason"):
             require_text(name, getattr(self, name))
         _require_number("score", self.score)
+        if canonical_cites and type(self.cites) is tuple:
+            named_by_content(self, "selection_id", encoded={"cites": canonical_cites})
+            return
         if not all(isinstance(seq, int) and not isinstance(seq, bool) and seq > 0 for seq in self.cites):
             raise RecordError(f"cites must be ledger sequence numbers, got {shown(self.cites)}")
         object.__setattr__(self, "cites", tuple(self.cites))
@@ -107,6 +114,60 @@ def score(weight: float, cost: float, credit: float) -> float:
     return weight * (1 + credit) / (1 + cost)
 
 
+@dataclass
+class Earned:
+    """One family's credit in this run and the seqs of the feedback that gave it, kept ready to cite.
+
+    Feedback is admitted in ledger order, so ``seqs`` only grows at its end,
+    and so does ``text``, their canonical JSON without the brackets. A
+    selection cites every feedback its family earned, a list as long as the
+    run: kept this way, adding a feedback costs the same however many came
+    before, and a selection copies the list and its bytes once instead of
+    checking and encoding every item again.
+    """
+
+    credit: float = 0.0
+    seqs: list[int] = field(default_factory=list)  # ascending
+    text: bytearray = field(default_factory=bytearray)  # b"4,9,17" for seqs [4, 9, 17]
+    starts: list[int] = field(default_factory=list)  # where each seq's digits begin in text
+    _as_tuple: tuple[int, ...] = field(default=(), repr=False)  # seqs as a tuple, made again after new feedback
+
+    def add(self, credit: float, seq: int) -> None:
+        if self.seqs and seq <= self.seqs[-1]:
+            raise ValueError(f"feedback seq {seq} comes after seq {self.seqs[-1]}, not before it")
+        if self.seqs:
+            self.text += b","
+        self.starts.append(len(self.text))
+        self.text += str(seq).encode("ascii")
+        self.seqs.append(seq)
+        self.credit += credit
+
+    def cites_with(self, seq: int, count: int | None = None) -> tuple[tuple[int, ...], bytes]:
+        """The first ``count`` seqs (all, by default) with ``seq`` in its place, and their canonical JSON.
+
+        That is what a selection of a proposal of this family cites: the
+        proposal's seq and every feedback the family had earned. Each is made
+        by copying what is kept, once, never by walking the seqs in Python.
+        """
+        count = len(self.seqs) if count is None else count
+        if len(self._as_tuple) != len(self.seqs):  # feedback came since the last selection
+            self._as_tuple = tuple(self.seqs)
+        at = bisect.bisect_left(self.seqs, seq, 0, count)
+        digits = str(seq).encode("ascii")
+        end = len(self.text) if count == len(self.seqs) else max(self.starts[count] - 1, 0)
+        with memoryview(self.text) as text:
+            if at == count:
+                parts = (b"[", text[:end], b"," if count else b"", digits, b"]")
+            else:
+                parts = (b"[", text[:self.starts[at]], digits, b",", text[self.starts[at]:end], b"]")
+            canonical = b"".join(parts)
+        if at == count == len(self.seqs):
+            cites = self._as_tuple + (seq,)
+        else:
+            cites = (*self._as_tuple[:at], seq, *self._as_tuple[at:count])
+        return cites, canonical
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One eligible proposal as the ranking sees it (not a record: the door records the winner)."""
@@ -114,7 +175,20 @@ class Candidate:
     action_id: str
     score: float
     reason: str
-    cites: tuple[int, ...]
+    proposal_seq: int
+    earned: Earned = field(repr=False, compare=False)  # its family's credit, of which it cites the first
+    feedback_count: int = 0  # feedback the family had earned when it was ranked
+
+    def citations(self) -> tuple[tuple[int, ...], bytes]:
+        """The seqs its score came from, ascending (its proposal's and its family's feedback), and their bytes."""
+        return self.earned.cites_with(self.proposal_seq, self.feedback_count)
+
+    @property
+    def cites(self) -> tuple[int, ...]:
+        return self.citations()[0]
+
+
+NOTHING_EARNED = Earned()  # what a family that has no feedback yet has earned (never added to)
 
 
 @dataclass
@@ -124,7 +198,7 @@ class SelectionState:
     current: str = ""  # the action identity the latest selection chose
     open: dict[str, None] = field(default_factory=dict)  # proposals not yet executed or tried, in arrival order
     tried: set[str] = field(default_factory=set)  # identities that reached the execute stage's door
-    credit: dict[str, tuple[float, tuple[int, ...]]] = field(default_factory=dict)  # family -> credit, seqs
+    credit: dict[str, Earned] = field(default_factory=dict)  # family -> what it has earned
 
 
 def selection_state(door: Recorder) -> SelectionState:
@@ -146,14 +220,14 @@ def rank(door: Recorder) -> list[Candidate]:
     candidates = []
     for action_id in state.open:
         tool = door.policy.tool_named(door.stored(PROPOSAL_KIND, action_id).tool)
-        credit, earned = state.credit.get(tool.family, (0.0, ()))
-        value = score(tool.weight, tool.cost, credit)
+        earned = state.credit.get(tool.family, NOTHING_EARNED)
+        value = score(tool.weight, tool.cost, earned.credit)
         reason = (
-            f"score {value!r} = weight {tool.weight!r} * (1 + {tool.family} credit {credit!r})"
+            f"score {value!r} = weight {tool.weight!r} * (1 + {tool.family} credit {earned.credit!r})"
             f" / (1 + cost {tool.cost!r})"
         )
-        cites = (door.seq_of[(PROPOSAL_KIND, action_id)], *earned)
-        candidates.append(Candidate(action_id, value, reason, tuple(sorted(cites))))
+        proposal_seq = door.seq_of[(PROPOSAL_KIND, action_id)]
+        candidates.append(Candidate(action_id, value, reason, proposal_seq, earned, len(earned.seqs)))
     return sorted(candidates, key=lambda candidate: (-candidate.score, candidate.action_id))
 
 
@@ -171,7 +245,8 @@ def build_selection(door: Recorder, payload: dict) -> Selection:
     reason = f"{best.reason}, the best of {len(ranking)} eligible proposals"
     if len(ranking) > 1 and ranking[1].score == best.score:
         reason += " (a tie, broken by action identity)"
-    return Selection(door.run.run_id, best.action_id, best.score, reason, best.cites)
+    cites, canonical_cites = best.citations()
+    return Selection(door.run.run_id, best.action_id, best.score, reason, cites, canonical_cites=canonical_cites)
 
 
 def build_feedback(door: Recorder, payload: dict) -> Feedback:
@@ -196,9 +271,8 @@ def note_selection(door: Recorder, selection: Selection) -> None:
 
 
 def note_feedback(door: Recorder, feedback: Feedback) -> None:
-    credit = selection_state(door).credit
-    earned, seqs = credit.get(feedback.family, (0.0, ()))
-    credit[feedback.family] = (earned + feedback.credit, (*seqs, door.seq_of[(FEEDBACK_KIND, feedback.feedback_id)]))
+    earned = selection_state(door).credit.setdefault(feedback.family, Earned())
+    earned.add(feedback.credit, door.seq_of[(FEEDBACK_KIND, feedback.feedback_id)])
 
 
 def is_the_selection(door: Recorder, request: Request) -> None:

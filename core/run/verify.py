@@ -354,7 +354,7 @@ def in_the_plan(door: Recorder, request: Request) -> None:
 
 
 def plan_sections(door: Recorder, given: object) -> dict:
-    """The plan a run's verify stage was held to, for its report: what ``doors.redo`` rebuilds the door with."""
+    """The plan a run's verify stage was held to, for its report: what ``rederive.redo`` rebuilds the door with."""
     plan = door.parts.get(PLAN)
     return {} if plan is None else {"plan": plan.snapshot()}
 

@@ -9,7 +9,7 @@ CHECKED = ("closed", "counts", "findings", "stage")
 
 def derive_sections(report: dict) -> dict:
     """The sections a fresh door derives from the ledger."""
-    from core.run.doors import redo
+    from core.run.rederive import redo
     from core.run.report import ledger_sections
 
     sections = ledger_sections(redo(report), {})
@@ -21,7 +21,7 @@ def derive_sections(report: dict) -> dict:
 
 def first_disagreeing_section(report: dict) -> str | None:
     """The section seal verify names, if it is one of the four."""
-    from core.run.doors import verify
+    from core.run.rederive import verify
     from core.run.seal import reseal
 
     section = verify(reseal(report)).section

@@ -19,5 +19,5 @@ def first_altered_event(report: dict) -> int | None:
 
 def matches_kept_head(report: dict, kept_head: str) -> bool:
     """True when the head ``report`` hashes to is ``kept_head``, whatever its seal claims."""
-    verify = importlib.import_module("core.run." + "doors").verify
+    verify = importlib.import_module("core.run." + "rederive").verify
     return verify(report).ok and report["seal"]["head"] == kept_head

@@ -1,8 +1,11 @@
-"""Governance holes, round 2 (issue 23): one test or more per hole, each written to fail before its fix.
+"""The mechanisms behind the attack suite's defences, each at the smallest scale that shows it.
 
-The attack suite (lab/attacks.py, tests/test_attacks.py) tries each hole as an
-attacker would and judges it by evidence; the tests here pin the mechanism
-that closes it, at the smallest scale that shows it.
+The attack suite (lab/attacks.py, tests/test_attacks.py) tries each way in as an
+attacker would and judges it by evidence; the tests here pin the mechanism that
+keeps it shut: a linear catalogue check, one line for a report that breaks a
+reader, plain text in every printout, passive destinations free of probe input,
+honest runs that always verify, reports judged against the operator's own
+configuration, and in-scope steering that cannot take the run's utility.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import json
 
 from core.run.policy import Policy, reference_policy
 
-# --- hole 8: the catalogue check is linear --------------------------------------------------
+# --- the catalogue check is linear ----------------------------------------------------------
 
 
 from lab.judging import CountedId  # a tool id that counts how often it is compared: the suite's own counter
@@ -34,7 +37,7 @@ def test_building_a_policy_compares_each_tool_id_a_bounded_number_of_times():
         assert per_tool < 8, f"{count} tools cost {CountedId.comparisons} id comparisons ({per_tool:.0f} per tool)"
 
 
-# --- hole 7: the listed tracebacks are one line and a distinct exit code ---------------------
+# --- the listed tracebacks are one line and a distinct exit code -----------------------------
 
 import subprocess
 import sys
@@ -103,7 +106,7 @@ def test_the_terminal_printout_of_a_report_nested_100000_deep_is_one_line(tmp_pa
     assert done.returncode == 2
 
 
-# --- hole 6: model text is plain text in every printout ----------------------------------------
+# --- model text is plain text in every printout ------------------------------------------------
 
 import io
 
@@ -158,7 +161,7 @@ def test_the_terminal_printout_shows_markup_and_escapes_in_model_text_and_obeys_
 
 def test_the_markdown_report_and_the_command_lines_show_escapes_and_obey_none(tmp_path):
     """The Markdown report, replay's divergences and seal verify's answer write control, escape and bidirectional characters from a report as visible escapes, never as themselves."""
-    from core.run.doors import render
+    from core.run.rederive import render
 
     sealed = hostile_report()
     markdown = render(sealed)
@@ -174,7 +177,7 @@ def test_the_markdown_report_and_the_command_lines_show_escapes_and_obey_none(tm
         assert not [mark for mark in OBEYED if mark in said], (argv, said[-1500:])
 
 
-# --- hole 4: a passive tool's destination carries no probe input anywhere in the URL ----------
+# --- a passive tool's destination carries no probe input anywhere in the URL ------------------
 
 PATH_PROBES = ["https://lab.example/search/<script>canary-h4</script>", "https://lab.example/search;q=<i>canary-h4</i>",
                "https://lab.example/search%3Fq=<i>canary-h4</i>", "https://lab.example/search/%3Ci%3Ecanary-h4",
@@ -213,13 +216,13 @@ def test_no_probe_input_in_a_passive_path_reaches_the_lab():
     assert [event["code"] for event in turned_away] == ["bad_arguments"] * len(PATH_PROBES), "each was tried"
 
 
-# --- hole 2: an honest run always verifies and replays, whatever the target serves or the model writes ----
+# --- an honest run always verifies and replays, whatever the target serves or the model writes ------------
 
 import shutil
 
 from core.audit.replay import replay
 from core.run import drive
-from core.run.doors import verify
+from core.run.rederive import verify
 from core.run.policy import PolicyError
 from core.run.recorder import BOUNDED, UNREPRESENTABLE
 from core.run import records
@@ -305,7 +308,7 @@ def test_a_payload_over_the_bound_is_refused_and_an_admitted_one_is_kept_whole()
     from core.run.records import make_run
 
     config = drive.load_configuration()
-    door = final_door(make_run(config.policy.snapshot(), {"hole": 2}), config.policy, config.gating)
+    door = final_door(make_run(config.policy.snapshot(), {"payload bound": 1}), config.policy, config.gating)
     value = "\u00e9" * (PAYLOAD_LIMIT // 2)  # under the limit in characters, over it in bytes
     answer = door.record("observation", {"run_id": door.run.run_id, "field": "page", "value": value, "capture_id": ""})
     assert not answer["recorded"], "an observation over the byte bound was admitted"
@@ -317,7 +320,7 @@ def test_a_payload_over_the_bound_is_refused_and_an_admitted_one_is_kept_whole()
     assert small["recorded"] and door.ledger[-1]["payload"]["value"] == value[:1000]
 
 
-# --- hole 1: a report is judged against the operator's configuration, not by what it carries ----------
+# --- a report is judged against the operator's configuration, not by what it carries ------------------
 
 CONFIG = ROOT / "data" / "policy" / "training-authorization-0001.json"
 
@@ -409,7 +412,7 @@ def test_a_report_sealed_under_a_taxonomy_below_the_operators_minimum_fails_veri
         drive.configuration(config)
 
 
-# --- hole 3: in-scope steering cannot take the run's utility --------------------------------------
+# --- in-scope steering cannot take the run's utility ----------------------------------------------
 
 
 @pytest.mark.parametrize("arguments", [{"parameter": "q"}, {"marker": "lab-probe-<i>9</i>"}])

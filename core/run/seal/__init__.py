@@ -46,7 +46,6 @@ re-derived, which only the kept head catches.
 from __future__ import annotations
 
 import hashlib
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -322,9 +321,3 @@ def against_kept_head(verification: Verification, report: dict, kept: str) -> Ve
 def is_head(text: str) -> bool:
     """A head as a person copies it: 64 lower-case hex digits."""
     return len(text) == 64 and set(text) <= set("0123456789abcdef")
-
-
-if __name__ == "__main__":  # the command verifies a whole report, so it lives with the whole harness
-    from core.run.main import seal_command
-
-    sys.exit(seal_command())

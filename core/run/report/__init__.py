@@ -6,7 +6,7 @@ other part of the document, each derived from a door by a function. Lesson
 run, its policy, stage and close, the counts, every store, and each finding
 with the verdict verification gave it; from lesson 8 on, ``gating_sections``
 adds how acts were gated. A later lesson adds its own function (lesson 10's
-safety verdict), and ``doors.SECTIONS`` lists them all. seal.py then chains
+safety verdict), and ``rederive.SECTIONS`` lists them all. seal.py then chains
 and seals the document; the sealed JSON is the artifact.
 
 Building and verifying share those functions. ``build_report`` derives the
@@ -29,7 +29,6 @@ never reads it as markup.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable, Iterable, Mapping
 
 from core.run.canon import CanonError, canonical_bytes
@@ -71,7 +70,7 @@ def gating_sections(door: Recorder, given: Mapping) -> dict:
                                                       "digest": gating.table.digest}}
 
 
-SECTIONS = (ledger_sections, gating_sections)  # lesson 9's; doors.SECTIONS adds later lessons'
+SECTIONS = (ledger_sections, gating_sections)  # lesson 9's; rederive.SECTIONS adds later lessons'
 
 
 def with_verdicts(findings: list[dict], verdicts: list[dict]) -> list[dict]:
@@ -125,18 +124,20 @@ def build_report(door: Recorder, sections: Iterable[Sections] = SECTIONS, given:
 
 
 def verify_report(report: object, redo: Redo, sections: Iterable[Sections] = SECTIONS,
-                  given_by: Callable[[dict], Mapping] = lambda report: {}) -> Verification:
+                  given_by: Callable[[dict], Mapping] = lambda report: {},
+                  chain: Callable[[object], Verification] = verify_chain) -> Verification:
     """The chain and the seal (seal.verify_chain), then every section, derived again from the ledger.
 
     ``redo`` rebuilds the report's door and asks it every question of the
-    ledger again (doors.redo); ``given_by`` rebuilds what the run was given
-    besides its door (doors.given_by). A report whose sections were edited and then
+    ledger again (rederive.redo); ``given_by`` rebuilds what the run was given
+    besides its door (rederive.given_by). A report whose sections were edited and then
     resealed has a valid chain; it is caught here, and the first section
     that disagrees is named. Raises SealError or ReportError when the input
     is not a sealed harness report (``redo`` raises its own error when the
-    report's setting cannot be rebuilt).
+    report's setting cannot be rebuilt). ``chain`` walks the chain in
+    seal.verify_chain's place (``course attack`` asks a student's walk).
     """
-    verification = verify_chain(report)
+    verification = chain(report)
     if not verification.ok:
         return verification
     if report.get("format") != FORMAT:
@@ -158,7 +159,7 @@ def verify_report(report: object, redo: Redo, sections: Iterable[Sections] = SEC
 def render_markdown(sealed: dict, verification: Verification) -> str:
     """The report a person reads, from the sealed JSON alone: the answers first, then the evidence.
 
-    ``verification`` is what verifying ``sealed`` found (doors.verify); its
+    ``verification`` is what verifying ``sealed`` found (rederive.verify); its
     line heads the report. Raises ReportError when ``sealed`` is not a
     harness report.
     """
@@ -307,9 +308,3 @@ def _code(value: object) -> str:
     fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
-
-
-if __name__ == "__main__":  # rendering verifies the whole report first, so it lives with the whole harness
-    from core.run.main import report_command
-
-    sys.exit(report_command())

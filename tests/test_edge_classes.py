@@ -1,0 +1,98 @@
+"""Each lesson's edge classes are data beside its check, and every class reaches the student's file in every run.
+
+A completion test that lists ``EDGE_CLASSES`` (course/differ.py) asks each
+class's questions through ``course.student.asked``, which notes each answered
+question in the trace ``$COURSE_TRACE`` names. These tests run the real
+command on the worked answer under twenty seeds and read that trace.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+
+import pytest
+
+from course.differ import Edge
+from course.wrong import names_the_idea, wrong_solutions
+
+from .conftest import REPO, run_course
+from .test_wrong_solutions import failed_rows
+
+LESSONS_WITH_CLASSES = (7, 9, 11)
+SEEDS = tuple(range(1, 21))  # the twenty seeds; COURSE_SEED=N replays one
+
+
+def edge_classes(lesson: int) -> tuple[Edge, ...]:
+    """The classes the lesson's completion test lists, read from the test itself."""
+    path = REPO / "starter" / f"lesson{lesson:02d}_test.py"
+    spec = importlib.util.spec_from_file_location(f"lesson{lesson:02d}_edges", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module.EDGE_CLASSES
+
+
+def traced(lesson: int, seed: int, folder) -> tuple[object, list[dict]]:
+    trace = folder / f"trace-{lesson}-{seed}.jsonl"
+    done = run_course(REPO, "check", str(lesson), COURSE_TARGET="solution", COURSE_SEED=str(seed),
+                      COURSE_TRACE=str(trace))
+    lines = trace.read_text(encoding="utf-8").splitlines() if trace.exists() else []
+    return done, [json.loads(line) for line in lines]
+
+
+@pytest.mark.parametrize("lesson", LESSONS_WITH_CLASSES)
+def test_a_lesson_lists_its_edge_classes_as_data_with_inputs_for_each(lesson):
+    classes = edge_classes(lesson)
+    assert classes and all(isinstance(edge, Edge) for edge in classes)
+    assert len({edge.name for edge in classes}) == len(classes), "two classes share a name"
+    for edge in classes:
+        assert edge.fixed() and all(edge.fixed()), f"{edge.name!r} asks nothing in every run"
+        assert edge.drawn is not None, f"{edge.name!r} draws nothing from the seed"
+
+
+@pytest.mark.whole
+@pytest.mark.parametrize("lesson", LESSONS_WITH_CLASSES)
+def test_every_listed_class_reaches_the_students_file_on_twenty_seeds(lesson, tmp_path):
+    names = {edge.name for edge in edge_classes(lesson)}
+    for seed in SEEDS:
+        done, trace = traced(lesson, seed, tmp_path)
+        assert done.returncode == 0, f"the worked answer failed course check {lesson} on seed {seed}:\n{done.stdout}"
+        reached = {line["edge"] for line in trace if line["lesson"] == lesson}
+        assert names <= reached, f"seed {seed}: never asked {sorted(names - reached)}"
+        assert reached <= names, f"seed {seed}: the trace names classes the check does not list: {reached - names}"
+
+
+def test_the_trace_notes_only_questions_the_file_answered(tmp_path):
+    """A file that is not written yet answers nothing, so no class is noted as reaching it."""
+    trace_file = tmp_path / "trace.jsonl"
+    done = run_course(REPO, "check", "7", COURSE_TARGET="pristine", COURSE_SEED="1", COURSE_TRACE=str(trace_file))
+    assert done.returncode == 1
+    assert not trace_file.exists() or not trace_file.read_text(encoding="utf-8").strip()
+
+
+# Mistakes that passed the checks before they asked every edge class: each must now fail on every seed.
+AFTER_EDGE_CLASSES = ("lesson05_finds_the_tool_by_its_prefix", "lesson06_details_an_error_by_its_message",
+                      "lesson10_takes_an_empty_list_for_no_evidence", "lesson02_numbers_the_reference_from_the_clock",
+                      "lesson08_lets_a_cap_release_a_consequential_act", "lesson08_reads_the_role_in_any_case",
+                      "lesson04_takes_any_attribute_that_says_generator", "lesson04_reads_the_first_kilobyte",
+                      "lesson01_compares_findings_as_a_set", "lesson01_takes_a_404_control_for_no_control",
+                      "lesson01_finds_the_text_in_any_case",
+                      "lesson07_knows_four_server_errors", "lesson07_shows_in_any_case",
+                      "lesson07_remembers_each_finding", "lesson09_takes_a_shortened_head",
+                      "lesson09_hashes_under_a_fixed_algorithm", "lesson09_pops_the_chain_out_of_each_event",
+                      "lesson11_takes_a_negative_index", "lesson11_compares_twelve_digits",
+                      "lesson11_raises_on_a_proof_that_does_not_fit")
+
+
+@pytest.mark.whole
+@pytest.mark.parametrize("name", AFTER_EDGE_CLASSES)
+def test_each_mistake_an_edge_class_names_fails_on_twenty_seeds_with_its_words(name):
+    wrong = next(found for found in wrong_solutions(REPO, int(name[6:8])) if found.path.stem == name)
+    for seed in SEEDS:
+        done = run_course(REPO, "check", str(wrong.lesson), COURSE_TARGET=str(wrong.path), COURSE_SEED=str(seed),
+                          COLUMNS="1000")
+        assert done.returncode == 1, f"seed {seed}: course check {wrong.lesson} passed {name}"
+        assert any(names_the_idea(row, wrong.words) for row in failed_rows(done.stdout)), \
+            f"seed {seed}: no failing row of {name} says {wrong.words!r}:\n{done.stdout}"

@@ -4,7 +4,8 @@
     python3 -m benchmarks.bench --quick         # smaller sizes, 3 rounds, no test suite: to try it out
 
 Without --quick the table ends with the course's own test commands, run once each
-(suite.py: `make test` against its six-minute goal and the figure before).
+(suite.py: `make test` against its six-minute goal and the figure before), and is followed
+by lesson 12's AgentDojo table (agentdojo_pairs.py, when the agentdojo extra is installed).
 
 Each row is a ratio of two things measured side by side in the same rounds (see
 measure.py): below 1.0x the measured side is faster than what it is against.
@@ -15,8 +16,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from benchmarks import (canon_speed, catalogue, door_cost, door_throughput, journal_cost, lab_pass, reference_run,
-                        seal_verify, student_loop, suite)
+from benchmarks import (agentdojo_pairs, canon_speed, catalogue, door_cost, door_throughput, journal_cost, lab_pass,
+                        reference_run, seal_verify, student_loop, suite)
 from benchmarks.measure import Row, print_table
 
 
@@ -45,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     rows = all_rows(rounds, args.quick)
     print_table(rows, rounds)
+    if not args.quick:
+        print("\n".join(agentdojo_pairs.lines()))
     print(f"({time.perf_counter() - start:.0f} s; wall-clock times on this machine, for comparing changes here)")
     return 0
 

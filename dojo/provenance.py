@@ -111,18 +111,14 @@ def review(tool: str, traced: Iterable[str], carries: Iterable[str], arguments: 
     """Approve the call only if every value it reaches with traces to ``request`` or ``trusted``."""
     trusted = list(trusted)
     checked = []
-    for name in traced:
-        for value in values_of(arguments.get(name)):
-            if not traces(value, [request], trusted):
-                return Review("rejected", f"{tool} argument {name} is {value!r}, which is neither in the user's "
-                                          "request nor a value the operator trusts")
-            checked.append(name)
-    for name in carries:
-        for value in tokens(arguments.get(name)):
-            if not traces(value, [request], trusted):
-                return Review("rejected", f"{tool} argument {name} writes {value!r}, which is neither in the "
-                                          "user's request nor a value the operator trusts")
-            checked.append(name)
+    # A traced argument is judged value by value; a carrying one by each address-like token in its text.
+    for names, found_in, says in ((traced, values_of, "is"), (carries, tokens, "writes")):
+        for name in names:
+            for value in found_in(arguments.get(name)):
+                if not traces(value, [request], trusted):
+                    return Review("rejected", f"{tool} argument {name} {says} {value!r}, which is neither in the "
+                                              "user's request nor a value the operator trusts")
+                checked.append(name)
     named = ", ".join(sorted(set(checked))) or "none of its traced arguments names anything"
     return Review("approved", f"every value {tool} reaches with comes from the user's request or a trusted value "
                               f"({named})")

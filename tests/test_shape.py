@@ -264,8 +264,9 @@ def test_every_code_a_door_or_a_caller_writes_is_in_the_one_table_with_who_write
         assert set(entry.by) == writers.get(code, set()), (code, entry.by, writers.get(code))
 
 
-OUTSIDE_CORE = ("tests", "course", "lab", "tlog", "benchmarks", "solutions", "starter", "conftest.py")
-WRONG_SOLUTIONS = REPO / "solutions" / "wrong"  # a student's file that patches the check: the check must catch it
+OUTSIDE_CORE = ("tests", "course", "lab", "tlog", "dojo", "mutation", "site_build", "benchmarks", "solutions",
+                "starter", "conftest.py")
+WRONG_SOLUTIONS = REPO / "solutions" / "wrong"  # plausible wrong answers, read by the check, not tools
 # Calls whose text argument is a hostile file, not a tool: a student's file that tries to patch the check from its
 # own process (tests/test_student.py's write), and this finder's own examples.
 HOSTILE_FILES = ("write", "patches_of_core")

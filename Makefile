@@ -14,7 +14,8 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test test-fast bench mutate killmatrix lab docs verify lint status clean
 
-# Every dependency, the dev extra's included and the build backend (setuptools), comes from
+# pip comes first, from requirements-pip.lock (hash-checked; that file says why). Every
+# dependency, the dev extra's included and the build backend (setuptools), comes from
 # requirements.lock, each file checked against the hashes there (--require-hashes). The lock is
 # compiled from pyproject.toml by the command in its header; compile it again after any change
 # to a pin. The course itself is installed after, with --no-deps (nothing unhashed comes with
@@ -23,8 +24,9 @@ STAMP  := $(VENV)/.installed
 # editable_mode=compat: the course is put on the path by one line in a .pth file, not by
 # setuptools' import-hook finder, whose own import costs every Python process 10 to 30 ms here
 # (`course check` starts three).
-$(STAMP): pyproject.toml requirements.lock
+$(STAMP): pyproject.toml requirements-pip.lock requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-pip.lock
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e . \
 	  --config-settings editable_mode=compat

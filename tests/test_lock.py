@@ -89,11 +89,19 @@ def test_every_package_pyproject_declares_is_locked_at_its_pin():
     assert {name: (version, locked.get(name)) for name, version in wanted.items() if locked.get(name) != version} == {}
 
 
+def test_the_pip_lock_pins_pip_alone_with_a_hash():
+    """requirements-pip.lock pins pip, and nothing else, to an exact version with a sha256 hash."""
+    text = (REPO / "requirements-pip.lock").read_text(encoding="utf-8")
+    assert unhashed(text) == []
+    assert list(pins(text)) == ["pip"]
+
+
 def test_make_installs_the_lock_hash_checked_and_the_course_without_its_dependencies():
-    """The Makefile installs requirements.lock with --require-hashes, then the course with --no-deps, and nothing with -c or unhashed."""
+    """The Makefile installs pip, then requirements.lock, each with --require-hashes, then the course with --no-deps, and nothing with -c or unhashed."""
     makefile = (REPO / "Makefile").read_text(encoding="utf-8").replace("\\\n", " ")
     installs = [line.strip() for line in makefile.splitlines() if "pip install" in line and not line.lstrip().startswith("#")]
-    assert len(installs) == 2, installs
-    assert "--require-hashes -r requirements.lock" in installs[0]
-    assert "--no-deps" in installs[1] and " -e ." in installs[1] and "editable_mode=compat" in installs[1]
+    assert len(installs) == 3, installs
+    assert "--require-hashes -r requirements-pip.lock" in installs[0]
+    assert "--require-hashes -r requirements.lock" in installs[1]
+    assert "--no-deps" in installs[2] and " -e ." in installs[2] and "editable_mode=compat" in installs[2]
     assert not any(" -c " in line or "[dev]" in line for line in installs)

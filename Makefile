@@ -38,7 +38,7 @@ $(STAMP): pyproject.toml requirements-pip.lock requirements.lock
 run: $(STAMP)
 	@mkdir -p build
 	$(BIN)/python -m core.run.main --out build/report.json
-	@$(BIN)/python -m course.run_report build/report.json
+	@$(BIN)/python -m printout build/report.json
 	@cmp -s build/report.json data/course/report.json \
 	  && echo "build/report.json is byte-identical to the committed data/course/report.json" \
 	  || (echo "build/report.json differs from data/course/report.json: run 'make verify'"; exit 1)

@@ -452,13 +452,14 @@ def try_printout(attack, ctx: Context) -> Verdict:
 def _terminal(report: dict, ctx: Context) -> str:
     from rich.console import Console
 
-    from course import manifest, run_report
+    import printout
+    from course import manifest
 
     path = ctx.scratch / "printout.json"
     path.write_text(json.dumps(report), encoding="utf-8")
     screen = io.StringIO()
     console = Console(file=screen, width=100, force_terminal=True, color_system="truecolor", highlight=False)
-    run_report.render(report, path, manifest.course_root(), console)
+    printout.render(report, path, manifest.course_root(), console)
     return screen.getvalue()
 
 
@@ -489,7 +490,7 @@ def try_reader(attack, ctx: Context) -> Verdict:
     readers = {"seal verify": lambda: seal_command(["verify", str(path)]),
                "replay": lambda: replay_command([str(path)]),
                "render": lambda: report_command(["render", str(path)]),
-               "the terminal printout": lambda: _run_report_main(path)}
+               "the terminal printout": lambda: _printout_main(path)}
     for name, reader in readers.items():
         said = io.StringIO()
         try:
@@ -507,10 +508,10 @@ def try_reader(attack, ctx: Context) -> Verdict:
                                   "terminal printout fails it without a traceback")
 
 
-def _run_report_main(path: Path) -> int:
-    from course import run_report
+def _printout_main(path: Path) -> int:
+    import printout
 
-    return run_report.main([str(path)])
+    return printout.main([str(path)])
 
 
 class CountedId(str):

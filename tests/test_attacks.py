@@ -275,7 +275,7 @@ def test_without_printable_text_markup_and_escapes_crash_hide_or_reach_the_termi
     as_they_are = {
         "core/run/records.py": [('    return "".join(_escape(char) if unicodedata.category(char) in _OBEYED else char '
                                  'for char in text)', "    return text  # the ablation")],
-        "course/run_report.py": [('    return Text(printable("".join(str(part) for part in parts)))',
+        "printout/__init__.py": [('    return Text(printable("".join(str(part) for part in parts)))',
                                   '    return "".join(str(part) for part in parts)  # the ablation')],
     }
     assert succeeded_in_a_copy(names(chosen), as_they_are) == names(chosen)
@@ -298,7 +298,7 @@ def test_without_the_readers_checks_a_broken_report_is_a_traceback():
                               '    return\n')],
         "core/run/policy.py": [('    return ARGUMENT_TYPES.get(type_name) if isinstance(type_name, str) else None',
                                 '    return ARGUMENT_TYPES.get(type_name)  # the ablation: any key asked')],
-        "course/run_report.py": [('report = read_json(path, error=ValueError, what="report")',
+        "printout/__init__.py": [('report = read_json(path, error=ValueError, what="report")',
                                   'report = __import__("json").loads(path.read_text())  # the ablation')],
     }
     assert succeeded_in_a_copy(names(chosen), lenient) == names(chosen)

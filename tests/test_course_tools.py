@@ -422,7 +422,7 @@ def test_every_ready_lesson_has_at_least_two_hints_for_course_hint(lesson):
 
 def run_report(path: Path, columns: str = "200") -> subprocess.CompletedProcess:
     environment = {**os.environ, "COLUMNS": columns, "NO_COLOR": "1", "TERM": "dumb"}
-    return subprocess.run([sys.executable, "-m", "course.run_report", str(path)], cwd=REPO, env=environment,
+    return subprocess.run([sys.executable, "-m", "printout", str(path)], cwd=REPO, env=environment,
                           capture_output=True, text=True)
 
 

@@ -97,10 +97,10 @@ def test_a_report_that_breaks_a_reader_gets_one_line_and_exit_2(broken, command,
 
 
 def test_the_terminal_printout_of_a_report_nested_100000_deep_is_one_line(tmp_path):
-    """`make run`'s terminal printout (course.run_report) of a file nested 100,000 levels deep is one line and exit 2."""
+    """`make run`'s terminal printout (printout) of a file nested 100,000 levels deep is one line and exit 2."""
     path = tmp_path / "report.json"
     path.write_text('{"events": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "course.run_report", str(path)], cwd=ROOT, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "printout", str(path)], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     one_line_of(done)
     assert done.returncode == 2
@@ -143,14 +143,15 @@ def flat(text: str) -> str:
 
 
 def test_the_terminal_printout_shows_markup_and_escapes_in_model_text_and_obeys_none(tmp_path):
-    """`make run`'s printout (course.run_report) shows rich markup, ANSI and OSC 8 escapes and bidirectional controls in a report's text as text: nothing crashes, hides a row or makes a live link, on a terminal that would obey them."""
-    from course import manifest, run_report
+    """`make run`'s printout (printout) shows rich markup, ANSI and OSC 8 escapes and bidirectional controls in a report's text as text: nothing crashes, hides a row or makes a live link, on a terminal that would obey them."""
+    import printout
+    from course import manifest
 
     path = tmp_path / "report.json"
     path.write_text(json.dumps(hostile_report()), encoding="utf-8")
     screen = io.StringIO()
     console = Console(file=screen, width=80, force_terminal=True, color_system="truecolor", highlight=False)
-    run_report.render(json.loads(path.read_text(encoding="utf-8")), path, manifest.course_root(), console)
+    printout.render(json.loads(path.read_text(encoding="utf-8")), path, manifest.course_root(), console)
     shown = screen.getvalue()
     assert not [mark for mark in OBEYED if mark in shown]
     plain = flat(shown)

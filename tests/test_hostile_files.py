@@ -115,7 +115,7 @@ COMMANDS = {
     "replay": Command((*REPLAY, "{H}"), 2),
     "replay --config": Command((*REPLAY, "{R}", "--config", "{H}"), 2),
     "report render": Command(("-m", "core.run.report", "render", "{H}"), 2),
-    "course.run_report": Command(("-m", "course.run_report", "{H}"), 2),
+    "printout": Command(("-m", "printout", "{H}"), 2),
     "tlog verify LOG": Command((*TLOG, "verify", "{H}", "{R}", "--witness"), 2),
     "tlog verify REPORT": Command((*TLOG, "verify", "{L}", "{H}", "--witness"), 2),
     "tlog verify --checkpoint": Command((*TLOG, "verify", "{L}", "{R}", "--checkpoint", "{H}"), 2,

@@ -1,6 +1,6 @@
 """`make run`'s report for a terminal: the sealed report, read for a newcomer, within 80 columns.
 
-    python -m course.run_report build/report.json
+    python -m printout build/report.json
 
 It reads the sealed JSON (defensively: a section it does not find is said to be
 missing, not guessed), then runs the course's own checks on the same file,
@@ -11,7 +11,8 @@ what it prints about the seal and the replay is what those commands said.
 The reviews in the reference run were written in advance in the operator's
 configuration (``reviewers``), standing in for a person; the renderer finds
 each one there and says so. It lives outside ``core/`` because it uses rich,
-and ``core/`` is the standard library only.
+and ``core/`` is the standard library only; and outside ``course/``, which
+is the student's tool.
 """
 
 from __future__ import annotations
@@ -249,19 +250,16 @@ def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m course.run_report REPORT.json", file=sys.stderr)
+        print("usage: python -m printout REPORT.json", file=sys.stderr)
         return 2
     path = Path(args[0])
     try:
         report = read_json(path, error=ValueError, what="report")  # as strict as the harness's own readers
     except ValueError as exc:
-        print(f"run_report: cannot read {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"printout: cannot read {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     if not isinstance(report, dict):
-        print(f"run_report: {path} is not a report (its top level is not an object)", file=sys.stderr)
+        print(f"printout: {path} is not a report (its top level is not an object)", file=sys.stderr)
         return 2
     return render(report, path.resolve(), manifest.course_root(), _console())
 
-
-if __name__ == "__main__":
-    sys.exit(main())

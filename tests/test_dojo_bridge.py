@@ -114,11 +114,16 @@ def test_a_call_to_a_tool_nobody_declared_is_refused_and_changes_nothing():
     assert door.door.count("action") == 0
 
 
-def test_a_pairs_sealed_report_is_written_and_its_chain_verifies(tmp_path):
+def test_a_pairs_sealed_report_is_written_and_the_courses_commands_verify_and_replay_it(tmp_path):
+    """A pair's sealed report passes `python -m core.run.seal verify` and `python -m core.audit.replay`: taxonomy version 3 is carried."""
     out = tmp_path / "pair.json"
     assert main(["--suite", "banking", "--pair", "user_task_3", "injection_task_4", "--out", str(out)]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
     assert seal.verify_chain(report).ok
+    for command, said in ((["core.run.seal", "verify"], "intact: "), (["core.audit.replay"], "every decision agrees")):
+        done = subprocess.run([sys.executable, "-m", *command, str(out)], cwd=REPO, capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 0 and said in done.stdout, done.stdout + done.stderr
     assert report["gating"]["taxonomy_version"] == 3
     reviews = [review for review in report["reviews"] if review["decision"] == "rejected"]
     assert reviews and "US133000000121212121212" in reviews[0]["reason"]

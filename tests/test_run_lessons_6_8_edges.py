@@ -245,7 +245,7 @@ def test_a_check_refuses_a_malformed_plan(change, message):
 
 
 @pytest.mark.parametrize(("gating", "message"), [
-    ({"taxonomy_version": 3}, "taxonomy version 3 is not carried"),
+    ({"taxonomy_version": 4}, "taxonomy version 4 is not carried"),
     ({"taxonomy_version": "2"}, "a taxonomy version is a positive integer"),
     ({"caps": {"recon.everything": 3}}, "a cap names 'recon.everything', which is no class of taxonomy version 2"),
     ({"caps": {"recon.passive": -1}}, "cap of recon.passive must be a non-negative integer"),

@@ -47,8 +47,11 @@ REPO = Path(__file__).resolve().parents[2]
 TAXONOMY_DIR = REPO / "data" / "taxonomy"
 CURRENT_FILE = "action_taxonomy.json"
 
-# Earlier tables a sealed record may name: version -> digest of the table as it shipped.
-CARRIED_DIGESTS = {1: "60750b97c1462ca6afbac4968e96dfbea185499c0e21407d48d83317dd9d0e22"}
+# Every table other than the current one that a sealed record may name: version -> digest of the
+# table as it shipped. Version 1 came before the current table; version 3 adds the assistant's
+# classes that the AgentDojo bridge (dojo/) runs under, while the reference run stays on 2.
+CARRIED_DIGESTS = {1: "60750b97c1462ca6afbac4968e96dfbea185499c0e21407d48d83317dd9d0e22",
+                   3: "e9b73830f2cadc6500290dee54b0ed0611a50911306b7b39fc4fa7a055ad303f"}
 
 TABLE_KEYS = ("about", "taxonomy_version", "trigger_classes", "classes")
 ROW_KEYS = ("name", "trigger_class", "consequential", "fail_open_allowed", "approver_role", "legacy_aliases")
@@ -234,8 +237,9 @@ def current_table(taxonomy_dir: str | Path | None = None) -> TaxonomyTable:
 def carried_taxonomy(version: object, taxonomy_dir: str | Path | None = None) -> TaxonomyTable:
     """The table a sealed record names by its ``taxonomy_version``, exactly as it shipped.
 
-    An earlier table must still have the digest pinned in CARRIED_DIGESTS: if
-    someone edited it, replaying an old record would silently use new rules.
+    Any table but the current one must still have the digest pinned in
+    CARRIED_DIGESTS: if someone edited it, replaying an old record would
+    silently use new rules.
     """
     if isinstance(version, bool) or not isinstance(version, int):
         raise TaxonomyError(f"a taxonomy version is a positive integer, got {version!r}")

@@ -264,7 +264,7 @@ def test_every_code_a_door_or_a_caller_writes_is_in_the_one_table_with_who_write
         assert set(entry.by) == writers.get(code, set()), (code, entry.by, writers.get(code))
 
 
-OUTSIDE_CORE = ("tests", "course", "lab", "tlog", "dojo", "mutation", "site_build", "printout", "benchmarks", "solutions",
+OUTSIDE_CORE = ("tests", "course", "lab", "tlog", "dojo", "mutation", "site_build", "printout", "signoff", "benchmarks", "solutions",
                 "starter", "conftest.py")
 WRONG_SOLUTIONS = REPO / "solutions" / "wrong"  # plausible wrong answers, read by the check, not tools
 # Calls whose text argument is a hostile file, not a tool: a student's file that tries to patch the check from its

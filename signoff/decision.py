@@ -13,9 +13,9 @@ The ``act`` line is the held act's review subject: its identity and the digest
 of its exact arguments (core/run/gate.py:review_subject), so a decision on one
 act says nothing of any other, however alike. ``check`` admits a decision only
 when a key the operator's configuration lists for the act's approver role
-signed it, over this run, this act and this role; each other decision gets
-its own code (``CODES``), so the run can record why it was turned away.
-Whether the act was already decided is the door's to say, not this module's.
+signed it, over this run, an act that waits in it, and that act's role; each
+other decision gets its own code (``CODES``), so the run can record why it
+was turned away. Whether the act was already decided is the run's to say.
 """
 
 from __future__ import annotations
@@ -94,12 +94,13 @@ def _fields(text: str) -> dict[str, str]:
     return fields
 
 
-def check(signed: str, run: str, act: str, role: str, approvers: Mapping[str, Sequence[str]]) -> Decision:
-    """The decision in ``signed``, if it may decide ``act`` of ``run`` held for ``role``; DecisionError otherwise.
+def check(signed: str, run: str, held: Mapping[str, str], approvers: Mapping[str, Sequence[str]]) -> Decision:
+    """The decision in ``signed``, if it may decide an act of ``run`` that waits; DecisionError otherwise.
 
-    ``approvers`` maps each role to the verifier keys (``NAME+KEYID+BASE64``)
-    the operator lists for it. The signature is checked first, and the fields
-    are read only from the text the signature covers.
+    ``held`` maps the review subject of each act that waits to the approver
+    role it waits for; ``approvers`` maps each role to the verifier keys
+    (``NAME+KEYID+BASE64``) the operator lists for it. The signature is
+    checked first, and the fields are read only from the text it covers.
     """
     try:
         _, signatures = note.parse(signed)
@@ -122,12 +123,14 @@ def check(signed: str, run: str, act: str, role: str, approvers: Mapping[str, Se
         raise DecisionError("decision_unknown_key", f"the decision is signed by {names}, and no key the "
                                                     "operator lists for any role verifies it")
     fields = _fields(text)
+    if fields["run"] != run:
+        raise DecisionError("decision_another_run", f"the decision names run {fields['run'][:12]}, not {run[:12]}")
+    if fields["act"] not in held:
+        raise DecisionError("decision_another_act", f"the decision names {fields['act']}, which is not an act "
+                                                    "that waits for a review in this run")
+    role = held[fields["act"]]
     if role not in signed_for or fields["role"] != role:
         raise DecisionError("decision_another_role", f"the act waits for {role}; the decision names "
                                                      f"{fields['role']} and is signed by a key listed for "
                                                      f"{', '.join(sorted(signed_for))}")
-    if fields["run"] != run:
-        raise DecisionError("decision_another_run", f"the decision names run {fields['run'][:12]}, not {run[:12]}")
-    if fields["act"] != act:
-        raise DecisionError("decision_another_act", f"the decision names {fields['act']}, not the held {act}")
-    return Decision(run, act, role, fields["decision"], fields["reason"], signed_for[role])
+    return Decision(run, fields["act"], role, fields["decision"], fields["reason"], signed_for[role])

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from core.run import doors
+from core.run import decisions, doors
 from core.run.gate import Gating
 from core.run.policy import ACTION_CHECKS, reference_policy
 from core.run.recorder import BY_CALLER, BY_DOOR, named
@@ -216,6 +216,7 @@ CODES_IN_A_VARIABLE = {
     ("propose", "decision.code"): "the policy's",  # build_proposal, likewise
     ("propose", "error.code"): "ReplyError's",  # propose writes a reply refused whole under its ReplyError's code
     ("drive", "code"): ("journal_torn_line", "journal_not_trusted"),  # resume's two notes
+    ("drive", "decision.code"): "decisions'",  # resume writes each signed decision it refuses under its code
     ("rederive", "code"): "copied",  # ask_again copies a caller's refusal as it stands
 }
 
@@ -254,7 +255,7 @@ def test_every_code_a_door_or_a_caller_writes_is_in_the_one_table_with_who_write
     """Every refusal code core/ writes (a guard's, a builder's, a policy check's, or a caller's through door.refuse, not_redecided too) is in doors.CODES with a meaning and each of its writers; the table names no writer the code does not have."""
     writers, variables = written_codes()
     assert variables == set(CODES_IN_A_VARIABLE), "a call writes a code held in a variable: say which codes it writes"
-    for code in CODES_IN_A_VARIABLE[("drive", "code")]:
+    for code in (*CODES_IN_A_VARIABLE[("drive", "code")], *decisions.CODES):
         writers.setdefault(code, set()).add("caller: drive.resume")
     assert {"not_redecided", "nothing_to_quote", "in_doubt_for_a_person", "reply_not_json"} <= set(writers)
     missing = sorted(set(writers) - set(doors.CODES))
@@ -328,7 +329,7 @@ def patches_of_core(source: str) -> list[str]:
 def test_the_patch_finder_finds_every_spelling():
     """The finder below catches an assignment, a tuple assignment, setattr, monkeypatch.setattr by object and by dotted name, an attribute of a class imported from core, a loop over core modules and a script in a string; it leaves a local object alone."""
     found = patches_of_core('''
-from core.run import doors
+from core.run import decisions, doors
 from core.run.policy import Policy
 import core.run.seal as sealing
 doors.GUARDS = ()

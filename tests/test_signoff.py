@@ -35,9 +35,12 @@ def signed(by: note.Signer = LEAD, run: str = RUN, act: str = ACT, role: str = R
     return decision.sign(by, run, act, role, verdict, reason)
 
 
+HELD = {ACT: ROLE}
+
+
 def code_of(text: str, act: str = ACT) -> str:
     with pytest.raises(decision.DecisionError) as caught:
-        decision.check(text, RUN, act, ROLE, APPROVERS)
+        decision.check(text, RUN, {act: ROLE}, APPROVERS)
     assert caught.value.code in decision.CODES
     return caught.value.code
 
@@ -45,7 +48,7 @@ def code_of(text: str, act: str = ACT) -> str:
 def test_a_decision_signed_by_a_key_listed_for_the_acts_role_is_admitted():
     """A decision signed by a key the operator lists for the act's approver role, over this run and this act, is admitted with what it decided."""
     for verdict in decision.DECISIONS:
-        got = decision.check(signed(verdict=verdict), RUN, ACT, ROLE, APPROVERS)
+        got = decision.check(signed(verdict=verdict), RUN, HELD, APPROVERS)
         assert (got.decision, got.act, got.run, got.signed_by) == (verdict, ACT, RUN, LEAD.name)
 
 
@@ -65,7 +68,7 @@ def test_each_decision_that_may_not_decide_the_act_is_refused_with_its_code(make
 
 
 def test_an_approval_of_another_act_is_not_an_approval_of_this_one():
-    """A genuine approval of one act, replayed for an act whose arguments differ in one digit, is refused as another act."""
+    """A genuine approval of one act, replayed where only an act whose arguments differ in one digit waits, is refused as another act."""
     other_act = ACT.replace("db7b69f2", "db7b69f3")
     assert code_of(signed(), act=other_act) == "decision_another_act"
 
@@ -81,8 +84,8 @@ def test_the_fields_are_read_only_from_the_signed_text():
     """A line added after the signature, or a second text before it, never reaches the decision."""
     genuine = signed(verdict="rejected")
     with pytest.raises(decision.DecisionError):
-        decision.check("decision approved\n" + genuine, RUN, ACT, ROLE, APPROVERS)
-    assert decision.check(genuine, RUN, ACT, ROLE, APPROVERS).decision == "rejected"
+        decision.check("decision approved\n" + genuine, RUN, HELD, APPROVERS)
+    assert decision.check(genuine, RUN, HELD, APPROVERS).decision == "rejected"
 
 
 @pytest.mark.parametrize("field, value", [("decision", "maybe"), ("reason", " "), ("reason", "bell\x07"),
@@ -98,7 +101,7 @@ def test_a_decision_a_line_cannot_hold_is_never_signed(field, value):
 def test_any_text_is_a_decision_or_a_refusal_with_a_code(text):
     """Whatever a file holds, check answers a Decision or a DecisionError with one of its codes, never another exception."""
     try:
-        decision.check(text, RUN, ACT, ROLE, APPROVERS)
+        decision.check(text, RUN, HELD, APPROVERS)
     except decision.DecisionError as exc:
         assert exc.code in decision.CODES
 
@@ -110,7 +113,7 @@ def test_every_signed_decision_reads_back_as_signed(verdict, reason):
         text = signed(verdict=verdict, reason=reason)
     except ValueError:
         return
-    got = decision.check(text, RUN, ACT, ROLE, APPROVERS)
+    got = decision.check(text, RUN, HELD, APPROVERS)
     assert (got.decision, got.reason) == (verdict, " ".join(reason.split()))
 
 
@@ -151,5 +154,5 @@ def test_a_signed_decision_made_by_the_command_is_admitted_under_its_key(tmp_pat
                        "--key", "alice.key", "--out", "d.note", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     listed = {ROLE: [(tmp_path / "alice.pub").read_text(encoding="utf-8").strip()]}
-    got = decision.check((tmp_path / "d.note").read_text(encoding="utf-8"), RUN, ACT, ROLE, listed)
+    got = decision.check((tmp_path / "d.note").read_text(encoding="utf-8"), RUN, HELD, listed)
     assert (got.decision, got.reason) == ("rejected", "not today")

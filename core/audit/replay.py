@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         report = load_report(args.path)
-        setting = configured(args)
+        setting = configured(args, report)
         if setting is not None and against(report, setting):
             print(printable(f"not replayed, the report differs from {setting.where}: {against(report, setting)}"))
             return 1
@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     skipped = len(result.not_redecided)
     aside = f" ({skipped} refusals kept no question to ask again, copied as they stand)" if skipped else ""
     if not result.divergences:
-        print(f"replayed {count} events: every decision agrees{aside}, {checked_against(setting)}")
+        print(f"replayed {count} events: every decision agrees{aside}, {checked_against(setting, report)}")
         return 0
     print(f"replayed {count} events: decisions diverge at {len(result.divergences)} of them{aside}")
     for divergence in result.divergences:

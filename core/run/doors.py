@@ -28,7 +28,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from core.run import gate, journal, observe, propose, recorder, seal, select, stages, verify
+from core.run import decisions, gate, journal, observe, propose, recorder, seal, select, stages, verify
 from core.run.policy import Policy
 from core.run.recorder import Guard, Hook, Kind, Recorder
 from core.run.records import Run
@@ -112,6 +112,7 @@ WRITTEN_BY = {
     "expect_not_quoted": ("door: verify",),
     "held_for_review": ("door: gate",),
     "in_doubt_for_a_person": ("caller: drive.carry_on",),
+    **{code: ("caller: drive.resume",) for code in decisions.CODES},
     "journal_not_trusted": ("caller: drive.resume",),
     "journal_torn_line": ("caller: drive.resume",),
     "invalid_destination": ("door: policy",),
@@ -154,7 +155,7 @@ WRITTEN_BY = {
 # The one table of codes: every part's, the notes a run carried on from its journal writes, and this module's.
 CODES = {code: Code(meaning, WRITTEN_BY.get(code, ()))
          for code, meaning in {**{code: meaning for part in PARTS for code, meaning in part.codes.items()},
-                               **journal.CODES, **ASSEMBLY_CODES}.items()}
+                               **journal.CODES, **decisions.CODES, **ASSEMBLY_CODES}.items()}
 
 
 def stage_table(lesson: int = LAST_LESSON) -> stages.StageTable:

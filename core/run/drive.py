@@ -47,10 +47,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from core.run import journal
+from core.run import decisions, journal
 from core.run import report as reports
 from core.run import seal
 from core.run.canon import digest
@@ -75,6 +75,7 @@ DEFAULT_CONFIG = REPO / "data" / "policy" / "training-authorization-0001.json"
 DEFAULT_LAB = REPO / "data" / "lab"
 CONFIG_FIELDS = ("about", "policy", "gating", "minimum_taxonomy_version", "reviewers", "verification", "plugins")
 PLUGIN_FIELDS = ("adapter", "model", "world", "server")
+OPTIONAL_PLUGINS = ("review_signature",)  # a person's signed decisions count only with a check (decisions.py)
 REVIEWER_FIELDS = ("subject", "arguments", "reviewer", "decision", "reason")
 TRANSPORTS = ("inprocess", "http")
 FINISH_REASON = "every stage ran: work, verification, review and report"
@@ -104,6 +105,7 @@ class Configuration:
     checks: tuple[Check, ...]
     plugins: dict
     minimum_taxonomy_version: int = 1  # the oldest taxonomy a run of this operator's may be gated under
+    approvers: dict = field(default_factory=dict)  # role -> the verifier keys whose signed decisions count
 
 
 def load_configuration(path: str | Path = DEFAULT_CONFIG) -> Configuration:
@@ -113,10 +115,15 @@ def load_configuration(path: str | Path = DEFAULT_CONFIG) -> Configuration:
 
 def configuration(raw: object, where: str = "the configuration") -> Configuration:
     """A configuration from its JSON data, every part checked; ConfigError names what is wrong."""
-    require_keys(f"{where}: the configuration", raw, CONFIG_FIELDS, error=ConfigError)
+    require_keys(f"{where}: the configuration", raw, CONFIG_FIELDS, error=ConfigError, optional=("approvers",))
     if not isinstance(raw["about"], str) or not raw["about"].strip():
         raise ConfigError(f"{where}: about must say in words what the configuration is for")
-    require_keys(f"{where}: plugins", raw["plugins"], PLUGIN_FIELDS, error=ConfigError)
+    require_keys(f"{where}: plugins", raw["plugins"], PLUGIN_FIELDS, error=ConfigError, optional=OPTIONAL_PLUGINS)
+    approvers = raw.get("approvers", {})
+    if not isinstance(approvers, dict) or not all(
+            isinstance(role, str) and isinstance(keys, list) and all(isinstance(k, str) for k in keys)
+            for role, keys in approvers.items()):
+        raise ConfigError(f"{where}: approvers must map each approver role to a list of verifier keys")
     if not isinstance(raw["verification"], list):
         raise ConfigError(f"{where}: verification must be a list of checks")
     minimum = raw["minimum_taxonomy_version"]
@@ -138,7 +145,7 @@ def configuration(raw: object, where: str = "the configuration") -> Configuratio
     if gating.taxonomy_version < minimum:  # an older table may let an act run that today's holds or denies
         raise ConfigError(f"{where}: gating names taxonomy version {gating.taxonomy_version}, below the "
                           f"minimum version {minimum} this configuration accepts")
-    return Configuration(raw, policy, gating, reviews, checks, dict(raw["plugins"]), minimum)
+    return Configuration(raw, policy, gating, reviews, checks, dict(raw["plugins"]), minimum, approvers)
 
 
 def reference_config(tools: Iterable[str] | None = None, policy: Mapping | None = None,
@@ -184,10 +191,11 @@ def world_of(config: Configuration, lab_world: dict) -> dict:
     review file again), without making it another run; the ledger records
     each decision it admits, and ``--config`` checks each against the file.
     A decision once recorded is final: a resume under reviews that decide it
-    otherwise is refused (``trusted``, DecisionsDisagree).
+    otherwise is refused (``trusted``, DecisionsDisagree). The keys whose
+    signed decisions count (``approvers``) do name it, when there are any.
     """
-    rest = ("gating", "minimum_taxonomy_version", "verification", "plugins")
-    return {"lab": lab_world, **{key: config.raw[key] for key in rest}}
+    rest = ("gating", "minimum_taxonomy_version", "verification", "plugins", "approvers")
+    return {"lab": lab_world, **{key: config.raw[key] for key in rest if key in config.raw}}
 
 
 def identify(config: Configuration, lab_dir: Path = DEFAULT_LAB) -> Run:
@@ -347,12 +355,19 @@ def execute_reviewed(door: Recorder, payload: dict, adapter: Adapter,
 
     The second attempt passes the whole door again: the review only counts
     because the gate finds it among the run's records. Every request is
-    sent under the act's idempotency key.
+    sent under the act's idempotency key. A journaled run whose held act has
+    no decision stops here (decisions.Waiting), to be resumed once a person
+    has decided; without a journal the act stays refused and the run goes on.
     """
     adapter = keyed(door, adapter, payload)
     result = execute(door, payload, adapter)
     subject = subject_of(payload.get("tool"), payload.get("arguments"), payload.get("destination"))
-    if result.status != "refused" or subject not in gate_state(door).held or subject not in reviews:
+    if result.status != "refused" or subject not in gate_state(door).held:
+        return result
+    if subject not in reviews:
+        held = decisions.held_act(door.policy, door.parts["gating"], payload, result.detail)
+        if isinstance(door.sink, journal.Journal) and held is not None:
+            raise decisions.Waiting(held)
         return result
     review = door.record("review", {"run_id": door.run.run_id, "subject_id": subject, **reviews[subject]})
     if not review["recorded"]:
@@ -644,7 +659,7 @@ class DecisionsDisagree(journal.JournalError):
 
 def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB, transport: str = "inprocess", *,
            model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet,
-           door: FinalDoor = final_door) -> Resumed:
+           door: FinalDoor = final_door, signed: Mapping[str, str | None] | None = None) -> Resumed:
     """Carry on the run whose journal is at ``path``, to its sealed report; the journal goes on being written.
 
     The file must be a journal (journal.NotAJournal otherwise, and nothing
@@ -661,8 +676,11 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
     run restarts at ``journal.restart_point`` of what is trusted; a torn
     last line, or a line not trusted, is noted in the ledger in the
     resumption's own words. ``door`` builds each fresh door in
-    doors.final_door's place, as for ``run``. Raises journal.JournalError
-    with one line naming what is wrong.
+    doors.final_door's place, as for ``run``. ``signed`` holds a person's
+    signed decisions by file name (decisions.read_folder): each one admitted
+    (decisions.admitted) counts as a review the operator holds, and each
+    other one is a recorded refusal with its code. Raises
+    journal.JournalError with one line naming what is wrong.
     """
     if transport not in TRANSPORTS:
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
@@ -674,6 +692,12 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
             raise journal.JournalError(f"{shown_path(path)} is the journal of run "
                                        f"{str(read.run.get('run_id'))[:12]}, but this configuration and lab make "
                                        f"run {run.run_id[:12]}")
+        check = decisions.signature_check(config.plugins) if signed else None
+        recorded = {**decisions.decided(read.events), **config.reviews}
+        given, refused = decisions.admitted(signed or {}, run.run_id,
+                                            decisions.waiting(read.events, config.policy, config.gating),
+                                            recorded, config.approvers, check)
+        config = replace(config, reviews={**given, **config.reviews})
         count, distrust = trusted(run, config, read, door)
         keep = journal.restart_point(read.events[:count])
         rebuilt = door_of(config, run, None, door)
@@ -685,6 +709,8 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
         for note, code in ((read.torn, "journal_torn_line"), (distrust, "journal_not_trusted")):
             if note and rebuilt.closed is None:
                 rebuilt.refuse("journal", note, code=code, by="drive.resume")
+        for decision in refused if rebuilt.closed is None else ():
+            rebuilt.refuse("review", decision.reason, code=decision.code, by="drive.resume (decisions.admitted)")
         driven = carried_through(rebuilt, config, lab_dir, transport, model, adapter, watch, pack, sink)
         return Resumed(driven, notes)
 

@@ -1,7 +1,7 @@
 """The main job's command: the reference run behind lesson 1, and the commands that check a report.
 
     python3 -m core.run.main --out PATH [--config FILE] [--lab DIR] [--transport inprocess|http]
-                             [--lab-url URL] [--journal FILE | --resume FILE]
+                             [--lab-url URL] [--journal FILE | --resume FILE [--reviews DIR]]
 
 reads the operator's configuration (data/policy/training-authorization-0001.json
 by default), drives one run through every stage with every lesson's part
@@ -20,6 +20,15 @@ line for each note the resumption recorded. Without either, a run is what
 it always was, byte for byte. A file that is not a journal is refused
 (exit status 3) and left as it was; so is a configuration whose reviews
 disagree with a decision the journal records (exit status 4).
+
+With a journal, a run whose gate holds an act that no review decides stops
+there (exit status 5), everything on disk and nothing in doubt, and prints
+one line naming the act, its class and the role it waits for. A person
+reads it (``python -m signoff waiting JOURNAL``), signs a decision on that
+exact act, and ``--resume FILE --reviews DIR`` carries the run on with the
+signed decisions in DIR (decisions.py: each admitted only under a key the
+configuration lists for the act's approver role; every other one recorded
+as a refusal with its code).
 
 The two commands that read a sealed report verify the whole of it, so they
 live here, beside the whole harness, and their modules hand over to them:
@@ -47,7 +56,7 @@ from contextlib import closing, nullcontext
 from dataclasses import replace
 from pathlib import Path
 
-from core.run import drive, seal
+from core.run import decisions, drive, seal
 from core.run.canon import write_artifact
 from core.run.commandline import OneLineParser
 from core.run.journal import Journal, JournalError, NotAJournal
@@ -62,6 +71,7 @@ from core.safety import SafetyPackError
 
 # The exit status of each refusal that has one of its own (every other failure of the run exits 1).
 EXIT_STATUS = ((NotAJournal, 3), (drive.DecisionsDisagree, 4))
+WAITING = 5  # a journaled run stopped at an act that waits for a person's decision
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,21 +89,29 @@ def main(argv: list[str] | None = None) -> int:
     kept = parser.add_mutually_exclusive_group()
     kept.add_argument("--journal", type=Path, metavar="FILE", help="write the run's ledger ahead to FILE (new)")
     kept.add_argument("--resume", type=Path, metavar="FILE", help="carry on the run whose journal is FILE")
+    parser.add_argument("--reviews", type=Path, metavar="DIR",
+                        help="with --resume: a folder of signed decisions on the acts the run waits for")
     args = parser.parse_args(argv)
     label = "resume" if args.resume else "main"
+    if args.reviews is not None and args.resume is None:
+        return _fail(label, "--reviews gives a resumed run its signed decisions: give --resume FILE too", 2)
     try:
         config = drive.load_configuration(args.config)
         if not (args.lab / "sites").is_dir():
             raise drive.ConfigError(f"--lab {args.lab.name!r} is not a lab folder (it has no sites/)")
         with served_at(config, args) as adapter:
             if args.resume:
-                resumed = drive.resume(config, args.resume, args.lab, args.transport, adapter=adapter)
+                signed = decisions.read_folder(args.reviews) if args.reviews is not None else None
+                resumed = drive.resume(config, args.resume, args.lab, args.transport, adapter=adapter,
+                                       signed=signed)
                 for note in resumed.notes:
                     _fail(label, note)
                 report = resumed.driven.report
             else:
                 report = journaled_run(config, args, adapter)
         write_artifact(args.out, report)
+    except decisions.Waiting as exc:
+        return _fail(label, decisions.said(exc.held, args.resume or args.journal, args.config), WAITING)
     except tuple(error for error, _ in EXIT_STATUS) as exc:
         return _fail(label, str(exc), next(status for error, status in EXIT_STATUS if isinstance(exc, error)))
     except (drive.ConfigError, PluginError, drive.HarnessError, SafetyPackError, JournalError) as exc:
@@ -147,13 +165,14 @@ def seal_command(argv: list[str] | None = None) -> int:
             return 0
         if args.head is not None and not seal.is_head(args.head):
             raise SealError("--head must be a whole head: 64 lower-case hex digits")
-        setting = configured(args)
+        setting = configured(args, report)
         if setting is not None and against(report, setting):
             _say([f"differs from {setting.where}: {against(report, setting)}"])
             return 1
         verification = verify(report)
         if verification.ok:  # what it was checked against: the operator's configuration, or itself only
-            verification = replace(verification, message=f"{verification.message}, {checked_against(setting)}")
+            verification = replace(verification,
+                                   message=f"{verification.message}, {checked_against(setting, report)}")
         if args.head is not None:
             verification = seal.against_kept_head(verification, report, args.head)
     except (SealError, ReportError, DoorError, drive.ConfigError, PluginError, SafetyPackError) as exc:
@@ -173,22 +192,40 @@ def add_config_options(parser: OneLineParser, prefix: str = "") -> None:
                         help=f"{prefix}the operator's configuration, to compare the report's setting with")
     parser.add_argument("--lab", type=Path, default=drive.DEFAULT_LAB, metavar="DIR",
                         help="with --config: the lab folder the run met (default data/lab)")
+    parser.add_argument("--reviews", type=Path, metavar="DIR",
+                        help="with --config: the signed decisions the run admitted, each checked again")
 
 
-def configured(args) -> Setting | None:
-    """The operator's setting named by ``--config`` (and ``--lab``), or None when no configuration was given."""
+def configured(args, report: dict) -> Setting | None:
+    """The operator's setting named by ``--config`` (and ``--lab``), or None when no configuration was given.
+
+    Its reviews are those the configuration writes down and, with
+    ``--reviews``, each signed decision there that the configuration's
+    signature check admits again for an act the report's gate held.
+    """
     if args.config is None:
+        if args.reviews is not None:
+            raise drive.ConfigError("--reviews checks signed decisions under the operator's keys: give --config too")
         return None
     if not (args.lab / "sites").is_dir():
         raise drive.ConfigError(f"--lab {args.lab.name!r} is not a lab folder (it has no sites/)")
     config = drive.load_configuration(args.config)
-    return drive.operator_setting(config, args.lab, shown_path(args.config))
+    setting = drive.operator_setting(config, args.lab, shown_path(args.config))
+    if args.reviews is None:
+        return setting
+    events = report.get("events") if isinstance(report.get("events"), list) else []
+    events = [event for event in events if isinstance(event, dict)]
+    held = decisions.held_in(events, config.policy, config.gating)
+    given, _ = decisions.admitted(decisions.read_folder(args.reviews), setting.run_id, held, config.reviews,
+                                  config.approvers, decisions.signature_check(config.plugins))
+    return replace(setting, reviews={**given, **setting.reviews})
 
 
-def checked_against(setting: Setting | None) -> str:
+def checked_against(setting: Setting | None, report: dict) -> str:
     """What a report was checked against, for the answer's first line: the operator's configuration, or itself only."""
     if setting is None:
-        return "checked against itself only (see --config)"
+        unchecked = " and no signed review checked under the operator's keys" if decisions.holds_signed(report) else ""
+        return f"checked against itself only (see --config){unchecked}"
     return f"under the setting of {setting.where}"
 
 

@@ -220,8 +220,8 @@ def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
     status = 0
     out.print(Text("Checked just now, by the course's own commands", style="bold"))
     checks = (
-        ("core.run.seal", "seal verify", "the chain holds and every section is what the ledger derives; "
-                                         "only a head kept elsewhere shows it is the report that was sealed."),
+        ("core.run.seal", "seal verify", "the chain holds and every section is what the ledger derives, "
+                                         "checked against the report itself."),
         ("core.audit.replay", "replay", "the rules it was sealed under give every decision again."),
     )
     config = operator_configuration(report, root)  # compared whole, so a borrowed reference name shows

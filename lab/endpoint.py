@@ -9,9 +9,10 @@ model hands it: raw text. It judges nothing. A tool call becomes one entry of
 the reply ``propose`` parses (``{"proposals": [...]}``): its function name the
 ``tool``, its arguments' ``destination`` and ``why`` those fields, the rest its
 ``arguments``. Arguments that are not a JSON object (not JSON, a key written
-twice, a bare list) are handed on as the string the model wrote, and
-``propose`` refuses them; a tool the policy does not declare or allow is the
-door's to refuse. A reply with no tool calls is handed on as its text.
+twice, a bare list) are handed on as the string the model wrote, beside an
+empty destination (none can be read), and ``propose`` refuses the reply
+because of them; a tool the policy does not declare or allow is the door's
+to refuse. A reply with no tool calls is handed on as its text.
 
 The configuration names the plugin in ``plugins.model``::
 
@@ -338,14 +339,14 @@ def proposal_of(number: int, call: object) -> dict:
     if not isinstance(function, dict):
         raise EndpointFailed(f"tool call {number} has no function object")
     arguments = decoded(function.get("arguments"))
+    if not isinstance(arguments, dict):  # no destination can be read from it: propose refuses the arguments
+        return {"tool": function.get("name"), "destination": "", "arguments": arguments, "why": ""}
+    arguments = dict(arguments)
     proposal = {"tool": function.get("name"), "why": ""}
-    if isinstance(arguments, dict):
-        arguments = dict(arguments)
-        for field in RESERVED:
-            if field in arguments:
-                proposal[field] = arguments.pop(field)
-    proposal["arguments"] = arguments
-    return proposal
+    for field in RESERVED:
+        if field in arguments:
+            proposal[field] = arguments.pop(field)
+    return {**proposal, "arguments": arguments}
 
 
 def decoded(arguments: object) -> object:

@@ -172,12 +172,15 @@ class Endpoint:
     Each call sends the system text, every earlier prompt and the text each
     reply became, then the new prompt: the run's prompts show only what is
     new since the last call, so the earlier ones are the model's memory of
-    the run. A prompt whose call failed is not kept.
+    the run. A prompt whose call failed is sent again in front of the next
+    one (the captures it showed are not shown again), so the roles still
+    alternate as some servers' chat templates require.
     """
 
     def __init__(self, url: str, model: str, tools: list[dict], key: str, timeout: float) -> None:
         self.url, self.model, self.tools, self.key, self.timeout = url, model, tools, key, timeout
         self.history: list[dict] = []
+        self.unanswered = ""  # the prompts of failed calls, sent again with the next one
         plain = urlsplit(url).scheme == "http"
         transport = Bounded(httpx2.HTTPTransport(trust_env=not plain), BODY_LIMIT, timeout)
         # No redirects (a key goes to the URL named, nowhere else); no proxy for plain http, which
@@ -190,9 +193,11 @@ class Endpoint:
         self.headers = {"Accept-Encoding": "identity", **({} if key else {"Authorization": openai.omit})}
 
     def __call__(self, prompt: str) -> str:
-        asked = {"role": "user", "content": prompt}
+        asked = {"role": "user", "content": self.unanswered + prompt}
+        self.unanswered = asked["content"] + "\n"
         text = self.hidden(reply_text(self.ask([{"role": "system", "content": SYSTEM}, *self.history, asked])))
         self.history += [asked, {"role": "assistant", "content": text}]
+        self.unanswered = ""
         return text
 
     def ask(self, messages: list[dict]) -> bytes:

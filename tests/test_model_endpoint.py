@@ -144,7 +144,7 @@ def test_a_429_asking_too_long_a_wait_is_the_models_failure_without_a_second_req
 
 
 def test_a_500_twice_is_the_models_failure_and_the_next_call_goes_on():
-    """A 500 to both requests of a call is a recorded model_failed refusal naming the status; the run's next model call is asked as usual."""
+    """A 500 to both requests of a call is a recorded model_failed refusal naming the status; the run's next model call is asked as usual, its prompt after the failed one's."""
     door = lab_run(4, world="endpoint")
     go_to(door, "propose")
     with serving([Answer(500, b"oops")] * ATTEMPTS + [calls(("inspect_headers", HOME))]) as server:
@@ -154,6 +154,21 @@ def test_a_500_twice_is_the_models_failure_and_the_next_call_goes_on():
         assert code == "model_failed" and "HTTP 500" in reason and f"{ATTEMPTS} requests" in reason
         assert [answer["recorded"] for answer in propose(door, model)] == [True, True]
     assert len(server.requests) == ATTEMPTS + 1 and door.count("model_call") == 2
+    roles = [message["role"] for message in server.requests[-1]["body"]["messages"]]
+    assert roles == ["system", "user"]
+    assert server.requests[-1]["body"]["messages"][1]["content"].count("Authorization:") == 2
+
+
+def test_the_budget_of_model_calls_bounds_the_requests():
+    """Once max_model_calls calls are spent the endpoint is not asked: two calls allowed, three asked for, two requests."""
+    door = lab_run(4, world="endpoint", max_model_calls=2)
+    go_to(door, "propose")
+    with serving([]) as server:
+        model = endpoint(server)
+        answers = [propose(door, model)[0]["recorded"] for _ in range(3)]
+    assert answers == [True, True, False] and len(server.requests) == 2
+    roles = [message["role"] for message in server.requests[-1]["body"]["messages"]]
+    assert roles == ["system", "user", "assistant", "user"]
 
 
 @pytest.mark.parametrize("answer, words", [
@@ -302,6 +317,12 @@ def test_a_run_with_model_url_seals_a_report_that_verifies_and_replays_and_never
     for output in (ran, verified, replayed):
         assert KEY not in output.stdout + output.stderr and "Traceback" not in output.stderr
     assert not [path for path in written if KEY.encode() in path.read_bytes()]
+    for name, status in (("test-model", 0), ("another-model", 1)):  # the world digest commits to the model
+        raw = json.loads((REPO / "data" / "policy" / "training-authorization-0001.json").read_text(encoding="utf-8"))
+        raw["plugins"]["model"] = {"factory": "lab.endpoint:make_model", "url": server.url, "model": name}
+        (tmp_path / "config.json").write_text(json.dumps(raw), encoding="utf-8")
+        checked = main("-m", "core.run.seal", "verify", str(out), "--config", str(tmp_path / "config.json"))
+        assert checked.returncode == status, checked
 
 
 def test_the_endpoint_and_the_model_name_name_the_run_and_the_scripted_default_is_unchanged(tmp_path):
@@ -326,8 +347,8 @@ def test_the_endpoint_and_the_model_name_name_the_run_and_the_scripted_default_i
     (("--model-url", "http://10.1.2.3:11434/v1", "--model", "qwen"), "not loopback"),
 ])
 def test_a_model_command_line_it_will_not_use_is_one_line_and_no_report(tmp_path, args, words):
-    """--model-url without --model (or the other way round), and plain http to a host that is not loopback with a key set, exit 1 with one line that does not hold the key, and write no report."""
-    out = tmp_path / "report.json"
-    done = main("-m", "core.run.main", "--out", str(out), *args)
+    """--model-url without --model (or the other way round), and plain http to a host that is not loopback with a key set, exit 1 with one line that does not hold the key, and write no report and no journal."""
+    out, journal = tmp_path / "report.json", tmp_path / "journal.jsonl"
+    done = main("-m", "core.run.main", "--out", str(out), "--journal", str(journal), *args)
     assert done.returncode == 1 and words in done.stderr and done.stderr.count("\n") == 1, done.stderr
-    assert KEY not in done.stderr and not out.exists()
+    assert KEY not in done.stderr and list(tmp_path.iterdir()) == []

@@ -122,12 +122,14 @@ def loopback(host: str) -> bool:
 
 
 def model_name(model: object) -> str:
+    """``model`` if it is a name an endpoint can be asked for: printable text, not blank."""
     if not isinstance(model, str) or not model.strip() or not model.isprintable():
         raise PluginError("the model name must be non-empty text, such as qwen2.5:7b")
     return model
 
 
 def seconds(timeout: object) -> float:
+    """``timeout`` as seconds, if it is a number from 0 (left out) to an hour."""
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= 3600:
         raise PluginError(f"the model timeout must be a number of seconds from 0 to 3600, not {timeout!r}")
     return float(timeout)
@@ -155,7 +157,8 @@ def tools_of(catalogue: object) -> list[dict]:
             **{name: {"type": SCHEMA_TYPES[kind]} for name, kind in sorted(declared.items())},
             "why": {"type": "string", "description": "why this step, in one sentence"},
         }
-        requires = ", ".join(f"{name} = {json.dumps(value)}" for name, value in sorted(tool.get("requires", {}).items()))
+        needed = sorted(tool.get("requires", {}).items())
+        requires = ", ".join(f"{name} = {json.dumps(value)}" for name, value in needed)
         description = (f"Action class {tool['activity']}."
                        + (" Give every argument or none." if declared else " Takes no arguments.")
                        + (f" Allowed once the run has observed {requires}." if requires else ""))
@@ -221,7 +224,8 @@ class Endpoint:
             except openai.APITimeoutError:
                 raise self.failed(f"no answer within {self.timeout:g} s") from None
             except openai.APIConnectionError as error:
-                raise self.failed(f"the endpoint could not be reached ({described(error.__cause__ or error)})") from None
+                cause = described(error.__cause__ or error)
+                raise self.failed(f"the endpoint could not be reached ({cause})") from None
             except EndpointFailed as error:
                 raise self.failed(str(error)) from None
             except Exception as error:  # the client's own failure: one line, never a traceback
@@ -237,6 +241,7 @@ class Endpoint:
 
 
 def described(error: BaseException) -> str:
+    """An exception on one short line: its type and its words."""
     return f"{type(error).__name__}: {' '.join(str(error).split())}"[:300]
 
 
@@ -286,6 +291,8 @@ class Bounded(httpx2.BaseTransport):
 
 
 class Capped(httpx2.SyncByteStream):
+    """A body's bytes as they arrive, until ``limit`` of them or the ``deadline`` (time.monotonic) is passed."""
+
     def __init__(self, stream, limit: int, deadline: float, seconds: float) -> None:
         self.stream, self.limit, self.deadline, self.seconds = stream, limit, deadline, seconds
 

@@ -60,7 +60,7 @@ from core.run.execute import Adapter, AdapterResult, ExecutionResult, attempt, e
 from core.run.gate import Gating, GatingError, gate_state, subject_of
 from core.run.jsonfile import read_json, shown_path
 from core.run.observe import observe
-from core.run.plugins import load_plugin
+from core.run.plugins import load_model, load_plugin
 from core.run.policy import Policy, PolicyError, reference_policy
 from core.run.propose import Model, propose
 from core.run.recorder import Recorder
@@ -634,7 +634,7 @@ def carried_through(door: Recorder, config: Configuration, lab_dir: Path, transp
     """``door``'s run through every stage from the one it is in, then sealed; the configuration's model and adapter
     unless others are given, keyed by the execution ``keys`` (a fresh one unless given)."""
     if door.closed is None:  # a run resumed after its close (finished or aborted) is only sealed
-        model = model or load_plugin(config.plugins["model"])(lab_dir)
+        model = model or load_model(config.plugins["model"], lab_dir, config.policy.snapshot()["tools"])
         with ExitStack() as stack:
             if adapter is None:
                 adapter = stack.enter_context(lab_adapter(config.plugins, transport, lab_dir))

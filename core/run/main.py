@@ -2,6 +2,7 @@
 
     python3 -m core.run.main --out PATH [--config FILE] [--lab DIR] [--transport inprocess|http]
                              [--lab-url URL] [--journal FILE | --resume FILE [--reviews DIR]]
+                             [--model-url URL --model NAME]
 
 reads the operator's configuration (data/policy/training-authorization-0001.json
 by default), drives one run through every stage with every lesson's part
@@ -29,6 +30,15 @@ exact act, and ``--resume FILE --reviews DIR`` carries the run on with the
 signed decisions in DIR (decisions.py: each admitted only under a key the
 configuration lists for the act's approver role; every other one recorded
 as a refusal with its code).
+
+``--model-url URL --model NAME`` makes the run's model the one named NAME
+at an OpenAI-compatible endpoint (``ENDPOINT_MODEL``; its API key comes from
+the ``OPENAI_API_KEY`` environment variable alone). They replace the
+configuration's ``plugins.model`` with ``{"factory": ..., "url": URL,
+"model": NAME}``, so the endpoint and the name are part of the configuration
+and name the run: another model is another run. The model is made before
+the run starts, so a URL it will not use is refused in one line before
+anything is written.
 
 The two commands that read a sealed report verify the whole of it, so they
 live here, beside the whole harness, and their modules hand over to them:
@@ -62,12 +72,15 @@ from core.run.commandline import OneLineParser
 from core.run.journal import Journal, JournalError, NotAJournal
 from core.run.rederive import DoorError, Setting, against, verify
 from core.run.jsonfile import shown_path
-from core.run.plugins import PluginError, load_plugin
+from core.run.plugins import PluginError, load_model, load_plugin
 from core.run.records import printable
 from core.run.report import ReportError, render_markdown
 from core.run.seal import SealError, load_report
 from core.safety import SafetyPackError
 
+
+# The model plugin --model-url selects, named as a configuration names a plugin (core never imports it).
+ENDPOINT_MODEL = "lab.endpoint:make_model"
 
 # The exit status of each refusal that has one of its own (every other failure of the run exits 1).
 EXIT_STATUS = ((NotAJournal, 3), (drive.DecisionsDisagree, 4))
@@ -91,24 +104,28 @@ def main(argv: list[str] | None = None) -> int:
     kept.add_argument("--resume", type=Path, metavar="FILE", help="carry on the run whose journal is FILE")
     parser.add_argument("--reviews", type=Path, metavar="DIR",
                         help="with --resume: a folder of signed decisions on the acts the run waits for")
+    parser.add_argument("--model-url", metavar="URL",
+                        help="ask the OpenAI-compatible endpoint at URL (key: OPENAI_API_KEY) as the model")
+    parser.add_argument("--model", metavar="NAME", help="with --model-url: the model's name at that endpoint")
     args = parser.parse_args(argv)
     label = "resume" if args.resume else "main"
     if args.reviews is not None and args.resume is None:
         return _fail(label, "--reviews gives a resumed run its signed decisions: give --resume FILE too", 2)
     try:
-        config = drive.load_configuration(args.config)
+        config = with_model(drive.load_configuration(args.config), args)
         if not (args.lab / "sites").is_dir():
             raise drive.ConfigError(f"--lab {args.lab.name!r} is not a lab folder (it has no sites/)")
+        model = load_model(config.plugins["model"], args.lab, config.policy.snapshot()["tools"])
         with served_at(config, args) as adapter:
             if args.resume:
                 signed = decisions.read_folder(args.reviews) if args.reviews is not None else None
-                resumed = drive.resume(config, args.resume, args.lab, args.transport, adapter=adapter,
+                resumed = drive.resume(config, args.resume, args.lab, args.transport, model=model, adapter=adapter,
                                        signed=signed)
                 for note in resumed.notes:
                     _fail(label, note)
                 report = resumed.driven.report
             else:
-                report = journaled_run(config, args, adapter)
+                report = journaled_run(config, args, adapter, model)
         write_artifact(args.out, report)
     except decisions.Waiting as exc:
         return _fail(label, decisions.said(exc.held, args.resume or args.journal, args.config), WAITING)
@@ -123,13 +140,30 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def journaled_run(config: drive.Configuration, args, adapter) -> dict:
+def journaled_run(config: drive.Configuration, args, adapter, model) -> dict:
     """The run's sealed report; with ``--journal``, every event written ahead to the journal first."""
     if args.journal is None:
-        return drive.run(config, args.lab, args.transport, adapter=adapter).report
+        return drive.run(config, args.lab, args.transport, model=model, adapter=adapter).report
     sink = Journal.start(args.journal, drive.identify(config, args.lab).to_dict())
     with closing(sink):
-        return drive.run(config, args.lab, args.transport, adapter=adapter, sink=sink).report
+        return drive.run(config, args.lab, args.transport, model=model, adapter=adapter, sink=sink).report
+
+
+def with_model(config: drive.Configuration, args) -> drive.Configuration:
+    """``config`` with its ``plugins.model`` asking the endpoint ``--model-url`` names, or as it is without one.
+
+    A configuration that already names a model plugin by an object keeps its
+    factory and other settings; ``url`` and ``model`` are replaced.
+    """
+    if (args.model_url is None) != (args.model is None):
+        raise drive.ConfigError("--model-url and --model go together: the endpoint, and the model's name there")
+    if args.model_url is None:
+        return config
+    entry = config.plugins["model"]
+    model = {**(entry if isinstance(entry, dict) else {"factory": ENDPOINT_MODEL}),
+             "url": args.model_url, "model": args.model}
+    raw = {**config.raw, "plugins": {**config.raw["plugins"], "model": model}}
+    return drive.configuration(raw, f"{shown_path(args.config)} with --model-url")
 
 
 def served_at(config: drive.Configuration, args):

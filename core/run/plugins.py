@@ -41,3 +41,26 @@ def load_plugin(name: object) -> object:
     if not callable(found):
         raise PluginError(f"plugin {name}: {module_name} has no callable {attribute}")
     return found
+
+
+def load_model(entry: object, lab_dir: object, catalogue: list[dict]) -> object:
+    """The run's model, made by the factory the configuration's ``plugins.model`` names.
+
+    ``entry`` is that field: a plugin name, whose factory is called with the
+    lab folder alone (``factory(lab_dir)``, the scripted model); or an object
+    ``{"factory": name, ...settings}``, whose factory is called as
+    ``factory(lab_dir, catalogue=catalogue, **settings)``, ``catalogue`` being
+    the policy's tools as the policy snapshot writes them. Either way the
+    factory returns a function from prompt text to reply text. Every setting
+    is part of the configuration, so it names the run: two endpoints or two
+    model names never make the same run. A secret is never a setting; a
+    factory reads it from its own environment.
+    """
+    if not isinstance(entry, dict):
+        return load_plugin(entry)(lab_dir)
+    settings = {key: value for key, value in entry.items() if key != "factory"}
+    if "factory" not in entry or "catalogue" in settings or not all(isinstance(key, str) and key.isidentifier()
+                                                                    for key in settings):
+        raise PluginError("plugins.model as an object needs 'factory' (a plugin name) and settings named by "
+                          "identifiers other than 'catalogue'")
+    return load_plugin(entry["factory"])(lab_dir, catalogue=catalogue, **settings)

@@ -603,8 +603,9 @@ def seal_chain(intact: dict, tamper_lab: dict) -> str:
            (BREAK, "✗ where an altered copy's chain first breaks")]
     x = 10
     for colour, said in key:
-        body.append(f'<g class="legend-entry" data-colour="{colour}"><rect x="{x}" y="{y - 9}" width="8" height="10" '
-                    f'fill="{colour}"/><text x="{x + 12}" y="{y}" font-size="11" fill="{INK}">{escape(said)}</text></g>')
+        body.append(f'<rect class="legend-swatch" data-colour="{colour}" x="{x}" y="{y - 9}" width="8" height="10" '
+                    f'fill="{colour}"/><text class="legend-entry" data-colour="{colour}" x="{x + 12}" y="{y}" '
+                    f'font-size="11" fill="{INK}">{escape(said)}</text>')
         x += 12 + 7 * len(said) + 24
     y += 20
     if caught_elsewhere:
@@ -678,9 +679,9 @@ def execution_outcomes(demo: dict) -> str:
         deepest = max(deepest, y)
     x = 10
     for key, colour, said in (entry for entry in ACT_KEY if entry[0] in used):  # only what is drawn
-        body.append(f'<g class="legend-entry" data-key="{key}" data-colour="{colour}"><rect x="{x}" y="{deepest + 8}" '
-                    f'width="6" height="12" fill="{colour}"/><text x="{x + 12}" y="{deepest + 18}" font-size="11" '
-                    f'fill="{INK}">{escape(said)}</text></g>')
+        body.append(f'<rect class="legend-swatch" data-colour="{colour}" x="{x}" y="{deepest + 8}" width="6" '
+                    f'height="12" fill="{colour}"/><text class="legend-entry" data-key="{key}" data-colour="{colour}" '
+                    f'x="{x + 12}" y="{deepest + 18}" font-size="11" fill="{INK}">{escape(said)}</text>')
         x += 12 + len(said) * 7 + 24
     return _svg("execution-outcomes", width, deepest + 30, body, f"Lesson 6: {len(acts)} acts and their events")
 

@@ -54,7 +54,7 @@ def xdist_group(nodeid: str) -> str:
     """The group a test (by node id, its path relative to the repository) runs in."""
     path = nodeid.split("::", 1)[0]
     if path.startswith("lessons/"):
-        return "pages"  # pages share /tmp names, as in a student's shell, and a page's blocks run in order
+        return "pages"  # a page's blocks run in order, each with the variables the ones before exported
     if path in SITE_TESTS:
         return "site"
     if nodeid in ATTACK_TESTS:

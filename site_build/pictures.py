@@ -15,6 +15,7 @@ Later lessons add their pictures as rows of ``PICTURES``.
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from collections.abc import Callable
 from html import escape
@@ -25,7 +26,7 @@ from course.manifest import course_root
 FONT = "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace"
 ADMITTED, REFUSED, INK, MUTED, PAPER = "#2e7d32", "#c62828", "#263238", "#78909c", "#f5f7f8"
 NOTE_CHARS = 140  # characters of 11 px monospace text on one line of a 1000 px picture, margins kept
-STAGE_COLOURS = ("#e3f2fd", "#e8f5e9", "#fff8e1", "#f3e5f5", "#e0f7fa", "#fbe9e7", "#f1f8e9", "#ede7f6")
+STAGE_COLOURS = ("#90caf9", "#a5d6a7", "#fff176", "#ce93d8", "#4dd0e1", "#ffccbc", "#bcaaa4", "#eeeeee")
 
 
 class PictureError(Exception):
@@ -47,9 +48,33 @@ def fits(pixels: float, size: float) -> int:
     return max(8, int(pixels // (size * EM_WIDTH)))
 
 
+# Where a word may break when it does not fit a line: after a URL's separators.
+BREAK_AFTER = re.compile(r"[^\s/?&=]*[/?&=]+|[^\s/?&=]+")
+
+
 def wrapped(text: str, chars: int, indent: str = "") -> list[str]:
-    """``text`` as lines of at most ``chars`` characters, never cut: a long word breaks across lines."""
-    return textwrap.wrap(text, chars, subsequent_indent=indent, break_on_hyphens=False) or [""]
+    """``text`` as lines of at most ``chars`` characters, never cut. Lines break at spaces; a word
+    too long for a line (a URL) breaks after a ``/``, ``?``, ``&`` or ``=``, so ``robots.txt``
+    stays whole; only a run of more than ``chars`` characters without one breaks inside it."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        whole = len(indent) + len(word) <= chars and len(line) + 1 + len(word) > chars and line.strip()
+        pieces = [word] if len(indent) + len(word) <= chars else BREAK_AFTER.findall(word)
+        if whole:  # the word fits a line of its own: it starts the next one
+            lines.append(line)
+            line = indent
+        for k, piece in enumerate(pieces):
+            joined = line + (" " if k == 0 and line.strip() else "") + piece
+            if len(joined) <= chars or not line.strip():
+                line = joined
+            else:
+                lines.append(line)
+                line = indent + piece
+            while len(line) > chars:  # no separator in reach: the only place a word is broken
+                lines.append(line[:chars])
+                line = indent + line[chars:]
+    return [*lines, line] if line.strip() or not lines else lines
 
 
 def _svg(name: str, width: int, height: int, body: list[str], label: str) -> str:
@@ -127,51 +152,106 @@ def _short(identifier: str, size: int = 12) -> str:
     return identifier if " -> " in identifier else identifier[:size]
 
 
+def citations(admitted: list[tuple[str, str, dict]]) -> list[tuple[int, str, int]]:
+    """What each admitted record cites, read from its own fields: (its index, the field, the cited
+    record's index) for every ``*_id`` field whose value is another admitted record's id."""
+    index_of = {identifier: i for i, (_kind, identifier, _record) in enumerate(admitted)}
+    return [(i, field, index_of[value]) for i, (_kind, identifier, record) in enumerate(admitted)
+            for field, value in sorted(record.items())
+            if field.endswith("_id") and isinstance(value, str) and value in index_of and value != identifier]
+
+
+def arc_sides(spans: list[tuple[int, int]]) -> list[str]:
+    """"below" or "above" the row of boxes for each span (two box indexes): shortest first, each on
+    the first side where it interleaves with no span already there, so no two arcs cross."""
+    side = [""] * len(spans)
+    for k in sorted(range(len(spans)), key=lambda k: (abs(spans[k][1] - spans[k][0]), k)):
+        a, b = sorted(spans[k])
+        for name in ("below", "above"):
+            placed = [sorted(spans[j]) for j in range(len(spans)) if side[j] == name]
+            if not any(a < c < b < d or c < a < d < b for c, d in placed):
+                side[k] = name
+                break
+        side[k] = side[k] or "below"  # no side is free of crossings: a table no lesson records
+    return side
+
+
 def records_chain(demo: dict) -> str:
-    """The demo's admitted records left to right, an arrow from each record to the one it binds
-    to (found in the data: a field whose value is another admitted record's id), and below it
-    the ledger, one row per event, refusals in red between the admitted writes."""
+    """The demo's admitted records left to right, each with what it cites; an arrow from a record to
+    each record it cites (found in its own fields: one whose value is another admitted record's id),
+    labelled with that field, above or below the row so that no two arrows cross; and below it the
+    ledger, one row per event, refusals in red between the admitted writes."""
     try:
         admitted = [(str(e["kind"]), str(e["id"]), dict(e["record"])) for e in demo["admitted"]]
         events = list(demo["report"]["events"])
     except (KeyError, TypeError) as exc:
         raise PictureError(f"records-demo.json lacks {exc}: it is not lesson 2's demo artifact") from None
-    box_w, box_h, gap, top = 190, 62, 20, 40
+    box_w, box_h, gap = 190, 78, 20
+    cited = citations(admitted)
+    spans = [(i, j) for i, _field, j in cited]
+    sides = arc_sides(spans)
+    # Where each arc meets its box: on each side, the arcs leaving to the left first, nearest
+    # leftmost, then those leaving to the right, farthest first (two arcs between the same two
+    # boxes in opposite orders at their two ends), so arcs sharing a box nest.
+    ends: dict[tuple[int, str], list[tuple[tuple, int]]] = {}
+    for k, ((i, j), side) in enumerate(zip(spans, sides)):
+        for here, there in ((i, j), (j, i)):
+            order = (0, here - there, k) if there < here else (1, here - there, -k)
+            ends.setdefault((here, side), []).append((order, k))
+    slot: dict[tuple[int, int], float] = {}
+    for (here, _side), found in ends.items():
+        for n, (_order, k) in enumerate(sorted(found)):
+            slot[(k, here)] = box_w * (n + 1) / (len(found) + 1)
+    x_of = [10 + i * (box_w + gap) for i in range(len(admitted))]
+    reach = [sorted((x_of[i] + slot[(k, i)], x_of[j] + slot[(k, j)])) for k, (i, j) in enumerate(spans)]
+    # How deep each arc bows out: one level below every arc it encloses on its side.
+    level = [0] * len(spans)
+    for k in sorted(range(len(spans)), key=lambda k: reach[k][1] - reach[k][0]):
+        (a, b), inner = reach[k], [0]
+        inner += [level[m] for m in range(len(spans)) if m != k and sides[m] == sides[k]
+                  and a < reach[m][0] and reach[m][1] < b]
+        level[k] = 1 + max(inner)
+    depth = [12 + 18 * n for n in level]
+    lift = max([d for d, side in zip(depth, sides) if side == "above"], default=0)
+    sink = max([d for d, side in zip(depth, sides) if side == "below"], default=0)
+    top = 40 + 0.75 * lift + (16 if lift else 0)
     width = max(len(admitted) * (box_w + gap) - gap + 20, 980)
-    x_of: dict[str, float] = {}
-    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">The admitted chain: each record binds '
-            'to the one before it</text>']
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">The admitted records and what each cites: an arrow '
+            'runs from a record to each record whose id it holds, in the field it names</text>']
     for i, (kind, identifier, _record) in enumerate(admitted):
-        x = 10 + i * (box_w + gap)
-        x_of[identifier] = x
+        x = x_of[i]
         tool, arrow, destination = _short(identifier, 12).partition(" -> ")  # an action's identity on two lines
         label = [tool + arrow.rstrip(), destination] if arrow else [tool]
-        body.append(f'<g class="chain-record" data-kind="{_a(kind)}" data-id="{_a(identifier)}">'
-                    f'<title>{escape(kind)} {escape(identifier)}</title>'
+        fields = [field for n, field, _j in cited if n == i]
+        says = f"cites {', '.join(fields)}" if fields else "cites nothing"
+        body.append(f'<g class="chain-record" data-kind="{_a(kind)}" data-id="{_a(identifier)}" '
+                    f'data-cites="{_a(" ".join(fields))}">'
+                    f'<title>{escape(kind)} {escape(identifier)}: {escape(says)}</title>'
                     f'<rect x="{x}" y="{top}" width="{box_w}" height="{box_h}" rx="6" fill="{PAPER}" '
                     f'stroke="{ADMITTED}" stroke-width="1.5"/>'
                     f'<text x="{x + 8}" y="{top + 18}" font-weight="bold" fill="{INK}">{escape(kind)}</text>'
-                    + "".join(f'<text x="{x + 8}" y="{top + 36 + 16 * k}" fill="{MUTED}">{escape(line)}</text>'
-                              for k, line in enumerate(label)) + "</g>")
-    index_of = {identifier: i for i, (_kind, identifier, _record) in enumerate(admitted)}
-    deepest, labels = 0.0, []
-    for i, (kind, identifier, record) in enumerate(admitted):
-        bindings = [(f, v) for f, v in sorted(record.items())
-                    if f.endswith("_id") and isinstance(v, str) and v in x_of and v != identifier]
-        for k, (field, value) in enumerate(bindings):
-            x1 = x_of[identifier] + box_w * (0.3 + 0.4 * k / max(len(bindings) - 1, 1))
-            x2 = x_of[value] + box_w * 0.6
-            low, depth = top + box_h, 16 + 24 * abs(i - index_of[value])
-            deepest = max(deepest, depth)
-            body.append(f'<path class="binding" data-from="{_a(identifier)}" data-field="{_a(field)}" '
-                        f'data-to="{_a(value)}" d="M{x1},{low} C{x1},{low + depth} {x2},{low + depth} '
-                        f'{x2},{low + 2}" fill="none" stroke="{INK}" stroke-width="1.2" '
-                        f'marker-end="url(#arrow-records-chain)"><title>{escape(kind)}.{escape(field)} '
-                        f'names {escape(value)}</title></path>')
-            labels.append(f'<text x="{(x1 + x2) / 2}" y="{low + 0.75 * depth + 13}" text-anchor="middle" '
-                          f'font-size="11" fill="{MUTED}" stroke="#ffffff" stroke-width="4" '
-                          f'paint-order="stroke">{escape(field)}</text>')
+                    + "".join(f'<text x="{x + 8}" y="{top + 34 + 14 * k}" font-size="11" fill="{MUTED}">'
+                              f'{escape(line)}</text>' for k, line in enumerate(label))
+                    + "".join(f'<text class="cites" x="{x + 8}" y="{top + box_h - 8 - 13 * (len(lines) - 1 - k)}" '
+                              f'font-size="11" fill="{INK}">{escape(line)}</text>'
+                              for lines in [wrapped(says, fits(box_w - 16, 11), "  ")] for k, line in enumerate(lines))
+                    + "</g>")
+    labels = []
+    for k, ((i, field, j), side) in enumerate(zip(cited, sides)):
+        x1, x2 = x_of[i] + slot[(k, i)], x_of[j] + slot[(k, j)]
+        edge, sign = (top + box_h, 1) if side == "below" else (top, -1)
+        bend = edge + sign * depth[k] * 4 / 3  # a cubic's apex is 3/4 of the way to its control points
+        body.append(f'<path class="binding" data-from="{_a(admitted[i][1])}" data-field="{_a(field)}" '
+                    f'data-to="{_a(admitted[j][1])}" data-side="{side}" d="M{x1:g},{edge} C{x1:g},{bend:g} '
+                    f'{x2:g},{bend:g} {x2:g},{edge + sign * 2}" fill="none" stroke="{INK}" stroke-width="1.2" '
+                    f'marker-end="url(#arrow-records-chain)"><title>{escape(admitted[i][0])}.{escape(field)} '
+                    f'cites the {escape(admitted[j][0])} {escape(admitted[j][1])}</title></path>')
+        apex, half = edge + sign * depth[k], len(field) * 11 * EM_WIDTH / 2 + 3
+        labels.append(f'<rect x="{(x1 + x2) / 2 - half:g}" y="{apex - 8:g}" width="{2 * half:g}" height="16" '
+                      f'fill="#ffffff"/><text x="{(x1 + x2) / 2:g}" y="{apex + 4:g}" text-anchor="middle" '
+                      f'font-size="11" fill="{MUTED}">{escape(field)}</text>')
     body += labels  # on top of every arc, so no arc crosses a label
+    deepest = sink * 4 / 3
     y = top + box_h + 0.75 * deepest + 50
     body.append(f'<text x="10" y="{y}" font-weight="bold" fill="{INK}">The ledger: one ordered list of '
                 'every admitted write and every refusal</text>')
@@ -230,19 +310,22 @@ def run_timeline(report: dict, stages: tuple[str, ...] | list[str] = ()) -> str:
             stage, start = target, index + 1
     bands.append((stage, start, len(events)))
     colours = stage_colours(stages, [name for name, _, _ in bands])
+    number = {name: k + 1 for k, name in enumerate(colours)}  # a band too narrow for its name shows this
     for name, first, last in bands:
         if last <= first or not name:
             continue
-        colour = colours[name]
+        colour, band_w = colours[name], (last - first) * step
         x = left + first * step
         first_seq, last_seq = events[first]["seq"], events[last - 1]["seq"]
+        label = f"{number[name]} {name}" if band_w >= EM_WIDTH * 10 * (len(name) + 2) + 4 else str(number[name])
+        size = min(10.0, round(band_w / (EM_WIDTH * len(label)), 1))  # the label fits inside its band
         body.append(f'<g class="stage-band" data-stage="{_a(name)}" data-colour="{colour}" '
                     f'data-first="{_a(first_seq)}" '
                     f'data-last="{_a(last_seq)}"><title>{escape(name)}: events {_a(first_seq)} to {_a(last_seq)}</title>'
-                    f'<rect x="{x}" y="{top - 24}" width="{(last - first) * step}" height="{bottom - top + 24}" '
+                    f'<rect x="{x}" y="{top - 24}" width="{band_w}" height="{bottom - top + 24}" '
                     f'fill="{colour}"/>'
-                    + (f'<text x="{x + 2}" y="{top - 10}" font-size="10" fill="{INK}">{escape(name)}</text>'
-                       if (last - first) * step >= 7 * len(name) else "") + "</g>")
+                    f'<text class="band-label" x="{x + band_w / 2}" y="{top - 10}" font-size="{size:g}" '
+                    f'text-anchor="middle" fill="{INK}">{escape(label)}</text></g>')
     for row, kind in enumerate(kinds):
         y = top + row * lane + lane / 2
         body.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end" fill="{INK}">{escape(kind)}</text>'
@@ -272,7 +355,17 @@ def run_timeline(report: dict, stages: tuple[str, ...] | list[str] = ()) -> str:
                 + (f'<text class="closed" x="420" y="{legend_y}" fill="{INK}" data-how="{_a(closed.get("how"))}">'
                    f'closed: {escape(str(closed.get("how")))} at event {escape(str(closed.get("seq")))}</text>'
                    if closed else ""))
-    return _svg("run-timeline", width, legend_y + 12, body,
+    # The key to the bands: each stage's colour, its number and its name.
+    key_y, x = legend_y + 24, 10
+    body.append(f'<text x="{x}" y="{key_y}" fill="{INK}">stages:</text>')
+    x += 8 * EM_WIDTH * 12 + 8
+    for name, colour in colours.items():
+        said = f"{number[name]} {name}"
+        body.append(f'<g class="stage-key" data-stage="{_a(name)}" data-colour="{colour}">'
+                    f'<rect x="{x}" y="{key_y - 11}" width="14" height="14" fill="{colour}" stroke="{MUTED}" '
+                    f'stroke-width="0.6"/><text x="{x + 19}" y="{key_y}" fill="{INK}">{escape(said)}</text></g>')
+        x += 19 + 12 * EM_WIDTH * len(said) + 18
+    return _svg("run-timeline", max(width, x), key_y + 12, body,
                 f"The reference run's timeline: {len(events)} events in {len(kinds)} kinds")
 
 
@@ -338,6 +431,8 @@ def verification_verdicts(demo: dict) -> str:
                    str(c["verdict"]["reason"]), str(c["verdict"]["finding_id"])) for c in demo["checks"]]
     except (KeyError, TypeError) as exc:
         raise PictureError(f"verification-demo.json has a check without {exc}") from None
+    from core.run.verify import SERVER_ERROR  # read, never changed: where judge stops trusting a capture
+
     col_w, top, width, gap = 230, 52, 1000, 26
     small, bold = fits(col_w - 16, 11), fits(col_w - 16, 12)  # characters a box's line holds
     body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">Each check: the quoted act, a confirming act '
@@ -355,31 +450,39 @@ def verification_verdicts(demo: dict) -> str:
                        for k, line in enumerate(titles))
         text = "".join(f'<text x="{x + 8}" y="{y + 19 + 15 * len(titles) + 15 * k}" fill="{INK}" font-size="11">'
                        f'{escape(line)}</text>' for k, line in enumerate(lines))
+        dashed = ' stroke-dasharray="5,4"' if colour == MUTED else ""  # a box the verdict did not read
         return (f'<rect x="{x}" y="{y}" width="{col_w}" height="{height}" rx="6" fill="{PAPER}" stroke="{colour}" '
-                f'stroke-width="1.6"/>{head}{text}')
+                f'stroke-width="1.6"{dashed}/>{head}{text}')
 
     verdict_colour = {"confirmed": ADMITTED, "refuted": REFUSED}
     y = top
     for evidence, quote, expect, confirming, control, verdict, reason, finding in checks:
         shows_c, shows_k = bool(confirming.get("shows_expect")), bool(control.get("shows_expect"))
+        # verify.judge reads the control only once the confirming capture shows the evidence and is
+        # no server error: otherwise the verdict is settled before the control, which played no part.
+        status = confirming.get("http_status")
+        counted = shows_c and isinstance(status, int) and status < SERVER_ERROR
         xs = [10 + k * (col_w + 20) for k in range(4)]
+        control_said = [str(control.get("action_id", "")).split(" -> ")[-1], f"HTTP {control.get('http_status', '-')}"]
         boxes = [
             (lines_of("quoted", [evidence.split(" -> ")[-1], f"quote: {quote}"]), INK),
             (lines_of(("✓ shows " if shows_c else "✗ lacks ") + expect,
                       [str(confirming.get("action_id", "")).split(" -> ")[-1],
                        f"HTTP {confirming.get('http_status', '-')}"]), ADMITTED if shows_c else REFUSED),
-            (lines_of(("✗ shows " if shows_k else "✓ lacks ") + expect,
-                      [str(control.get("action_id", "")).split(" -> ")[-1],
-                       f"HTTP {control.get('http_status', '-')}"]), REFUSED if shows_k else ADMITTED),
+            (lines_of(("✗ shows " if shows_k else "✓ lacks ") + expect, control_said), REFUSED if shows_k else ADMITTED)
+            if counted else
+            (lines_of("not read", [*control_said, "the verdict was settled by the confirming capture"]), MUTED),
             (lines_of(verdict, [reason]), verdict_colour.get(verdict, "#ef6c00")),
         ]
         height = max(26 + 15 * (len(titles) + len(lines)) for (titles, lines), _ in boxes)
         body.append(f'<g class="check" data-finding="{_a(finding)}" data-verdict="{_a(verdict)}" '
-                    f'data-confirm-shows="{str(shows_c).lower()}" data-control-shows="{str(shows_k).lower()}">'
+                    f'data-confirm-shows="{str(shows_c).lower()}" data-control-shows="{str(shows_k).lower()}" '
+                    f'data-control-read="{str(counted).lower()}">'
                     f'<title>{escape(reason)}</title>'
                     + "".join(box(x, y, height, titled, colour) for x, (titled, colour) in zip(xs, boxes))
                     + "".join(f'<path d="M{xs[k] + col_w + 2},{y + height / 2} L{xs[k + 1] - 3},{y + height / 2}" '
-                              f'stroke="{INK}" stroke-width="1.4" marker-end="url(#arrow-verification-verdicts)"/>'
+                              f'stroke="{INK}" stroke-width="1.4" marker-end="url(#arrow-verification-verdicts)"'
+                              + ('' if counted or k == 0 else ' stroke-dasharray="4,3"') + '/>'
                               for k in range(3)) + "</g>")
         y += height + gap
     return _svg("verification-verdicts", width, y - gap + 4, body,
@@ -452,6 +555,8 @@ def _gate_data() -> tuple[list[dict], dict]:
 
 # --- lesson 9: the seal's chain and where each altered copy breaks it ----------------------------
 
+BREAK = "#6a1b9a"  # a break is no event: it has a colour of its own, apart from a refusal's red
+
 def seal_chain(intact: dict, tamper_lab: dict) -> str:
     """The chain of the intact report from h_0 to the seal, one link per event, and on the link
     where each altered copy first breaks it, a mark naming the copy."""
@@ -490,14 +595,18 @@ def seal_chain(intact: dict, tamper_lab: dict) -> str:
         y = top + 50 + 22 * k
         body.append(f'<g class="chain-break" data-copy="{_a(name)}" data-seq="{seq}">'
                     f'<title>{escape(name)}: {escape(str(tamper_lab[name].get("alteration", "")))}</title>'
-                    f'<line x1="{x}" y1="{top + 9}" x2="{x}" y2="{y - 4}" stroke="{REFUSED}" stroke-dasharray="3,2"/>'
-                    f'<text x="{x}" y="{y + 8}" fill="{REFUSED}" font-size="11" text-anchor="middle">'
+                    f'<line x1="{x}" y1="{top + 9}" x2="{x}" y2="{y - 4}" stroke="{BREAK}" stroke-dasharray="3,2"/>'
+                    f'<text x="{x}" y="{y + 8}" fill="{BREAK}" font-size="11" text-anchor="middle">'
                     f'✗ {escape(name)}</text></g>')
     y = top + 50 + 22 * len(breaks) + 14
-    body.append(f'<rect x="10" y="{y - 9}" width="8" height="10" fill="{ADMITTED}"/><text x="22" y="{y}" '
-                f'font-size="11" fill="{INK}">admitted event</text><rect x="130" y="{y - 9}" width="8" height="10" '
-                f'fill="{REFUSED}"/><text x="142" y="{y}" font-size="11" fill="{INK}">refused event (a refusal is '
-                'chained like any other event)</text>')
+    key = [(ADMITTED, "admitted event"), (REFUSED, "refused event (chained like any other)"),
+           (BREAK, "✗ where an altered copy's chain first breaks")]
+    x = 10
+    for colour, said in key:
+        body.append(f'<rect class="legend-swatch" data-colour="{colour}" x="{x}" y="{y - 9}" width="8" height="10" '
+                    f'fill="{colour}"/><text class="legend-entry" data-colour="{colour}" x="{x + 12}" y="{y}" '
+                    f'font-size="11" fill="{INK}">{escape(said)}</text>')
+        x += 12 + 7 * len(said) + 24
     y += 20
     if caught_elsewhere:
         body.append(f'<text x="10" y="{y}" fill="{INK}" font-size="11">The chain holds for '
@@ -508,7 +617,12 @@ def seal_chain(intact: dict, tamper_lab: dict) -> str:
 
 # --- lesson 6: each act's events, in ledger order (data/course/execution-demo.json) -------------
 
-STATUS_COLOURS = {"succeeded": ADMITTED, "failed": REFUSED, "unresolved": "#ef6c00"}
+# Lesson 6's bars: one colour per kind of event the picture tells apart, each named in its legend.
+ACT_KEY = (("act", "#1565c0", "action or capture, admitted"),
+           ("succeeded", ADMITTED, "outcome: succeeded"),
+           ("unresolved", "#ef6c00", "outcome: unresolved"),
+           ("failed", "#6a1b9a", "outcome: failed"),
+           ("refused", REFUSED, "refused by the door"))
 
 
 def execution_outcomes(demo: dict) -> str:
@@ -533,6 +647,8 @@ def execution_outcomes(demo: dict) -> str:
     body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">Each act and the ledger events that name it, '
             'in order</text>']
     heads = [wrapped(act.split(" -> ")[-1], fits(col_w, 11)) for act in acts]
+    colour_of = {key: colour for key, colour, _ in ACT_KEY}
+    used: set[str] = set()
     top = 56 + line_h * max(len(lines) for lines in heads)
     deepest = top
     for i, (act, head) in enumerate(zip(acts, heads)):
@@ -545,7 +661,9 @@ def execution_outcomes(demo: dict) -> str:
             payload = event.get("payload") if isinstance(event.get("payload"), dict) else {}
             status = str(event.get("status"))
             outcome = str(payload.get("status", "")) if event.get("kind") == "outcome" else ""
-            colour = REFUSED if status == "refused" else STATUS_COLOURS.get(outcome, ADMITTED)
+            drawn_as = "refused" if status == "refused" else outcome if event.get("kind") == "outcome" else "act"
+            colour = colour_of.get(drawn_as, MUTED)
+            used.add(drawn_as)
             said = event.get("reason") if status == "refused" else (outcome or _short(str(event.get("id")), 12))
             text = f'{event["seq"]:>3} {event["kind"]}: {"REFUSED " if status == "refused" else ""}{said}'
             lines = wrapped(text, chars, indent="      ")
@@ -559,23 +677,28 @@ def execution_outcomes(demo: dict) -> str:
                         + "</g>")
             y += height
         deepest = max(deepest, y)
-    body.append(f'<rect x="10" y="{deepest + 8}" width="6" height="12" fill="{ADMITTED}"/><text x="22" y="{deepest + 18}" '
-                f'font-size="11" fill="{INK}">admitted (succeeded)</text><rect x="170" y="{deepest + 8}" width="6" '
-                f'height="12" fill="#ef6c00"/><text x="182" y="{deepest + 18}" font-size="11" fill="{INK}">unresolved'
-                f'</text><rect x="270" y="{deepest + 8}" width="6" height="12" fill="{REFUSED}"/><text x="282" '
-                f'y="{deepest + 18}" font-size="11" fill="{INK}">failed, or refused by the door</text>')
+    x = 10
+    for key, colour, said in (entry for entry in ACT_KEY if entry[0] in used):  # only what is drawn
+        body.append(f'<rect class="legend-swatch" data-colour="{colour}" x="{x}" y="{deepest + 8}" width="6" '
+                    f'height="12" fill="{colour}"/><text class="legend-entry" data-key="{key}" data-colour="{colour}" '
+                    f'x="{x + 12}" y="{deepest + 18}" font-size="11" fill="{INK}">{escape(said)}</text>')
+        x += 12 + len(said) * 7 + 24
     return _svg("execution-outcomes", width, deepest + 30, body, f"Lesson 6: {len(acts)} acts and their events")
 
 
 # --- lesson 10: three SafetyCheck verdicts side by side (data/course/safety-demo.json) ------------
 
+# The picture's columns, in the order of lesson 10's table: a key of the demo's check, and its title.
+SAFETY_COLUMNS = {"reference": "the reference run", "tampered": "tampered", "missing_evidence": "evidence removed"}
+
+
 def safety_verdicts(check: dict) -> str:
-    """One row per boundary, one column per verdict (the reference run, the snapshot with evidence
-    removed, the tampered snapshot): upheld green, violated red, not judged grey with its reason."""
+    """One row per boundary, one column per verdict, in the order of lesson 10's table (the
+    reference run, the tampered snapshot, the snapshot with evidence removed): upheld green,
+    violated red, not judged grey with its reason."""
     try:
-        columns = [("the reference run", check["reference"]),
-                   ("evidence removed", check["missing_evidence"]["verdict"]),
-                   ("tampered", check["tampered"]["verdict"])]
+        columns = [(SAFETY_COLUMNS[key], check[key] if key == "reference" else check[key]["verdict"])
+                   for key in SAFETY_COLUMNS]
         cells = [{str(r["boundary_id"]): r for r in verdict["results"]} for _, verdict in columns]
     except (KeyError, TypeError) as exc:
         raise PictureError(f"safety-demo.json's check lacks {exc}") from None
@@ -585,8 +708,8 @@ def safety_verdicts(check: dict) -> str:
     body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">SafetyCheck, three times: each boundary '
             'upheld, violated or not judged</text>']
     for c, (title, _) in enumerate(columns):
-        body.append(f'<text x="{left + c * col_w + 6}" y="{top - 8}" font-weight="bold" fill="{INK}">'
-                    f'{escape(title)}</text>')
+        body.append(f'<text class="safety-column" data-column="{c}" data-key="{list(SAFETY_COLUMNS)[c]}" '
+                    f'x="{left + c * col_w + 6}" y="{top - 8}" font-weight="bold" fill="{INK}">{escape(title)}</text>')
     notes: dict[str, int] = {}  # a not-judged reason, said once in full under the grid, by its number
     for r, boundary in enumerate(boundaries):
         y = top + r * row_h

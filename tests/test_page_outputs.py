@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -61,3 +62,30 @@ def test_the_journal_demos_of_lessons_6_and_8_work_in_a_fresh_folder_not_a_fixed
         commands = [c.command for block in blocks for c in pages.console_commands(block)]
         assert not [c for c in commands if re.search(r"/tmp/l[68]-|\brm -f /tmp/", c)], name
         assert any(re.fullmatch(r"export L[68]=\$\(mktemp -d\)", c) for c in commands), name
+
+
+FIXED_TMP = re.compile(r"(?<![\w$}])/tmp/[\w.-]")  # /tmp/NAME, not "$L1/NAME" inside a fresh folder
+
+
+def lessons_with_marks() -> list:
+    from course import manifest
+
+    lessons = []
+    for lesson in manifest.load(REPO):
+        marks = []
+        if lesson.number == 10:  # its page is being rewritten in another change; the mark goes when it lands
+            marks = [pytest.mark.xfail(strict=True, reason="lesson 10's page still writes fixed /tmp names")]
+        lessons.append(pytest.param(lesson, marks=marks, id=f"lesson{lesson.label}"))
+    return lessons
+
+
+@pytest.mark.parametrize("lesson", lessons_with_marks())
+def test_no_page_or_notebook_writes_a_fixed_name_in_tmp(lesson):
+    """What a page or notebook writes goes into a fresh folder (mktemp -d, tempfile): a fixed /tmp
+    name can hold another user's file, or their symlink, on a shared machine."""
+    page = (REPO / lesson.page).read_text(encoding="utf-8")
+    notebook = json.loads((REPO / lesson.notebook).read_text(encoding="utf-8"))
+    code = pages.code_lines(page, REPO) + [line for cell in notebook["cells"] if cell["cell_type"] == "code"
+                                           for line in "".join(cell["source"]).splitlines()]
+    assert code, f"no code found on {lesson.page}"
+    assert [line for line in code if FIXED_TMP.search(line)] == []

@@ -364,7 +364,7 @@ def test_lesson_6_shows_each_acts_events_from_the_artifact(site):
 
 def test_lesson_10_shows_the_three_safety_verdicts_from_the_artifact(site):
     check = json.loads((REPO / "data/course/safety-demo.json").read_text(encoding="utf-8"))["check"]
-    verdicts = [check["reference"], check["missing_evidence"]["verdict"], check["tampered"]["verdict"]]
+    verdicts = [check["reference"], check["tampered"]["verdict"], check["missing_evidence"]["verdict"]]
     drawn = {(m["data-boundary"], int(m["data-column"])): m["data-judged"]
              for m in marks(page_of(site, 10), "safety-verdicts", "safety-cell")}
     expected = {(r["boundary_id"], c): {True: "upheld", False: "violated", None: "not judged"}[r["upheld"]]

@@ -106,23 +106,28 @@ def edited(pack: dict) -> dict:
     return {**pack, "boundaries": {**pack["boundaries"], first: "Quotes may be paraphrased."}}
 
 
-def near(text: str) -> str:
-    """``text`` with only its last character changed."""
+def near(text: str, up: bool = False) -> str:
+    """``text`` with only its last character changed: to a lower hex digit, or with ``up`` a higher one."""
+    if up:
+        return text[:-1] + ("f" if text[-1] != "f" else "e")
     return text[:-1] + ("0" if text[-1] != "0" else "1")
 
 
 # Each break: a consistent pack, report and run in, one question out. Named so that a row can say what it did.
 
-def last_character(place: str):
+def last_character(where: str):
+    place, _, direction = where.partition(", ")
+    up = direction == "up"  # a higher last character too: a comparison must be equality, not an order
+
     def breaking(pack, report, run):
         if place == "seal":
-            return pack, {**report, "seal": near(report["seal"])}, run
+            return pack, {**report, "seal": near(report["seal"], up)}, run
         if place == "pack_digest":
-            other = resealed({**report, "pack_digest": near(report["pack_digest"])})
+            other = resealed({**report, "pack_digest": near(report["pack_digest"], up)})
             return pointed(pack, other), other, run
         if place == "ratification_digest":
-            return {**pack, "ratification_digest": near(pack["ratification_digest"])}, report, run
-        return pack, report, {**run, "digest": near(run["digest"])}
+            return {**pack, "ratification_digest": near(pack["ratification_digest"], up)}, report, run
+        return pack, report, {**run, "digest": near(run["digest"], up)}
     return breaking
 
 
@@ -140,6 +145,7 @@ def upper_case(place: str):
 
 
 PLACES = ("seal", "pack_digest", "ratification_digest", "run digest")
+LAST = tuple(f"{place}, {direction}" for place in PLACES for direction in ("down", "up"))
 
 
 def another_packs_report(how: str):
@@ -147,15 +153,16 @@ def another_packs_report(how: str):
         other = ratification_report(edited(pack)) if how.startswith("version") else _made(997)[1]
         if how.endswith("renamed"):
             other = resealed({**other, "pack_id": pack["pack_id"]})
-        if how == "renamed pack_id":
-            other = resealed({**report, "pack_id": near(report["pack_id"]) + "x"})
+        if how.startswith("renamed pack_id"):
+            renamed = report["pack_id"] + "_v2" if how.endswith("longer") else report["pack_id"][:-1]
+            other = resealed({**report, "pack_id": renamed})
         named = pointed(pack, other) if how != "version, not named" else pack
         return named, other, run
     return breaking
 
 
 ANOTHER_REPORT = ("version, named", "version, not named", "another pack, named", "another pack renamed",
-                  "renamed pack_id")
+                  "renamed pack_id, longer", "renamed pack_id, shorter")
 
 
 def another_run(how: str):
@@ -267,7 +274,7 @@ def drawn(breaks, how, sealed_too: bool = True):
 def twice() -> list[list[tuple]]:
     """The same question asked again of one file, with others in between: no answer may lean on an earlier one."""
     good, other = asked(0), asked(0, another_packs_report("version, named"))
-    made_good, made_broken = asked(2), asked(2, last_character("ratification_digest"))
+    made_good, made_broken = asked(2), asked(2, last_character("ratification_digest, down"))
     return [[good, other, good, other], [made_broken, made_good, made_broken],
             [asked(3, sealed=False), asked(3), asked(3, another_run("the override"))]]
 
@@ -275,7 +282,7 @@ def twice() -> list[list[tuple]]:
 def drawn_twice():
     from hypothesis import strategies as st
 
-    breaks = [last_character(p) for p in PLACES] + [another_packs_report(h) for h in ANOTHER_REPORT]
+    breaks = [last_character(p) for p in LAST] + [another_packs_report(h) for h in ANOTHER_REPORT]
     return st.builds(lambda salt, broken: [asked(salt), asked(salt, broken), asked(salt)], st.integers(0, 40),
                      st.sampled_from(breaks))
 
@@ -288,12 +295,12 @@ EDGE_CLASSES = (
          + [[asked(salt, sealed=sealed)] for salt in (0, 1, 2, 3) for sealed in (True, False)],
          drawn=lambda: drawn(("",), lambda name: None)),
     Edge("start-up: no run in question (sealed is None), with each ratification link broken in turn",
-         fixed=lambda: [[asked(0, last_character(place), sealed=False)] for place in PLACES[:3]]
+         fixed=lambda: [[asked(0, last_character(place), sealed=False)] for place in LAST[:6]]
          + [[asked(1, another_packs_report(how), sealed=False)] for how in ANOTHER_REPORT[:2]],
-         drawn=lambda: drawn(PLACES[:3], last_character, sealed_too=False).map(
+         drawn=lambda: drawn(LAST[:6], last_character, sealed_too=False).map(
              lambda questions: [(pack, report, None) for pack, report, _ in questions])),
     Edge("a digest that differs from the right one only in its last character",
-         fixed=lambda: each(PLACES, last_character), drawn=lambda: drawn(PLACES, last_character)),
+         fixed=lambda: each(LAST, last_character), drawn=lambda: drawn(LAST, last_character)),
     Edge("a digest in upper-case hex (another letter case is another digest)",
          fixed=lambda: each(PLACES, upper_case), drawn=lambda: drawn(PLACES, upper_case)),
     Edge("a ratification report of another pack or another version, well sealed, even one the pack names",
@@ -383,7 +390,9 @@ def show() -> None:
                  ("the same at start-up (no run)", (COMMITTED, COMMITTED_REPORT, None)),
                  ("the pack with a boundary weakened", (weakened, COMMITTED_REPORT, None)),
                  ("the weakened pack, ratified again", (pointed(weakened, ratification_report(weakened)),
-                                                        ratification_report(weakened), None)))
+                                                        ratification_report(weakened), None)),
+                 ("the same, with the reference run", (pointed(weakened, ratification_report(weakened)),
+                                                       ratification_report(weakened), REFERENCE_RUN)))
     for what, question in questions:
         try:
             said = repr(mine.first_broken_link(*copy.deepcopy(question)))

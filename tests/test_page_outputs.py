@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -61,3 +62,14 @@ def test_the_journal_demos_of_lessons_6_and_8_work_in_a_fresh_folder_not_a_fixed
         commands = [c.command for block in blocks for c in pages.console_commands(block)]
         assert not [c for c in commands if re.search(r"/tmp/l[68]-|\brm -f /tmp/", c)], name
         assert any(re.fullmatch(r"export L[68]=\$\(mktemp -d\)", c) for c in commands), name
+
+
+def test_lesson_10_works_in_a_fresh_folder_and_names_no_fixed_tmp_path():
+    """Lesson 10's page makes its folder with mktemp -d and every command uses it; neither page nor notebook names /tmp."""
+    page = (REPO / "lessons" / "10-safety-packs-and-audit-replay.md").read_text(encoding="utf-8")
+    notebook = (REPO / "notebooks" / "lesson10.ipynb").read_text(encoding="utf-8")
+    assert "/tmp" not in page and "/tmp" not in notebook
+    blocks = re.findall(r"^ *```console\n(.*?)^ *```", page, re.S | re.M)
+    commands = [c.command for block in blocks for c in pages.console_commands(textwrap.dedent(block))]
+    assert commands.count("export L10=$(mktemp -d)") == 1
+    assert sum("L10" in command for command in commands) >= 10

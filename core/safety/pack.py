@@ -277,12 +277,12 @@ def ratification_problem(pack_dir: Path, pack_id: str, document: dict, sealed: o
     if link == "report":
         return f"the pack names another ratification report than {path.name}"
     if link == "run":
-        return (f"the run was sealed under {printable_summary(sealed)}, not under this pack "
+        return (f"the run was sealed under {_sealed_in_words(sealed)}, not under this pack "
                 f"(digest {pack_digest(document)[:12]}) ratified")
     return ""
 
 
-def printable_summary(sealed: object) -> str:
+def _sealed_in_words(sealed: object) -> str:
     """A sealed report's safety_pack section in a few words, for a message."""
     if not isinstance(sealed, dict):
         return f"a safety_pack section that is no object ({type(sealed).__name__})"

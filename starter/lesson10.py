@@ -11,9 +11,9 @@ is ratified. Both ask the one question you write here,
   ``ratification_digest``; the last may be any string;
 * ``ratification``: whatever the pack's ratification report file holds (like
   harness_safety_v1.ratification.json), of any shape at all;
-* ``sealed``: a sealed report's ``safety_pack`` section (what the run says it
-  ran under), or None when no run is in question: start-up asks about the
-  pack alone.
+* ``sealed``: whatever a sealed report holds as its ``safety_pack`` section
+  (what the run says it ran under), of any shape too, or None when no run is
+  in question: start-up asks about the pack alone.
 
 The answer is the name of the first link of ``LINKS`` that does not hold, or
 "" when every link holds. The links are ordered as they rest on each other:

@@ -211,10 +211,11 @@ def first_broken_link(pack: dict, ratification: object, sealed: object = None) -
 
     ``pack`` is a pack document (``read_pack`` checked its shape; its
     ``ratification_digest`` may be any string); ``ratification`` is whatever
-    the pack's ratification report file holds, of any shape; ``sealed`` is what
-    a sealed report holds as its ``safety_pack`` section, of any shape, or None when no run is in
-    question (start-up). The answer is one of ``LINKS``, judged in that
-    order because each rests on the ones before it, or "":
+    the pack's ratification report file holds, of any shape; ``sealed`` is
+    whatever a sealed report holds as its ``safety_pack`` section, of any
+    shape, or None when no run is in question (start-up). The answer is one
+    of ``LINKS``, judged in that order because each rests on the ones before
+    it, or "":
 
     - ``seal``: the report is an object with exactly ``REPORT_FIELDS`` and
       its seal is ``seal_of`` it; a report with no canonical JSON form

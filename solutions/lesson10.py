@@ -1,68 +1,46 @@
-"""Lesson 10, worked answer: every selection chooses an act a held proposal names.
+"""Lesson 10, worked answer: a pack, its report and a run belong together by digests.
 
-The predicate looks before it speaks. If the snapshot lacks the selections or
-the proposals, it cannot say anything about the boundary, so it says exactly
-that (``not_judged``), naming what was missing: an absent list is neither a
-pass nor a violation. Otherwise it compares each selection's chosen act with
-the acts the run's stored proposals name, and answers with the selection ids
-as evidence: the ones that cross the boundary, or every one it checked.
-
-Adding the boundary edits a copy of the pack like any developer would, which
-breaks its ratification at once (the pack's digest changed); ratifying the
-copy seals a new companion report over all seven boundaries and writes its
-digest into the pack, so the loader accepts it again without the override.
+Each link is one comparison of a digest computed here with a digest written
+there, and nothing is taken from the files' say-so: a seal is checked by
+sealing again, the report's pack_digest by digesting the pack in hand, the
+pack's link by digesting the whole report. The run's section is compared as
+a whole with the one a run under this pack, ratified, would write, so a
+missing, extra or relabelled field breaks it. Answering at the first broken
+link keeps the order the links rest on each other; CanonError is caught
+where a digest is taken, since a report with no canonical form has no seal.
 """
 
-import json
-from pathlib import Path
+from core.run.canon import CanonError, digest
 
-from core.safety.check import Judgement, SafetyContext, not_judged, upheld, violated
-from core.safety.pack import DEFAULT_SAFETY_PACK
-from core.safety.ratify import ratify
+LINKS = ("seal", "pack", "report", "run")  # each link rests on those before it
+REPORT_FIELDS = ("pack_id", "pack_digest", "boundary_ids", "statement", "seal")
+RATIFIED = "ratified"  # what a run under a ratified pack says of it
+
 
 # student writes: begin
-MY_BOUNDARY_ID = "no_unproposed_selection"
-MY_BOUNDARY_TEXT = "No selection chooses an act that no proposal held by the run names."
-
-
-def my_predicate(context: SafetyContext) -> Judgement:
-    """Your boundary, judged from a run's snapshot: upheld, violated, or not judged."""
-    gap = context.gaps("selections", "proposals")
-    if gap:
-        return not_judged(f"cannot judge: {gap}")
-    held = {action_id for (action_id,) in context.proposals}
-    unproposed = tuple(selection_id for selection_id, action_id in context.selections
-                       if action_id not in held)
-    if unproposed:
-        reason = f"{len(unproposed)} selection(s) chose an act no held proposal names"
-        return violated(reason, unproposed)
-    checked = tuple(selection_id for selection_id, _ in context.selections)
-    return upheld(f"{len(checked)} selection(s) checked, each choosing a held proposal",
-                  checked)
-
-
-def add_my_boundary(pack_dir: str) -> str:
-    """Add your boundary to the pack in ``pack_dir``, ratify it, return the digest."""
-    path = Path(pack_dir) / f"{DEFAULT_SAFETY_PACK}.json"
-    document = json.loads(path.read_text(encoding="utf-8"))
-    document["boundaries"][MY_BOUNDARY_ID] = MY_BOUNDARY_TEXT
-    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
-    return ratify(Path(pack_dir), DEFAULT_SAFETY_PACK)
+def first_broken_link(pack: dict, ratification: object, sealed: object = None) -> str:
+    """The first of LINKS that does not hold between the three; "" when they belong."""
+    if not isinstance(ratification, dict):
+        return "seal"
+    if sorted(ratification) != sorted(REPORT_FIELDS):
+        return "seal"
+    content = {key: value for key, value in ratification.items() if key != "seal"}
+    try:
+        if ratification["seal"] != digest(content):
+            return "seal"
+        whole = digest(ratification)
+    except CanonError:  # a lone surrogate: no canonical bytes, so no seal can hold
+        return "seal"
+    ratified = digest({key: value for key, value in pack.items()
+                       if key != "ratification_digest"})
+    if ratification["pack_id"] != pack["pack_id"]:
+        return "pack"
+    if ratification["pack_digest"] != ratified:
+        return "pack"
+    if pack["ratification_digest"] != whole:
+        return "report"
+    if sealed is not None and sealed != {"pack_id": pack["pack_id"], "digest": ratified,
+                                         "ratification": RATIFIED}:
+        return "run"
+    return ""
 # student writes: end
-
-
-# --- written for you: how the check reaches your boundary (leave them as they are) ---
-
-
-def named() -> dict:
-    """Your boundary's id and sentence, as the check reads them."""
-    return {"id": MY_BOUNDARY_ID, "text": MY_BOUNDARY_TEXT}
-
-
-def judged(snapshot: dict) -> dict:
-    """``my_predicate`` on the SafetyContext of ``snapshot``, as plain data."""
-    judgement = my_predicate(SafetyContext.from_snapshot(snapshot))
-    if not isinstance(judgement, Judgement):
-        return {"returned": type(judgement).__name__}
-    return {"upheld": judgement.upheld, "reason": judgement.reason,
-            "evidence": list(judgement.evidence)}

@@ -1,89 +1,60 @@
-"""Lesson 10, your edit: a boundary of your own, judged at runtime, in a ratified pack.
+"""Lesson 10, your edit: do a pack, its ratification report and a run belong together?
 
-The harness's one safety pack (data/packs/safety/harness_safety_v1.json) keeps
-six boundaries. Yours is a seventh, about what the run chose to do:
+The harness starts only under a ratified safety pack, and verify and replay
+trust a sealed report's word about the pack it ran under only when that pack
+is ratified. Both ask the one question you write here,
+``first_broken_link(pack, ratification, sealed)``, for these inputs:
 
-    every selection chooses an act that a proposal the run holds names.
+* ``pack``: a pack document as JSON data (like
+  data/packs/safety/harness_safety_v1.json), with its five fields
+  ``pack_id``, ``schema_version``, ``description``, ``boundaries`` and
+  ``ratification_digest``; the last may be any string;
+* ``ratification``: whatever the pack's ratification report file holds (like
+  harness_safety_v1.ratification.json), of any shape at all;
+* ``sealed``: whatever a sealed report holds as its ``safety_pack`` section
+  (what the run says it ran under), of any shape too, or None when no run is
+  in question: start-up asks about the pack alone.
 
-Lesson 5's door only selects among stored proposals, so a real run keeps it;
-a report someone edited, or a door with a bug, might not. Three names are yours:
+The answer is the name of the first link of ``LINKS`` that does not hold, or
+"" when every link holds. The links are ordered as they rest on each other:
+a report's fields mean nothing until its seal holds, and a run's word about
+a pack means nothing until the pack is ratified.
 
-``MY_BOUNDARY_ID`` (snake_case: a-z, 0-9 and "_", starting with a letter, not
-one of the pack's six) and ``MY_BOUNDARY_TEXT`` (one sentence saying what the
-harness never does) name the boundary.
+* ``"seal"`` holds when the report is exactly what ratify writes: an object
+  with the five fields of ``REPORT_FIELDS`` and no others, whose ``seal`` is
+  the digest of the report without its seal;
+* ``"pack"`` holds when the report ratifies this very pack: its ``pack_id``
+  is the pack's, and its ``pack_digest`` is the digest of the pack without
+  its ``ratification_digest``;
+* ``"report"`` holds when the pack names this very report: its
+  ``ratification_digest`` is the digest of the whole report, seal included;
+* ``"run"``, asked only when ``sealed`` is given, holds when the section is
+  exactly what a run under this pack, ratified, writes: the fields
+  ``pack_id``, ``digest`` and ``ratification``, and no others, holding the
+  pack's id, the pack's digest (as ``"pack"`` takes it) and ``"ratified"``.
 
-``my_predicate(context)`` must answer a Judgement (``upheld(reason,
-evidence)``, ``violated(reason, evidence)`` or ``not_judged(reason)``) from a
-SafetyContext (core/safety/check.py), read through two of its fields:
+Why a match and not a presence: a sealed report that sits beside the pack,
+or a pack that names some digest, proves nothing about this pack; only the
+digests, compared character for character, tie the three together (a digest
+in other letter case, or one character short, is another digest). A digest
+here is ``core.run.canon.digest``; a value with no canonical JSON form (a
+lone surrogate) makes it raise ``core.run.canon.CanonError``, and a report
+holding one has no seal that can hold: the answer is then ``"seal"``, never
+an exception. The function changes nothing it is handed, and its answer
+depends on its three arguments alone.
 
-* ``context.selections``: one ``(selection_id, action_id)`` per selection, in
-  the run's order;
-* ``context.proposals``: one ``(action_id,)`` per proposal the run holds.
-
-A selection *crosses* the boundary when the act it chose is named by no
-proposal the run holds. The answer is
-
-* ``not_judged``, naming what is missing (``context.gaps("selections",
-  "proposals")`` says it in words), when either field is ``None`` (the
-  snapshot did not provide it, or provided it malformed): nobody can then say
-  whether the boundary held, and ``upheld`` would be a lie;
-* ``violated`` when any selection crosses it, its evidence exactly the ids of
-  the selections that cross, in the snapshot's order, wherever they are: no
-  more, no fewer;
-* ``upheld`` when none does, its evidence the id of every selection checked,
-  in order.
-
-The version below is a small lie: it says "upheld" without looking.
-
-``add_my_boundary(pack_dir)`` must answer the digest of a new ratification
-report, the one ``core.safety.ratify.ratify(pack_dir, pack_id)`` returns, for
-the pack file in ``pack_dir`` (a copy of data/packs/safety, given as a path
-string; never the committed one) with your boundary added and the other six
-kept as they are. The check loads that copy in its own process, with the
-development override (HARNESS_ALLOW_UNRATIFIED_SAFETY) unset: it must load
-ratified, because an unratified pack stops start-up.
-
-The check runs your file in a process of its own and calls it through the two
-helpers at the bottom (written for you), with snapshots as plain data: the
-reference run's, tampered copies of it, and runs it makes up from a seed it
-prints. Check your work with ``course check 10``;
-``python3 starter/lesson10_test.py`` prints the verdict on the reference run
-with your boundary. Read the worked answer, ``solutions/lesson10.py``, after
-your attempt.
+Check your work with ``course check 10``; ``python3 starter/lesson10_test.py``
+asks your function about the committed pack, its report and the reference
+run. Read the worked answer, ``solutions/lesson10.py``, after your attempt.
 """
 
-from pathlib import Path  # noqa: F401  (you will need it)
+from core.run.canon import CanonError, digest  # noqa: F401  (you will need them)
 
-from core.safety.check import Judgement, SafetyContext, not_judged, upheld, violated
-from core.safety.pack import DEFAULT_SAFETY_PACK  # noqa: F401
-from core.safety.ratify import ratify  # noqa: F401
-
-MY_BOUNDARY_ID = ""  # TODO 1: a snake_case id the pack does not have yet
-MY_BOUNDARY_TEXT = ""  # TODO 1: one sentence: what the harness never does
+LINKS = ("seal", "pack", "report", "run")  # each link rests on those before it
+REPORT_FIELDS = ("pack_id", "pack_digest", "boundary_ids", "statement", "seal")
+RATIFIED = "ratified"  # what a run under a ratified pack says of it
 
 
-def my_predicate(context: SafetyContext) -> Judgement:
-    """Your boundary, judged from a run's snapshot: upheld, violated, or not judged."""
-    return upheld("every selection looks fine")  # TODO 2: look before you say so
-
-
-def add_my_boundary(pack_dir: str) -> str:
-    """Add your boundary to the pack in ``pack_dir``, ratify it, return the digest."""
-    raise NotImplementedError("TODO 3: add your boundary to the copy, then ratify it")
-
-
-# --- written for you: how the check reaches your boundary (leave them as they are) ---
-
-
-def named() -> dict:
-    """Your boundary's id and sentence, as the check reads them."""
-    return {"id": MY_BOUNDARY_ID, "text": MY_BOUNDARY_TEXT}
-
-
-def judged(snapshot: dict) -> dict:
-    """``my_predicate`` on the SafetyContext of ``snapshot``, as plain data."""
-    judgement = my_predicate(SafetyContext.from_snapshot(snapshot))
-    if not isinstance(judgement, Judgement):
-        return {"returned": type(judgement).__name__}
-    return {"upheld": judgement.upheld, "reason": judgement.reason,
-            "evidence": list(judgement.evidence)}
+def first_broken_link(pack: dict, ratification: object, sealed: object = None) -> str:
+    """The first of LINKS that does not hold between the three; "" when they belong."""
+    raise NotImplementedError("TODO: which link, if any, is broken?")

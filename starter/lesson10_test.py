@@ -1,342 +1,406 @@
-"""Lesson 10 completion test: your boundary, ratified in a copy of the pack, and judged on runs made for this check.
+"""Lesson 10 completion test: your first_broken_link beside the rule's, on packs, reports and runs made for this check.
 
-Your file runs in a process of its own (course/student.py) and is reached
-through the two helpers at the bottom of the starter, with snapshots as plain
-data; what comes back is judged here. The pack is ratified in a copy the
-check makes inside that process's own folder, and loaded back in the check's
-process with the development override (HARNESS_ALLOW_UNRATIFIED_SAFETY)
-unset: an override set in your file's process is not set in the check's.
-
-The predicate is judged on the reference run (data/course/report.json), on
-copies of it tampered at positions drawn from a seed, and on runs made up
-from the same seed (`COURSE_SEED=N course check 10` makes them again). A
-crossing can be anywhere, the last selection included, and the evidence must
-be exactly the selections that cross: a predicate that always says "upheld"
-fails as surely as one that blames every selection. A snapshot that lacks
-the selections or the proposals must be not judged. By default the checks
-run starter/lesson10.py; `course check 10` shows each.
+Your file runs in a process of its own (course/student.py), with the
+reference (core.safety, and what asks it: core.audit, core.run.rederive)
+unavailable, and the committed packs and reports out of reach. The check
+asks your function about the committed pack, its ratification report and the
+reference run, and about packs it makes from a seed and then breaks, link by
+link, across the edge classes listed below as data; each answer is compared
+with the rule's (core/safety/pack.py:first_broken_link, in this process).
+A failing row shows the question, your answer, the rule's, and the seed that
+asks it again (`COURSE_SEED=N course check 10`). By default the checks run
+starter/lesson10.py; `course check 10` shows each.
 """
 
-import ast
+from __future__ import annotations
+
 import copy
 import functools
-import hashlib
 import json
-import os
 import random
-import re
-import shutil
 import sys
 import textwrap
-from pathlib import Path
 
-import pytest
-
-from core.safety import OVERRIDE_ENV, SafetyCheck, SafetyContext, SafetyPackError, load_safety_pack
-from core.safety.pack import DEFAULT_SAFETY_PACK, PACK_DIR, report_path
+from core.run.canon import digest
+from core.safety.pack import (
+    DEFAULT_SAFETY_PACK,
+    LINKS,
+    PACK_DIR,
+    RATIFIED,
+    UNRATIFIED,
+    first_broken_link,
+    pack_digest,
+    pack_path,
+    report_path,
+    seal_of,
+)
+from core.safety.ratify import STATEMENT, ratification_report
+from course.differ import Edge, Rule, compare
 from course.manifest import course_root
 from course.student import Student, seed
-from course.target import target_path
+from course.target import load_lesson
 
-REPORT = course_root() / "data" / "course" / "report.json"
-WORKED = "solutions/lesson10.py"  # out of reach too, unless it is the file being checked
-yours = Student(10, names=("MY_BOUNDARY_ID", "MY_BOUNDARY_TEXT", "my_predicate", "add_my_boundary", "named",
-                           "judged"),
-                unreadable=("data/course",) + (() if target_path(10).resolve() == (course_root() / WORKED).resolve()
-                                               else (WORKED,)),
-                why="it is the worked answer to the exercise")
-LAB = "https://lab.example:443"
-MADE_UP_RUNS = 24
+yours = Student(10, names=("first_broken_link",), blocked=("core.safety", "core.audit", "core.run.rederive"),
+                unreadable=("data/course", "data/packs"),
+                why="it is the reference of the check lesson 10 asks you to write yourself")
 
-UPHELD = "when no selection crosses the boundary it is upheld, and its evidence is every selection's id, in order"
-CROSSING = ("a selection crosses the boundary when no held proposal names the act it chose (tool and destination, "
-            "exactly): then it is violated, and its evidence is exactly the crossing selections' ids, in order, "
-            "wherever they are")
-NO_EVIDENCE = ("with no selections or no proposals (or a malformed list) nobody can say whether the boundary held: "
-               "the honest answer is not_judged(reason), never upheld or violated")
+# Read now, in the check's process: the student's file never sees these files, only what is asked of it.
+COMMITTED = json.loads(pack_path(PACK_DIR, DEFAULT_SAFETY_PACK).read_text(encoding="utf-8"))
+COMMITTED_REPORT = json.loads(report_path(PACK_DIR, DEFAULT_SAFETY_PACK).read_text(encoding="utf-8"))
+REFERENCE_RUN = json.loads((course_root() / "data" / "course" / "report.json").read_text(encoding="utf-8"))[
+    "safety_pack"]
 
-
-# --- snapshots: the reference run's, and runs made for this check ---------------------------
-
-
-def reference() -> dict:
-    return json.loads(REPORT.read_text(encoding="utf-8"))
-
-
-def selection_id(number: int, position: int) -> str:
-    return hashlib.sha256(f"lesson10-{seed()}-{number}-{position}".encode()).hexdigest()
+# The contract's rule for each answer, in fixed words: a failing row says the one its expected answer stands on.
+RULES = {
+    "seal": "a ratification report breaks the link 'seal' unless it is exactly what ratify writes: the five fields "
+            "and no others, its seal the digest of the rest (a report with no canonical JSON form has none)",
+    "pack": "a report breaks the link 'pack' unless it ratifies this very pack: the pack's pack_id, and the digest "
+            "of the pack without its ratification_digest",
+    "report": "a pack breaks the link 'report' unless its ratification_digest is, character for character, the "
+              "digest of this whole report",
+    "run": "a run's safety_pack section breaks the link 'run' unless it is exactly the pack's id, the pack's digest "
+           "and 'ratified', with no other field",
+    "": "when every link holds, the pack, its ratification report and the run belong together: the answer is ''",
+}
 
 
-def made_up_run(rng: random.Random, number: int) -> dict:
-    """A snapshot of a run nobody ran: proposals, and selections some of which cross the boundary."""
-    paths = rng.sample(["/", "/about", "/contact", "/news", "/search", "/debug", "/robots.txt", "/shed"],
-                       rng.randint(1, 6))
-    tools = ("inspect_headers", "inspect_metadata", "probe_reflection")
-    held = [f"{rng.choice(tools)} -> {LAB}{path}" for path in paths]
-    unheld = [f"{tool} -> {LAB}{path}" for tool in tools for path in paths if f"{tool} -> {LAB}{path}" not in held]
-    unheld += [f"inspect_headers -> {LAB}/never-proposed-{number}", f"inspect_headers -> {LAB}{paths[0]}/"]
-    count = rng.randint(1, 9)
-    crossing = set()
-    shape = number % 4  # none cross, the last crosses, some cross anywhere, all cross
-    if shape == 1:
-        crossing = {count - 1}
-    elif shape == 2:
-        crossing = set(rng.sample(range(count), rng.randint(1, count)))
-    elif shape == 3:
-        crossing = set(range(count))
-    selections = [{"selection_id": selection_id(number, position),
-                   "action_id": rng.choice(unheld) if position in crossing else rng.choice(held)}
-                  for position in range(count)]
-    return {"run": {"run_id": selection_id(number, -1)}, "selections": selections,
-            "proposals": [{"action_id": action_id, "status": "eligible"} for action_id in held]}
+# --- packs, reports and runs: the committed ones, and ones made from the seed ---------------------------------
 
-
-def tampered_reference(rng: random.Random, number: int) -> tuple[dict, str]:
-    """The reference run with one to three selections pointed at acts no proposal names (or at another spelling
-    of a proposed one: an identity is compared exactly), or a proposal deleted."""
-    snapshot = reference()
-    selections = snapshot["selections"]
-    if number % 3 == 0:
-        for position in rng.sample(range(len(selections)), rng.randint(1, 3)):
-            selections[position]["action_id"] = f"inspect_headers -> {LAB}/never-proposed-{position}"
-        return snapshot, "with selections pointed at acts no proposal names"
-    if number % 3 == 2:
-        respell = rng.choice([str.upper, lambda act: act.replace(":443", "", 1), lambda act: act.replace("s", "S", 1)])
-        for position in rng.sample(range(len(selections)), rng.randint(1, 3)):
-            selections[position]["action_id"] = respell(selections[position]["action_id"])
-        return snapshot, "with selections pointed at another spelling of a proposed act (letter case, or the port)"
-    chosen = rng.choice(selections)["action_id"]
-    snapshot["proposals"] = [p for p in snapshot["proposals"] if p["action_id"] != chosen]
-    return snapshot, "with the proposal one of its selections chose deleted"
-
-
-def crossing_ids(snapshot: dict) -> list[str]:
-    held = {proposal["action_id"] for proposal in snapshot["proposals"]}
-    return [s["selection_id"] for s in snapshot["selections"] if s["action_id"] not in held]
-
-
-def from_seed(what: str) -> str:
-    return f"{what} (COURSE_SEED={seed()} course check 10 makes it again)"
-
-
-# --- asking your file ------------------------------------------------------------------------
-
-# The two helpers at the bottom of the starter, as written for you: the check reaches your predicate
-# through them, so they must be these (a judged() that answers on its own would judge nothing of yours).
-HELPERS = '''
-def named() -> dict:
-    """Your boundary's id and sentence, as the check reads them."""
-    return {"id": MY_BOUNDARY_ID, "text": MY_BOUNDARY_TEXT}
-
-
-def judged(snapshot: dict) -> dict:
-    """``my_predicate`` on the SafetyContext of ``snapshot``, as plain data."""
-    judgement = my_predicate(SafetyContext.from_snapshot(snapshot))
-    if not isinstance(judgement, Judgement):
-        return {"returned": type(judgement).__name__}
-    return {"upheld": judgement.upheld, "reason": judgement.reason,
-            "evidence": list(judgement.evidence)}
-'''
-
-
-def _functions(source: str) -> dict[str, str]:
-    return {node.name: ast.dump(node) for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
+WORDS = ("quote", "scope", "refusal", "review", "adapter", "policy", "secret", "budget", "capture", "origin")
 
 
 @functools.cache
-def helpers_changed() -> str:
-    """The helper of the two that your file changed (or does not define the way the starter does), or ""."""
+def _made(salt: int) -> tuple[dict, dict]:
+    rng = random.Random(seed() * 131 + salt)
+    pack_id = rng.choice(("harness_safety_v1", "harness_safety_v2", "lab_safety", "harness-safety-v10"))
+    boundaries = {f"no_{word}_{rng.randrange(100)}": f"No {word} crosses line {rng.getrandbits(32):08x}."
+                  for word in rng.sample(WORDS, rng.randint(1, 5))}
+    document = {"pack_id": pack_id, "schema_version": 1, "description": f"A pack made for check {salt}.",
+                "boundaries": boundaries, "ratification_digest": ""}
+    report = ratification_report(document)
+    return {**document, "ratification_digest": digest(report)}, report
+
+
+def made(salt: int) -> tuple[dict, dict, dict]:
+    """A pack made from the seed and ``salt`` (salt 0: the committed one), its report, and a run under it."""
+    pack, report = (COMMITTED, COMMITTED_REPORT) if salt == 0 else _made(salt)
+    return copy.deepcopy(pack), copy.deepcopy(report), run_under(pack)
+
+
+def run_under(pack: dict, ratification: str = RATIFIED) -> dict:
+    return {"pack_id": pack["pack_id"], "digest": pack_digest(pack), "ratification": ratification}
+
+
+def resealed(report: dict) -> dict:
+    return {**report, "seal": seal_of(report)}
+
+
+def pointed(pack: dict, report: dict) -> dict:
+    """``pack`` naming ``report``: what ratify would write into it, had it ratified that report."""
+    return {**pack, "ratification_digest": digest(report)}
+
+
+def edited(pack: dict) -> dict:
+    """Another version of ``pack``: one boundary's sentence weakened, as the page's Break it does."""
+    first = sorted(pack["boundaries"])[0]
+    return {**pack, "boundaries": {**pack["boundaries"], first: "Quotes may be paraphrased."}}
+
+
+def near(text: str, up: bool = False) -> str:
+    """``text`` with only its last character changed: to a lower hex digit, or with ``up`` a higher one."""
+    if up:
+        return text[:-1] + ("f" if text[-1] != "f" else "e")
+    return text[:-1] + ("0" if text[-1] != "0" else "1")
+
+
+# Each break: a consistent pack, report and run in, one question out. Named so that a row can say what it did.
+
+def last_character(where: str):
+    place, _, direction = where.partition(", ")
+    up = direction == "up"  # a higher last character too: a comparison must be equality, not an order
+
+    def breaking(pack, report, run):
+        if place == "seal":
+            return pack, {**report, "seal": near(report["seal"], up)}, run
+        if place == "pack_digest":
+            other = resealed({**report, "pack_digest": near(report["pack_digest"], up)})
+            return pointed(pack, other), other, run
+        if place == "ratification_digest":
+            return {**pack, "ratification_digest": near(pack["ratification_digest"], up)}, report, run
+        return pack, report, {**run, "digest": near(run["digest"], up)}
+    return breaking
+
+
+def upper_case(place: str):
+    def breaking(pack, report, run):
+        if place == "seal":
+            return pack, {**report, "seal": report["seal"].upper()}, run
+        if place == "pack_digest":
+            other = resealed({**report, "pack_digest": report["pack_digest"].upper()})
+            return pointed(pack, other), other, run
+        if place == "ratification_digest":
+            return {**pack, "ratification_digest": pack["ratification_digest"].upper()}, report, run
+        return pack, report, {**run, "digest": run["digest"].upper()}
+    return breaking
+
+
+PLACES = ("seal", "pack_digest", "ratification_digest", "run digest")
+LAST = tuple(f"{place}, {direction}" for place in PLACES for direction in ("down", "up"))
+
+
+def another_packs_report(how: str):
+    def breaking(pack, report, run):
+        other = ratification_report(edited(pack)) if how.startswith("version") else _made(997)[1]
+        if how.endswith("renamed"):
+            other = resealed({**other, "pack_id": pack["pack_id"]})
+        if how.startswith("renamed pack_id"):
+            renamed = report["pack_id"] + "_v2" if how.endswith("longer") else report["pack_id"][:-1]
+            other = resealed({**report, "pack_id": renamed})
+        named = pointed(pack, other) if how != "version, not named" else pack
+        return named, other, run
+    return breaking
+
+
+ANOTHER_REPORT = ("version, named", "version, not named", "another pack, named", "another pack renamed",
+                  "renamed pack_id, longer", "renamed pack_id, shorter")
+
+
+def another_run(how: str):
+    def breaking(pack, report, run):
+        changed = {"another version": {**run, "digest": pack_digest(edited(pack))},
+                   "another pack": {**run, "pack_id": run["pack_id"] + "_v2"},
+                   "the override": run_under(pack, UNRATIFIED),
+                   "capitalised": run_under(pack, "Ratified"),
+                   "free text": run_under(pack, "ratified (by the board, signed)"),
+                   "a space": run_under(pack, RATIFIED + " ")}[how]
+        return pack, report, changed
+    return breaking
+
+
+ANOTHER_RUN = ("another version", "another pack", "the override", "capitalised", "free text", "a space")
+
+
+def fields(how: str):
+    def breaking(pack, report, run):
+        if how.startswith("report without "):
+            lacking = {k: v for k, v in report.items() if k != how.removeprefix("report without ")}
+            return pointed(pack, lacking), lacking, run
+        if how.startswith("resealed without "):
+            lacking = resealed({k: v for k, v in report.items() if k not in ("seal", how.split()[-1])})
+            return pointed(pack, lacking), lacking, run
+        extra = {"report with an extra field": resealed({**report, "signed_by": "the board"}),
+                 "an empty report": {}, "a report that is a list": [], "a report that is null": None,
+                 "a report that is a string": report["seal"]}
+        if how in extra:
+            return (pointed(pack, extra[how]) if isinstance(extra[how], dict) else pack), extra[how], run
+        if how in ("empty pack_digest", "empty pack_id"):
+            other = resealed({**report, how.split()[-1]: ""})
+            return pointed(pack, other), other, run
+        if how == "empty ratification_digest":
+            return {**pack, "ratification_digest": ""}, report, run
+        runs = {"run without its digest": {k: v for k, v in run.items() if k != "digest"},
+                "run without its ratification": {k: v for k, v in run.items() if k != "ratification"},
+                "run with an extra field": {**run, "ratified_by": "the board"}, "an empty run": {},
+                "a run that is a string": RATIFIED, "a run that is a list": [run]}
+        return pack, report, runs[how]
+    return breaking
+
+
+FIELDS = tuple([f"report without {key}" for key in ("seal", "pack_id", "pack_digest", "boundary_ids", "statement")]
+               + [f"resealed without {key}" for key in ("pack_id", "pack_digest", "boundary_ids", "statement")]
+               + ["report with an extra field", "an empty report", "a report that is a list", "a report that is null",
+                  "a report that is a string", "empty pack_digest", "empty pack_id", "empty ratification_digest",
+                  "run without its digest", "run without its ratification", "run with an extra field",
+                  "an empty run", "a run that is a string", "a run that is a list"])
+
+
+def several(which: str):
+    def breaking(pack, report, run):
+        other_run = {**run, "digest": near(run["digest"])}
+        if which == "seal and pack":  # the report edited and left unsealed
+            return pack, {**report, "pack_digest": near(report["pack_digest"])}, run
+        if which == "seal and run":
+            return pack, {**report, "seal": near(report["seal"])}, other_run
+        if which == "pack and report":  # another version's report, not named by the pack
+            return pack, ratification_report(edited(pack)), run
+        if which == "pack and run":
+            other = ratification_report(edited(pack))
+            return pointed(pack, other), other, other_run
+        if which == "report and run":
+            return {**pack, "ratification_digest": near(pack["ratification_digest"])}, report, other_run
+        other = ratification_report(edited(pack))  # every link broken at once
+        return pack, {**other, "seal": near(other["seal"])}, other_run
+    return breaking
+
+
+SEVERAL = ("seal and pack", "seal and run", "pack and report", "pack and run", "report and run", "all four")
+
+
+def no_canonical_form(where: str):
+    def breaking(pack, report, run):
+        value = {"lone surrogate in the statement": ("statement", "Read and accepted \ud800."),
+                 "lone surrogate in a boundary id": ("boundary_ids", [*report["boundary_ids"], "no_\udfff"]),
+                 "an integer past 2**53": ("statement", 2**60),
+                 "lone surrogate in the seal": ("seal", report["seal"][:-1] + "\udc00")}[where]
+        broken = {**report, value[0]: value[1]}
+        return pack, broken, run
+    return breaking
+
+
+NO_FORM = ("lone surrogate in the statement", "lone surrogate in a boundary id", "an integer past 2**53",
+           "lone surrogate in the seal")
+
+
+def asked(salt: int, breaking=None, sealed: bool = True) -> tuple:
+    """One question: the pack made from ``salt``, broken by ``breaking``, with its run (or None at start-up)."""
+    pack, report, run = made(salt)
+    if breaking is not None:
+        pack, report, run = breaking(pack, report, run)
+    return pack, report, (run if sealed else None)
+
+
+def each(breaks, how, salts=(0, 1), sealed: bool = True) -> list[list[tuple]]:
+    return [[asked(salt, how(name), sealed)] for salt in salts for name in breaks]
+
+
+def drawn(breaks, how, sealed_too: bool = True):
+    """Hypothesis: a pack made from a drawn salt, broken one of the class's ways, with a run or at start-up."""
+    from hypothesis import strategies as st
+
+    return st.builds(lambda salt, name, sealed: [asked(salt, how(name), sealed)], st.integers(0, 40),
+                     st.sampled_from(breaks), st.booleans() if sealed_too else st.just(True))
+
+
+def twice() -> list[list[tuple]]:
+    """The same question asked again of one file, with others in between: no answer may lean on an earlier one."""
+    good, other = asked(0), asked(0, another_packs_report("version, named"))
+    made_good, made_broken = asked(2), asked(2, last_character("ratification_digest, down"))
+    return [[good, other, good, other], [made_broken, made_good, made_broken],
+            [asked(3, sealed=False), asked(3), asked(3, another_run("the override"))]]
+
+
+def drawn_twice():
+    from hypothesis import strategies as st
+
+    breaks = [last_character(p) for p in LAST] + [another_packs_report(h) for h in ANOTHER_REPORT]
+    return st.builds(lambda salt, broken: [asked(salt), asked(salt, broken), asked(salt)], st.integers(0, 40),
+                     st.sampled_from(breaks))
+
+
+HOLDING = ("with a run", "at start-up")
+
+EDGE_CLASSES = (
+    Edge("every link holding: the committed pack, its report and the reference run, and packs made from the seed",
+         fixed=lambda: [[(copy.deepcopy(COMMITTED), copy.deepcopy(COMMITTED_REPORT), dict(REFERENCE_RUN))]]
+         + [[asked(salt, sealed=sealed)] for salt in (0, 1, 2, 3) for sealed in (True, False)],
+         drawn=lambda: drawn(("",), lambda name: None)),
+    Edge("start-up: no run in question (sealed is None), with each ratification link broken in turn",
+         fixed=lambda: [[asked(0, last_character(place), sealed=False)] for place in LAST[:6]]
+         + [[asked(1, another_packs_report(how), sealed=False)] for how in ANOTHER_REPORT[:2]],
+         drawn=lambda: drawn(LAST[:6], last_character, sealed_too=False).map(
+             lambda questions: [(pack, report, None) for pack, report, _ in questions])),
+    Edge("a digest that differs from the right one only in its last character",
+         fixed=lambda: each(LAST, last_character), drawn=lambda: drawn(LAST, last_character)),
+    Edge("a digest in upper-case hex (another letter case is another digest)",
+         fixed=lambda: each(PLACES, upper_case), drawn=lambda: drawn(PLACES, upper_case)),
+    Edge("a ratification report of another pack or another version, well sealed, even one the pack names",
+         fixed=lambda: each(ANOTHER_REPORT, another_packs_report),
+         drawn=lambda: drawn(ANOTHER_REPORT, another_packs_report)),
+    Edge("a sealed report of another pack version, of another pack, or with another word for its ratification",
+         fixed=lambda: each(ANOTHER_RUN, another_run), drawn=lambda: drawn(ANOTHER_RUN, another_run, False)),
+    Edge("missing, empty and extra fields, and a report or a run that is no object",
+         fixed=lambda: each(FIELDS, fields, salts=(0,)), drawn=lambda: drawn(FIELDS, fields, False)),
+    Edge("several links broken at once: the first of LINKS is the answer",
+         fixed=lambda: each(SEVERAL, several), drawn=lambda: drawn(SEVERAL, several, False)),
+    Edge("a ratification report with no canonical JSON form (core.run.canon.CanonError: never raised, 'seal')",
+         fixed=lambda: each(NO_FORM, no_canonical_form), drawn=lambda: drawn(NO_FORM, no_canonical_form)),
+    Edge("the same question asked twice, with other questions in between", fixed=twice, drawn=drawn_twice),
+)
+
+
+# --- the rule, and how a question and an answer are shown -----------------------------------------------------
+
+
+def rule(question: tuple) -> Rule:
+    answer = first_broken_link(*question)
+    return Rule(answer, RULES[answer])
+
+
+def answered(found) -> object:
+    if isinstance(found, str) and (found in LINKS or found == ""):
+        return found
+    return f"no answer (it returned {str(found)[:40]!r}, not one of {', '.join(map(repr, LINKS))} or '')"
+
+
+WRITTEN = {"statement": STATEMENT}  # shown in a few words: the row is about what differs
+
+
+def _value(value) -> str:
+    if isinstance(value, str) and len(value) == 64:
+        return f"{value[:8]}...{value[-6:]}"  # the ends show: a last character, a letter case
+    if isinstance(value, (dict, list)):
+        return f"{type(value).__name__} of {len(value)}"
+    return ascii(value) if len(ascii(value)) <= 40 else ascii(value)[:36] + "..."
+
+
+def _object(value, keys: tuple[str, ...]) -> str:
+    if not isinstance(value, dict):
+        return f"{ascii(value)[:48]} (no object)"
+    shown = ", ".join(f"{key}={'(as ratify writes it)' if value[key] == WRITTEN.get(key) else _value(value[key])}"
+                      for key in keys if key in value)
+    extra = sorted(set(value) - set(keys))
+    return "{" + shown + (f", and {', '.join(extra)}" if extra else "") + (
+        f"; no {', '.join(k for k in keys if k not in value)}" if any(k not in value for k in keys) else "") + "}"
+
+
+def shown(question: tuple) -> str:
+    pack, report, run = question
+    said = _object(report, ("pack_id", "pack_digest", "seal", "statement", "boundary_ids"))
+    return (f"the pack {pack['pack_id']!r} (digest {_value(pack_digest(pack))}, ratification_digest "
+            f"{_value(pack['ratification_digest'])}), the report {said} (its digest "
+            f"{_value(_digest_or_none(report))}) and the run "
+            f"{'None (start-up)' if run is None else _object(run, ('pack_id', 'digest', 'ratification'))}")
+
+
+def _digest_or_none(value) -> str:
     try:
-        yours_now = _functions(Path(target_path(10)).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
-        return ""  # a file that cannot be read or parsed gets its own one line from the student's loader
-    for name, written in _functions(HELPERS).items():
-        if yours_now.get(name) != written:
-            return name
-    return ""
+        return digest(value)
+    except ValueError:
+        return "none: no canonical JSON form"
 
 
-def judged(snapshot: dict, what: str) -> dict:
-    """Your judgement of ``snapshot`` as data, or a one-line failure naming what came back instead."""
-    changed = helpers_changed()
-    if changed:
-        pytest.fail(f"{changed}() is not the helper the starter wrote for you: the check reaches my_predicate through "
-                    "it, so leave the helpers at the bottom of the starter as they are and judge in my_predicate",
-                    pytrace=False)
-    answer = yours.call("judged", snapshot)
-    if isinstance(answer, dict) and "returned" in answer:
-        pytest.fail(f"my_predicate returned {answer['returned']} on {what}; return upheld(...), violated(...) or "
-                    "not_judged(...)", pytrace=False)
-    if not isinstance(answer, dict) or answer.get("upheld") not in (True, False, None) \
-            or not isinstance(answer.get("reason"), str) or not isinstance(answer.get("evidence"), list):
-        pytest.fail(f"judged() returned {answer!r} on {what}; leave the helper at the bottom of the starter as it is",
-                    pytrace=False)
-    if not answer["reason"].strip():
-        pytest.fail(f"my_predicate gave no reason on {what}: every judgement says why", pytrace=False)
-    return answer
+# --- the checks --------------------------------------------------------------------------------------------------
 
 
-def said(answer: dict) -> str:
-    word = {True: "upheld", False: "violated", None: "not judged"}[answer["upheld"]]
-    return f"{word} ({answer['reason']!r})"
+def test_packs_that_belong_together_and_start_ups_question():
+    compare(yours, "first_broken_link", EDGE_CLASSES[:2], rule=rule, judged=answered, shown=shown, unchanged=True)
 
 
-def positions(ids: list[str], snapshot: dict) -> str:
-    order = {s["selection_id"]: index + 1 for index, s in enumerate(snapshot["selections"])}
-    return ", ".join(str(order.get(i, "?")) for i in ids) or "none"
+def test_every_edge_class_of_the_contract_gets_the_rules_answer():
+    compare(yours, "first_broken_link", EDGE_CLASSES[2:], rule=rule, judged=answered, shown=shown, unchanged=True)
 
 
-def expect(snapshot: dict, what: str) -> None:
-    """Your judgement of ``snapshot`` must be what the boundary says of it, with exactly its evidence."""
-    answer = judged(snapshot, what)
-    crossing = crossing_ids(snapshot)
-    every = [s["selection_id"] for s in snapshot["selections"]]
-    expected, evidence = (False, crossing) if crossing else (True, every)
-    if answer["upheld"] is not expected:
-        where = f" (the selection(s) at position(s) {positions(crossing, snapshot)} cross it)" if crossing else ""
-        pytest.fail(f"on {what}, my_predicate said {said(answer)}{where}: {CROSSING if crossing else UPHELD}",
-                    pytrace=False)
-    got = answer["evidence"]
-    if got == evidence:
-        return
-    extra = [i for i in got if i not in evidence]
-    left_out = [i for i in evidence if i not in got]
-    if left_out:
-        problem = f"its evidence leaves out the selection(s) at position(s) {positions(left_out, snapshot)}"
-    elif extra:
-        problem = (f"its evidence names position(s) {positions(extra, snapshot)}, which "
-                   + ("choose a held proposal" if crossing else "are not selection ids of this snapshot"))
-    else:
-        problem = "its evidence lists them in another order, or more than once"
-    pytest.fail(f"on {what}, my_predicate said {said(answer)}, but {problem}: {CROSSING if crossing else UPHELD}",
-                pytrace=False)
-
-
-# --- the checks ------------------------------------------------------------------------------
-
-
-def test_your_boundary_has_a_name_and_a_sentence():
-    boundary = yours.call("named")
-    boundary_id, text = (boundary or {}).get("id"), (boundary or {}).get("text")
-    if not isinstance(boundary_id, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", boundary_id):
-        pytest.fail(f"MY_BOUNDARY_ID is {boundary_id!r}: name your boundary in snake_case "
-                    "(a-z, 0-9 and '_', starting with a letter)", pytrace=False)
-    if boundary_id in load_safety_pack().boundaries:
-        pytest.fail(f"MY_BOUNDARY_ID {boundary_id!r} is already one of the pack's boundaries; yours is new",
-                    pytrace=False)
-    if not isinstance(text, str) or len(text.split()) < 4:
-        pytest.fail(f"MY_BOUNDARY_TEXT is {text!r}: write one sentence saying what the harness never does",
-                    pytrace=False)
-
-
-def test_a_copy_of_the_pack_loads_ratified_with_your_boundary():
-    committed = {path.name: path.read_bytes() for path in PACK_DIR.iterdir()}
-    folder = yours.workspace(f"safety-{seed()}")
-    shutil.rmtree(folder)
-    shutil.copytree(PACK_DIR, folder)
-    returned = yours.call("add_my_boundary", str(folder))
-    yours.plain_files_in(folder, "add_my_boundary()")
-    if {path.name: path.read_bytes() for path in PACK_DIR.iterdir()} != committed:
-        pytest.fail("add_my_boundary() changed the committed data/packs/safety; write only the folder it is given",
-                    pytrace=False)
-    boundary = yours.call("named")
-    before = os.environ.pop(OVERRIDE_ENV, None)  # ratified for real: the override waves nothing through here
-    try:
-        pack = load_safety_pack(folder)
-    except SafetyPackError as exc:
-        pytest.fail(f"after add_my_boundary() the copy does not load ratified with {OVERRIDE_ENV} unset: {exc}",
-                    pytrace=False)
-    finally:
-        if before is not None:
-            os.environ[OVERRIDE_ENV] = before
-    if not pack.ratified:
-        pytest.fail(f"the copy loads, but {pack.ratification}: ratify it", pytrace=False)
-    report = json.loads(report_path(folder, DEFAULT_SAFETY_PACK).read_text(encoding="utf-8"))
-    if returned != pack.ratification_digest:
-        pytest.fail(f"add_my_boundary() returned {returned!r}; it returns what ratify returns, the digest of the "
-                    "new ratification report", pytrace=False)
-    if pack.boundaries.get(boundary["id"]) != boundary["text"]:
-        pytest.fail(f"the ratified copy has no boundary {boundary['id']!r} saying MY_BOUNDARY_TEXT", pytrace=False)
-    kept = {key: value for key, value in pack.boundaries.items() if key != boundary["id"]}
-    if kept != dict(load_safety_pack().boundaries):
-        pytest.fail("the copy's other boundaries must stay exactly as the pack declares them", pytrace=False)
-    if boundary["id"] not in report["boundary_ids"]:
-        pytest.fail("the copy's ratification report does not list your boundary: ratify after adding it",
-                    pytrace=False)
-    answer = judged(reference(), "the reference run")
-    if answer["upheld"] is not True:
-        pytest.fail(f"in the ratified copy's verdict on the reference run your boundary is {said(answer)}; it must "
-                    "be checked at runtime and upheld", pytrace=False)
-
-
-def test_your_predicate_upholds_the_reference_run():
-    expect(reference(), "the reference run (data/course/report.json)")
-
-
-def test_your_predicate_names_exactly_the_selections_that_cross_in_the_reference_run():
-    rng = random.Random(f"{seed()}-tampered")
-    for number in range(6):
-        snapshot, how = tampered_reference(rng, number)
-        expect(snapshot, from_seed(f"the reference run {how}"))
-
-
-def test_your_predicate_on_runs_made_for_this_check():
-    rng = random.Random(f"{seed()}-made-up")
-    for number in range(MADE_UP_RUNS):
-        snapshot = made_up_run(rng, number)
-        expect(snapshot, from_seed(f"made-up run {number + 1} of {MADE_UP_RUNS}, with "
-                                   f"{len(snapshot['selections'])} selections and {len(snapshot['proposals'])} "
-                                   "proposals"))
-    made = made_up_run(rng, MADE_UP_RUNS)  # an empty list is evidence: nothing was proposed, or nothing chosen
-    for what, empty in (("an empty proposals list", {**made, "proposals": []}),
-                        ("an empty selections list", {**made, "selections": []}),
-                        ("empty proposals and selections lists", {**made, "proposals": [], "selections": []})):
-        expect(empty, from_seed(f"a made-up run with {what}"))
-
-
-def test_your_predicate_does_not_judge_without_its_evidence():
-    rng = random.Random(f"{seed()}-missing")
-    snapshot = reference()
-    bare_runs = {
-        "no selections list": {k: v for k, v in snapshot.items() if k != "selections"},
-        "no proposals list": {k: v for k, v in snapshot.items() if k != "proposals"},
-        "a proposals list whose entries name no act": {**snapshot, "proposals": [{"status": "eligible"}]},
-        "a selections list that is not a list": {**snapshot, "selections": "every one of them"},
-    }
-    made = made_up_run(rng, 2)
-    bare_runs["a made-up run with no proposals list"] = {k: v for k, v in made.items() if k != "proposals"}
-    for what, bare in bare_runs.items():
-        answer = judged(bare, f"a snapshot with {what}")
-        if answer["upheld"] is not None:
-            pytest.fail(f"on a snapshot with {what} my_predicate said {said(answer)}: {NO_EVIDENCE}", pytrace=False)
-
-
-# --- python3 starter/lesson10_test.py: the reference run's verdict with your boundary ---------------
+# --- python3 starter/lesson10_test.py: what your function says of the committed pack --------------------------
 
 
 def show() -> None:
-    boundary = yours.call("named")
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", str(boundary.get("id"))):
-        sys.exit(f"lesson10: name your boundary first (MY_BOUNDARY_ID is {boundary.get('id')!r})")
-    mine = judged(reference(), "the reference run")
-    pack = load_safety_pack()
-    context = SafetyContext.from_snapshot(reference(), {t["tool_id"]: t["activity"]
-                                                       for t in reference()["policy"]["tools"]})
-    check = SafetyCheck()
-    upheld_as = {True: "upheld", False: "VIOLATED", None: "not judged"}
-    results = {r.boundary_id: (r.upheld, len(r.evidence)) for r in check.check(context, pack).results}
-    results[boundary["id"]] = (mine["upheld"], len(mine["evidence"]))
-    checked = sum(1 for state, _ in results.values() if state is not None)
-    violated = sum(1 for state, _ in results.values() if state is False)
-    print(f"{checked} of {len(results)} boundaries checked at runtime, "
-          f"{f'{violated} violated' if violated else 'none violated'}; "
-          f"{len(results) - checked} declared only, not judged")
-    for boundary_id, (state, evidence) in sorted(results.items()):
-        print(f"  {boundary_id:36} {upheld_as[state]:10} {evidence:2} evidence")
+    mine = load_lesson(10)
+    weakened = edited(COMMITTED)
+    questions = (("the committed pack, its report, the reference run", (COMMITTED, COMMITTED_REPORT, REFERENCE_RUN)),
+                 ("the same at start-up (no run)", (COMMITTED, COMMITTED_REPORT, None)),
+                 ("the pack with a boundary weakened", (weakened, COMMITTED_REPORT, None)),
+                 ("the weakened pack, ratified again", (pointed(weakened, ratification_report(weakened)),
+                                                        ratification_report(weakened), None)),
+                 ("the same, with the reference run", (pointed(weakened, ratification_report(weakened)),
+                                                       ratification_report(weakened), REFERENCE_RUN)))
+    for what, question in questions:
+        try:
+            said = repr(mine.first_broken_link(*copy.deepcopy(question)))
+        except Exception as exc:  # noqa: BLE001  what the student's function raised is its answer here
+            said = f"raised {type(exc).__name__}: {' '.join(str(exc).split())}"
+        print(textwrap.fill(f"{what}: {said}", 79, subsequent_indent="    "))
 
 
 if __name__ == "__main__":
-    try:
-        show()
-    except pytest.fail.Exception as exc:
-        sys.exit(textwrap.fill(f"lesson10: {exc}", 79, subsequent_indent="    "))
+    show()
+    sys.exit(0)

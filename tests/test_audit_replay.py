@@ -212,6 +212,7 @@ def test_a_ledger_rewritten_through_a_fresh_door_verifies_and_replays_in_agreeme
     """A ledger rewritten through a fresh door and sealed again verifies and replays with every decision agreeing, and its safety verdict finds nothing, so only the head kept elsewhere tells it from the report that was sealed."""
     from core.run.rederive import verify
     from core.run.seal import against_kept_head
+    from core.safety.pack import DEFAULT_SAFETY_PACK, PACK_DIR, first_broken_link, pack_path, report_path
     from tlog.forgery import forge
 
     genuine = json.loads((ROOT / "data" / "course" / "report.json").read_text(encoding="utf-8"))
@@ -221,6 +222,9 @@ def test_a_ledger_rewritten_through_a_fresh_door_verifies_and_replays_in_agreeme
     result = replay(forged)
     assert result.divergences == ()
     assert forged["safety"]["violated"] == []
+    pack = json.loads(pack_path(PACK_DIR, DEFAULT_SAFETY_PACK).read_text(encoding="utf-8"))
+    ratification = json.loads(report_path(PACK_DIR, DEFAULT_SAFETY_PACK).read_text(encoding="utf-8"))
+    assert first_broken_link(pack, ratification, forged["safety_pack"]) == ""  # the pack's links hold too
     kept = genuine["seal"]["head"]
     assert not against_kept_head(verify(forged), forged, kept).ok
     assert against_kept_head(verify(genuine), genuine, kept).ok

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -67,19 +68,16 @@ def test_the_journal_demos_of_lessons_6_and_8_work_in_a_fresh_folder_not_a_fixed
 FIXED_TMP = re.compile(r"(?<![\w$}])/tmp/[\w.-]")  # /tmp/NAME, not "$L1/NAME" inside a fresh folder
 
 
-def lessons_with_marks() -> list:
+def every_lesson() -> list:
     from course import manifest
 
     lessons = []
     for lesson in manifest.load(REPO):
-        marks = []
-        if lesson.number == 10:  # its page is being rewritten in another change; the mark goes when it lands
-            marks = [pytest.mark.xfail(strict=True, reason="lesson 10's page still writes fixed /tmp names")]
-        lessons.append(pytest.param(lesson, marks=marks, id=f"lesson{lesson.label}"))
+        lessons.append(pytest.param(lesson, id=f"lesson{lesson.label}"))
     return lessons
 
 
-@pytest.mark.parametrize("lesson", lessons_with_marks())
+@pytest.mark.parametrize("lesson", every_lesson())
 def test_no_page_or_notebook_writes_a_fixed_name_in_tmp(lesson):
     """What a page or notebook writes goes into a fresh folder (mktemp -d, tempfile): a fixed /tmp
     name can hold another user's file, or their symlink, on a shared machine."""
@@ -89,3 +87,14 @@ def test_no_page_or_notebook_writes_a_fixed_name_in_tmp(lesson):
                                            for line in "".join(cell["source"]).splitlines()]
     assert code, f"no code found on {lesson.page}"
     assert [line for line in code if FIXED_TMP.search(line)] == []
+
+
+def test_lesson_10_works_in_a_fresh_folder_and_names_no_fixed_tmp_path():
+    """Lesson 10's page makes its folder with mktemp -d and every command uses it; neither page nor notebook names /tmp."""
+    page = (REPO / "lessons" / "10-safety-packs-and-audit-replay.md").read_text(encoding="utf-8")
+    notebook = (REPO / "notebooks" / "lesson10.ipynb").read_text(encoding="utf-8")
+    assert "/tmp" not in page and "/tmp" not in notebook
+    blocks = re.findall(r"^ *```console\n(.*?)^ *```", page, re.S | re.M)
+    commands = [c.command for block in blocks for c in pages.console_commands(textwrap.dedent(block))]
+    assert commands.count("export L10=$(mktemp -d)") == 1
+    assert sum("L10" in command for command in commands) >= 10

@@ -31,7 +31,8 @@ from core.safety import (
     load_safety_pack,
 )
 from core.safety.check import upheld
-from core.safety.pack import PACK_DIR, seal_of
+from core.safety.pack import PACK_DIR, first_broken_link, pack_as_sealed, pack_digest, seal_of
+from core.safety.ratify import ratification_report
 
 REPO = Path(__file__).resolve().parent.parent
 PACK_FILE = f"{DEFAULT_SAFETY_PACK}.json"
@@ -146,6 +147,29 @@ def test_an_unratified_pack_stops_startup(packs):
         for name, data in pristine.items():
             (packs / name).write_bytes(data)
         assert load_safety_pack(packs).ratified
+
+
+def test_a_ratification_that_is_present_but_does_not_match_stops_startup_and_verify(packs):
+    """A ratification report that is present, sealed and named by the pack, but that ratified another version of it, stops start-up, and verify refuses a run sealed under another version: a pack, its report and a run belong together only when every link matches."""
+    document = read(packs / PACK_FILE)
+    weakened = copy.deepcopy(document)
+    weakened["boundaries"]["no_fabricated_quote"] = "Quotes may be paraphrased."
+    report = ratification_report(weakened)
+    write(packs / REPORT_FILE, report)
+    edit_pack(packs, lambda d: d.update(ratification_digest=digest(report)))
+    assert seal_of(report) == report["seal"]  # present, and sealed: only the match is missing
+    assert first_broken_link(read(packs / PACK_FILE), read(packs / REPORT_FILE)) == "pack"
+    with pytest.raises(SafetyPackError, match="is not ratified: the pack has changed since it was ratified$"):
+        load_safety_pack(packs)
+    reference_run = read(REPO / "data" / "course" / "report.json")["safety_pack"]
+    assert pack_as_sealed(reference_run).ratified
+    refused = "was ratified, but it is not: the run was sealed under "
+    for other, message in (({**reference_run, "digest": pack_digest(weakened)}, refused),
+                           ({**reference_run, "ratified_by": "the board"}, refused),
+                           ({**reference_run, "ratification": "Ratified"}, "'Ratified' is not one a run writes")):
+        assert first_broken_link(document, read(PACK_DIR / REPORT_FILE), other) == "run"
+        with pytest.raises(SafetyPackError, match=message):
+            pack_as_sealed(other)
 
 
 def test_the_override_skips_only_the_ratification_check(packs, monkeypatch):

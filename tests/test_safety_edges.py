@@ -10,13 +10,15 @@ import json
 import shutil
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.run.canon import artifact_text, digest
 from core.run.demo_records import run_demo
 from core.run.gate import act_subject
 from core.safety import OVERRIDE_ENV, SafetyCheck, SafetyContext, SafetyPackError, load_safety_pack
 from core.safety.check import Judgement, not_judged
-from core.safety.pack import DEFAULT_SAFETY_PACK, PACK_DIR, seal_of
+from core.safety.pack import DEFAULT_SAFETY_PACK, LINKS, PACK_DIR, REPORT_FIELDS, first_broken_link, seal_of
 from core.safety.ratify import main as ratify_main
 
 PACK_FILE = f"{DEFAULT_SAFETY_PACK}.json"
@@ -269,3 +271,36 @@ def test_the_context_reads_proposals_and_selections_or_says_why_not():
     assert (bare.proposals, bare.selections) == (None, None)
     assert bare.gaps("proposals", "selections") == ("the snapshot has no proposals list; "
                                                     "selections[1] has no string action_id")
+
+
+# --- first_broken_link: the one judge of the links, on whatever a report file or a run may hold ---------------
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-(2**63), 2**63) | st.text(max_size=6),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+                     max_leaves=8)
+
+
+def _committed() -> tuple[dict, dict]:
+    return (json.loads((PACK_DIR / f"{DEFAULT_SAFETY_PACK}.json").read_text(encoding="utf-8")),
+            json.loads((PACK_DIR / f"{DEFAULT_SAFETY_PACK}.ratification.json").read_text(encoding="utf-8")))
+
+
+@given(_JSON, _JSON, st.sampled_from(sorted(REPORT_FIELDS)), st.booleans())
+def test_the_link_judge_answers_a_link_for_any_report_or_run_and_changes_nothing(value, run, field, reseal_it):
+    pack, report = _committed()
+    edited = {**report, field: value}
+    edited = {**edited, "seal": seal_of(edited)} if reseal_it and field != "seal" and _canonical(edited) else edited
+    questions = [(pack, value, run), (pack, edited, run), (pack, edited, None), (pack, report, run)]
+    for question in questions:
+        before = json.dumps(question, sort_keys=True)
+        assert first_broken_link(*question) in (*LINKS, "")
+        assert json.dumps(question, sort_keys=True) == before
+    assert first_broken_link(pack, report, None) == ""
+
+
+def _canonical(value) -> bool:
+    try:
+        digest(value)
+    except ValueError:
+        return False
+    return True

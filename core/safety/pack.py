@@ -9,13 +9,19 @@ one nobody ratified, raises SafetyPackError and start-up stops. A harness
 that ran without its boundaries would still produce a tidy report, and the
 report would be the lie.
 
-Ratification binds three things together (ratify.py writes them):
+Ratification binds three things together (ratify.py writes them), and a
+sealed report adds a fourth; ``first_broken_link`` is the one judge of all
+four, for the loader at start-up and for verify and replay afterwards:
 
-1. the report's ``seal`` is the digest of the report without its seal;
-2. the report's ``pack_digest`` is the digest of the pack without its
-   ``ratification_digest``, so editing a boundary afterwards shows;
-3. the pack's ``ratification_digest`` is the digest of the whole report, so
-   swapping in another report shows.
+- ``seal``: the report is the one ratify writes, and its ``seal`` is the
+  digest of the rest of it;
+- ``pack``: the report's ``pack_id`` and ``pack_digest`` are this pack's
+  (the digest of the pack without its ``ratification_digest``), so editing
+  a boundary afterwards shows;
+- ``report``: the pack's ``ratification_digest`` is the digest of the whole
+  report, so swapping in another report, even a well-sealed one, shows;
+- ``run``: a sealed report's ``safety_pack`` section names this pack, its
+  digest, and ``ratified``.
 
 A digest detects a change; it does not say who made it. Whoever can write
 both files can ratify again; what ratification rests on is the review of
@@ -48,6 +54,8 @@ SCHEMA_VERSION = 1
 
 PACK_FIELDS = ("pack_id", "schema_version", "description", "boundaries", "ratification_digest")
 REPORT_FIELDS = ("pack_id", "pack_digest", "boundary_ids", "statement", "seal")
+SEALED_FIELDS = ("pack_id", "digest", "ratification")  # a sealed report's safety_pack section (summary)
+LINKS = ("seal", "pack", "report", "run")  # first_broken_link's answers, in the order they are judged
 PACK_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")  # a plain file name: no '/', no '..'
 BOUNDARY_ID = re.compile(r"[a-z][a-z0-9_]*")
 DIGEST = re.compile(r"[0-9a-f]{64}")
@@ -147,7 +155,7 @@ def pack_as_sealed(summary: object, pack_dir: str | Path | None = None) -> Safet
     document = read_pack(folder, summary["pack_id"])
     label = summary.get("ratification")
     if label == RATIFIED:
-        problem = ratification_problem(folder, summary["pack_id"], document)
+        problem = ratification_problem(folder, summary["pack_id"], document, sealed=summary)
         if problem:
             raise SafetyPackError(f"the report says safety pack {summary['pack_id']} was ratified, but it is not: "
                                   f"{problem}")
@@ -198,27 +206,89 @@ def _require_boundaries(where: str, boundaries: object) -> None:
             raise SafetyPackError(f"{where} boundary {boundary_id} needs a non-empty description")
 
 
-def ratification_problem(pack_dir: Path, pack_id: str, document: dict) -> str:
-    """Why the pack is not ratified, or "" if its report checks out."""
+def first_broken_link(pack: dict, ratification: object, sealed: object = None) -> str:
+    """The first link that does not hold between a pack, its ratification report and a run; "" when they belong together.
+
+    ``pack`` is a pack document (``read_pack`` checked its shape; its
+    ``ratification_digest`` may be any string); ``ratification`` is whatever
+    the pack's ratification report file holds, of any shape; ``sealed`` is
+    whatever a sealed report holds as its ``safety_pack`` section, of any
+    shape, or None when no run is in question (start-up). The answer is one
+    of ``LINKS``, judged in that order because each rests on the ones before
+    it, or "":
+
+    - ``seal``: the report is an object with exactly ``REPORT_FIELDS`` and
+      its seal is ``seal_of`` it; a report with no canonical JSON form
+      (``CanonError``) has no seal that can hold;
+    - ``pack``: its ``pack_id`` is the pack's and its ``pack_digest`` is
+      ``pack_digest(pack)``: the report ratifies this very pack;
+    - ``report``: the pack's ``ratification_digest`` is the digest of the
+      whole report, seal included: the pack names this very report;
+    - ``run`` (only when ``sealed`` is given): the section is an object with
+      exactly ``SEALED_FIELDS``: the pack's id, ``pack_digest(pack)`` and
+      ``RATIFIED``.
+
+    Why a match and not a presence: a report that is there and sealed, or a
+    pack that names some digest, proves nothing about this pack; only the
+    digests, compared character for character (another letter case is
+    another digest), tie the three together. Nothing it is handed changes,
+    and it never raises.
+    """
+    try:
+        sealed_well = (isinstance(ratification, dict) and sorted(ratification) == sorted(REPORT_FIELDS)
+                       and ratification["seal"] == seal_of(ratification))
+        whole = digest(ratification) if sealed_well else ""
+    except CanonError:
+        sealed_well = False
+    if not sealed_well:
+        return "seal"
+    if ratification["pack_id"] != pack["pack_id"] or ratification["pack_digest"] != pack_digest(pack):
+        return "pack"
+    if pack["ratification_digest"] != whole:
+        return "report"
+    if sealed is not None and sealed != {"pack_id": pack["pack_id"], "digest": pack_digest(pack),
+                                         "ratification": RATIFIED}:
+        return "run"
+    return ""
+
+
+def ratification_problem(pack_dir: Path, pack_id: str, document: dict, sealed: object = None) -> str:
+    """Why the pack is not ratified (or, given a sealed report's ``safety_pack``, not the pack that run ran under,
+    ratified), or "" when ``first_broken_link`` finds every link holding."""
     if not document["ratification_digest"]:
         return "it has never been ratified (its ratification_digest is empty)"
     path = report_path(pack_dir, pack_id)
     try:
         report = read_json(path, error=SafetyPackError, what="ratification report")
-        where = f"ratification report {shown_path(path)}"
-        require_keys(where, report, REPORT_FIELDS, error=SafetyPackError)
-        _require_canonical(where, report)
     except SafetyPackError as exc:
         return str(exc)
-    if report["seal"] != seal_of(report):
+    link = first_broken_link(document, report, sealed)
+    if link == "seal":
+        where = f"ratification report {shown_path(path)}"
+        try:
+            require_keys(where, report, REPORT_FIELDS, error=SafetyPackError)
+            _require_canonical(where, report)
+        except SafetyPackError as exc:
+            return str(exc)
         return f"the seal of {path.name} does not match its content"
-    if report["pack_id"] != pack_id:
-        return f"{path.name} ratifies another pack, {report['pack_id']!r}"
-    if report["pack_digest"] != pack_digest(document):
+    if link == "pack":
+        if report["pack_id"] != pack_id:
+            return f"{path.name} ratifies another pack, {report['pack_id']!r}"
         return "the pack has changed since it was ratified"
-    if document["ratification_digest"] != digest(report):
+    if link == "report":
         return f"the pack names another ratification report than {path.name}"
+    if link == "run":
+        return (f"the run was sealed under {_sealed_in_words(sealed)}, not under this pack "
+                f"(digest {pack_digest(document)[:12]}) ratified")
     return ""
+
+
+def _sealed_in_words(sealed: object) -> str:
+    """A sealed report's safety_pack section in a few words, for a message."""
+    if not isinstance(sealed, dict):
+        return f"a safety_pack section that is no object ({type(sealed).__name__})"
+    return (f"pack {str(sealed.get('pack_id'))[:40]!r} with digest {str(sealed.get('digest'))[:12]} "
+            f"and ratification {str(sealed.get('ratification'))[:40]!r}")
 
 
 def _require_canonical(where: str, data: object) -> None:

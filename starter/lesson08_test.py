@@ -21,7 +21,8 @@ from types import MappingProxyType
 
 import pytest
 
-from core.run.demo_gating import WITHOUT, at_verify
+from core.run.demo_gating import WITHOUT
+from core.run.drive import go_to
 from core.run.doors import door_for
 from core.run.gate import GateState, Gating, act_subject, decide, gate_state
 from core.run.policy import Policy
@@ -359,7 +360,8 @@ def your_door():
     guards = [your_gate if guard.__name__ == "the_gate" else guard for guard in full.guards]
     door = Recorder(run, policy, full.kinds.values(), guards, **full.parts)
     door.stage = full.stage
-    return at_verify(door)
+    go_to(door, "verify")
+    return door
 
 
 def send(door, tool: str, path: str, arguments: dict | None = None) -> dict:

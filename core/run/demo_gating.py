@@ -36,14 +36,13 @@ import sys
 
 from core.run.commandline import demo_main
 from core.run.doors import door_for
-from core.run.drive import enter
+from core.run.drive import go_to
 from core.run.gate import Gating, GatingError, GateState, act_subject, decide, gate_state, view_is_stale
 from core.run.policy import Policy
 from core.run.recorder import Recorder
 from core.run.records import action_identity, make_run
 
 LAB = "https://lab.example"
-ROUTE = ("observe", "propose", "select", "verify")  # authorize -> ... -> verify, along TRANSITIONS
 
 HEADERS = {"tool_id": "inspect_headers", "activity": "recon.passive", "requires": {}, "family": "fam-recon",
            "weight": 2.0, "cost": 1.0}
@@ -69,18 +68,12 @@ def gating_of(caps: dict, fail_open: list | None = None) -> Gating:
     return Gating.from_dict({"taxonomy_version": 2, "caps": caps, "fail_open_classes": fail_open or []})
 
 
-def at_verify(door: Recorder) -> Recorder:
-    """Walk ``door`` to the verify stage, where acts reach the gate without a selection (and, with the
-    plan guard left out of the door, without a plan)."""
-    enter(door, *ROUTE)
-    return door
-
-
 class Scene:
     """One run of the demo: its door, and every request the demo made of it, with the answer."""
 
     def __init__(self, name: str, door: Recorder) -> None:
-        self.name, self.door, self.steps = name, at_verify(door), []
+        go_to(door, "verify")  # where acts reach the gate without a selection (and, its plan guard out, a plan)
+        self.name, self.door, self.steps = name, door, []
         self.first_seq = len(door.events) + 1  # the stage moves before it are not part of the story
 
     def act(self, key: str, note: str, tool: str, path: str, arguments: dict | None = None,

@@ -233,6 +233,16 @@ def start(door: Recorder) -> None:
     door.stage = table_of(door).start
 
 
+def stage_of_each_event(events: list[dict], start: str) -> list[str]:
+    """The stage each event was made in, from the ledger alone: only an admitted transition moves the run."""
+    stage, made_in = start, []
+    for event in events:
+        made_in.append(stage)
+        if event["kind"] == TRANSITION_KIND and event["status"] == "admitted":
+            stage = event["id"].split(" -> ")[1]
+    return made_in
+
+
 def advance(door: Recorder, to_stage: str) -> dict:
     """Ask the door to move the run to ``to_stage``; the answer has record()'s shape.
 

@@ -41,6 +41,7 @@ from core.run.gate import Gating, GatingError, GateState, act_subject, decide, g
 from core.run.policy import Policy
 from core.run.recorder import Recorder
 from core.run.records import action_identity, make_run
+from core.run.stages import STAGE
 
 LAB = "https://lab.example"
 
@@ -156,7 +157,7 @@ def classes_scene() -> dict:
     # The same kinds and guards door_for(8) assembles, without its start-up check of the catalogue.
     reference = new_door("gating-demo-reference", policy_of(HEADERS), gating)
     door = Recorder(run, policy, reference.kinds.values(), reference.guards, **reference.parts)
-    door.stage = reference.stage
+    door.state[STAGE] = reference.stage  # lesson 3's state, where the door it copies starts
     scene = Scene("classes", door)
     scene.act("known_class", "a known class: recon.passive runs within its cap", "inspect_headers", "/")
     scene.act("legacy_alias", "a legacy name: 'active' is governed by its canonical row, probe.active_light", "probe_old_name",

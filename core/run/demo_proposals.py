@@ -2,21 +2,17 @@
 
     python3 -m core.run.demo_proposals --out data/course/proposals-demo.json
 
-A run of lesson 4's door against the fixture lab, in process, with the lab's
-scripted model, driven by the driver's work loop (drive.work). The first round
-asks the model before anything is captured. Every later round carries out one
-act that an earlier round stored as a proposal (the demo chooses them in the
-order of ``PLAN``: choosing is lesson 5's selection, and the executor is lesson
-6's, so each act's action, capture and outcome are recorded at once,
-drive.recorded_at_once), observes the capture, and asks the model once more.
-When the model call budget is spent, one more call is asked for and refused,
-and the model is never asked.
-
-Along the way the door refuses every kind of bad proposal this lesson knows
-(``REFUSAL_KINDS``), and the demo checks that each happened. The adapter and
-the model are the lab's, loaded by name (plugins.py), since ``core`` never
-imports the lab. Everything the run meets is fixed: the lab's files, the
-model's script, the policy. So the artifact is byte-identical on every run.
+Lesson 4's door against the fixture lab, in process, with the lab's scripted
+model, driven by the driver's work loop (drive.work). The first round asks the
+model before anything is captured. Every later round carries out one act an
+earlier round stored as a proposal, in the order of ``PLAN`` (choosing is lesson
+5's selection and the executor lesson 6's, so each act is recorded at once:
+drive.recorded_at_once), observes the capture, and asks the model again. With
+the model call budget spent, one more call is refused and the model not asked.
+The door refuses every kind of bad proposal this lesson knows
+(``REFUSAL_KINDS``), and the demo checks each happened. The adapter and model
+are the lab's, loaded by name (plugins.py): ``core`` never imports the lab.
+All the run meets is fixed, so the artifact is byte-identical on every run.
 """
 
 from __future__ import annotations
@@ -66,11 +62,8 @@ class DemoError(RuntimeError):
 
 
 def build_policy() -> Policy:
-    """The reference run's catalogue (data/policy/), with budgets this demo spends to the end.
-
-    Each ``activity`` names the tool's class in lesson 8's action taxonomy;
-    until the gate joins the door in lesson 8, nothing reads it.
-    """
+    """The reference run's catalogue (data/policy/), with budgets this demo spends to the end (each tool's
+    ``activity``, its class in lesson 8's taxonomy, is read by nothing until the gate joins the door)."""
     return reference_policy(max_actions=8, max_model_calls=8)
 
 
@@ -131,12 +124,11 @@ def refusals(door: Recorder, kinds: tuple[tuple[str, str], ...] = REFUSAL_KINDS)
     A round begins with its model call, admitted or refused, so the events
     after the Nth model call and before the next are round N's.
     """
-    found, number = [], 0
+    found, number, named = [], 0, {code: name for name, code in reversed(kinds)}  # the first name of a code
     for event in door.ledger:
-        if event["kind"] == "model_call":
-            number += 1
+        number += event["kind"] == "model_call"
         if event["kind"] in ("model_call", PROPOSAL_KIND) and event["status"] == "refused":
-            found.append({"refusal": kind_of(event["code"], kinds), "round": number, "reason": event["reason"]})
+            found.append({"refusal": named.get(event["code"], "other"), "round": number, "reason": event["reason"]})
     missing = [name for name, _ in kinds if name not in {refusal["refusal"] for refusal in found}]
     if missing:
         raise DemoError(f"the run showed no refusal of the kind(s) {', '.join(missing)}")
@@ -154,23 +146,17 @@ def trace_injection(door: Recorder) -> dict:
                and event["code"] == "out_of_scope"]
     if len(refused) != 1:
         raise DemoError(f"the run should refuse one proposal outside the authorization, not {len(refused)}")
-    event = refused[0]
+    event, sources = refused[0], []
     proposal = event["payload"]
     call = door.get("model_call", proposal["model_call_id"])
-    sources = []
-    for capture_id in call["capture_ids"]:
-        capture = door.get("capture", capture_id)
+    for capture in (door.get("capture", capture_id) for capture_id in call["capture_ids"]):
         lines = [line.strip() for line in capture["body"].split("\n") if proposal["destination"] in line]
         if lines:
-            sources.append({"capture_id": capture_id, "capture_of": capture["action_id"], "lines": lines})
+            sources.append({"capture_id": capture["capture_id"], "capture_of": capture["action_id"], "lines": lines})
     if not sources:
         raise DemoError("no capture shown to the model names the refused destination")
     return {"page": sources, "model_call": call, "proposal": proposal, "refused": {"seq": event["seq"],
             "reason": event["reason"]}}
-
-
-def kind_of(code: str, kinds: tuple[tuple[str, str], ...] = REFUSAL_KINDS) -> str:
-    return next((name for name, named in kinds if named == code), "other")
 
 
 def main(argv: list[str] | None = None, model: str = MODEL) -> int:

@@ -67,7 +67,7 @@ from core.run.propose import PROPOSAL_KIND, Model, propose
 from core.run.recorder import Recorder
 from core.run.records import REVIEW_DECISIONS, Run, make_run, require_keys, shown
 from core.run.select import select_next
-from core.run.stages import StageTable, advance, table_of
+from core.run.stages import StageTable, advance, stage_of, table_of
 from core.run.verify import Check, CheckError, Plan, capture_of, check_finding, verify_finding
 from core.safety import load_safety_pack
 
@@ -261,7 +261,7 @@ def go_to(door: Recorder, goal: str) -> None:
     A page, a demo or a test that hands acts to one part of the door walks
     it to the stage that part rules (lesson 8's gate in the verify stage).
     """
-    enter(door, *path_to(table_of(door), door.stage, goal))
+    enter(door, *path_to(table_of(door), stage_of(door), goal))
 
 
 def path_to(table: StageTable, start: str, goal: str) -> list[str]:
@@ -480,29 +480,30 @@ def work(door: Recorder, model: Model, adapter: Adapter, reviews: Mapping[str, d
     """
     reviews, chosen = reviews or {}, None
     try:
-        while door.closed is None:  # an abort (a person's, through a watch) ends the loop
-            if door.stage == "authorize":
+        while seal.closed_of(door) is None:  # an abort (a person's, through a watch) ends the loop
+            stage = stage_of(door)
+            if stage == "authorize":
                 enter(door, "observe")
-            elif door.stage == "observe":
+            elif stage == "observe":
                 capture_id = brought_back(door)
                 if capture_id:
                     watch("observed", observe(door, capture_id))
                 enter(door, "propose")
-            elif door.stage == "propose":
+            elif stage == "propose":
                 if brought_back(door) != "":  # the first round, or a capture to show: else do not spend a call
                     watch("proposed", propose(door, model))
                 enter(door, "select")
-            elif door.stage == "select":
+            elif stage == "select":
                 watch("selecting", door)
                 chosen = choose(door)
                 watch("selected", chosen)
                 if not chosen["recorded"]:
                     return  # in the select stage, ready for verify
                 enter(door, "execute")
-            elif door.stage == "execute":
+            elif stage == "execute":
                 result = carry_out(door, adapter, reviews, act, chosen)
                 watch("executed", result)
-                if door.closed is not None:
+                if seal.closed_of(door) is not None:
                     return
                 if result.status == "succeeded" and "feedback" in door.kinds:
                     credit = {"run_id": door.run.run_id, "outcome_id": result.answers[-1]["id"]}
@@ -591,8 +592,8 @@ def verify_findings(door: Recorder, checks: Iterable[Check], adapter: Adapter,
     """
     reviews = reviews or {}
     act = lambda payload: execute_reviewed(door, payload, adapter, reviews)  # noqa: E731
-    begun = [event for event in this_stage(door) if event["kind"] == "finding"] if door.stage == "verify" else []
-    if door.stage != "verify":
+    begun = [event for event in this_stage(door) if event["kind"] == "finding"] if stage_of(door) == "verify" else []
+    if stage_of(door) != "verify":
         enter(door, "verify")
     for number, check in enumerate(checks, start=1):
         if number == len(begun) and begun[-1]["status"] == "admitted":
@@ -630,17 +631,17 @@ def run_through(door: Recorder, model: Model, adapter: Adapter, reviews: Mapping
                 checks: Iterable[Check], watch: Watch = _quiet) -> None:
     """Every stage of a run in order, from the stage it is in: the work loop, verification, review and report."""
     work(door, model, adapter, reviews, watch)
-    if door.stage in ("select", "verify"):
+    if stage_of(door) in ("select", "verify"):
         verify_findings(door, checks, adapter, reviews, watch)
-    if door.stage == "verify":
+    if stage_of(door) == "verify":
         enter(door, "review")
-    if door.stage == "review":
+    if stage_of(door) == "review":
         enter(door, "report")
 
 
 def seal_run(door: Recorder, pack=None, reason: str = FINISH_REASON) -> dict:
     """Finish the run, judge it against the safety ``pack`` (the ratified one unless given) and seal its report."""
-    closed = seal.finish(door, reason) if door.closed is None else {"recorded": True}
+    closed = seal.finish(door, reason) if seal.closed_of(door) is None else {"recorded": True}
     if not closed["recorded"]:
         raise HarnessError(f"the run could not be finished: {closed['reason']}")
     return seal_report(door, pack)
@@ -694,7 +695,7 @@ def carried_through(door: Recorder, config: Configuration, lab_dir: Path, transp
                     adapter: Adapter | None, watch: Watch, pack, keys=None) -> Driven:
     """``door``'s run through every stage from the one it is in, then sealed; the configuration's model and adapter
     unless others are given, keyed by the execution ``keys`` (a fresh one unless given)."""
-    if door.closed is None:  # a run resumed after its close (finished or aborted) is only sealed
+    if seal.closed_of(door) is None:  # a run resumed after its close (finished or aborted) is only sealed
         model = model or load_plugin(config.plugins["model"])(lab_dir)
         with ExitStack() as stack:
             if adapter is None:
@@ -759,7 +760,7 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
         rebuilt.sink = sink
         notes = tuple(note for note in (read.torn, distrust) if note)
         for note, code in ((read.torn, "journal_torn_line"), (distrust, "journal_not_trusted")):
-            if note and rebuilt.closed is None:
+            if note and seal.closed_of(rebuilt) is None:
                 rebuilt.refuse("journal", note, code=code, by="drive.resume")
         driven = carried_through(rebuilt, config, lab_dir, transport, model, adapter, watch, pack, sink)
         return Resumed(driven, notes)

@@ -39,8 +39,11 @@ because this run is scripted: each names one exact act (its identity and
 its arguments) and stands in for a person deciding when the gate holds it.
 
 Demos, the attack suite and the tests drive their runs through ``work`` and
-``run`` too: a ``watch`` callback sees each step as it happens, and nothing
-else writes a loop of its own.
+``run`` too, and move a door with ``enter`` and ``go_to``: a ``watch``
+callback sees each step as it happens, and nothing else writes a loop of its
+own. What a demo of an early lesson needs is a seam here: ``choose`` (a door
+before lesson 5's selection), ``recorded_at_once`` (before lesson 6's
+executor) and ``Enough`` (a watch that has seen what it shows).
 """
 
 from __future__ import annotations
@@ -576,9 +579,9 @@ def recorded_at_once(door: Recorder, payload: dict, adapter: Adapter,
                                                "status": "succeeded", "capture_id": answers[-1]["id"],
                                                "detail": ""}))
     settled = all(answer["recorded"] for answer in answers)
-    return ExecutionResult(action_id, "succeeded" if settled else "unresolved",
-                           answers[1]["id"] if settled else "", "" if settled else answers[-1]["reason"],
-                           tuple(answers))
+    capture_id = answers[1]["id"] if answers[1]["recorded"] else ""
+    return ExecutionResult(action_id, "succeeded" if settled else "unresolved", capture_id,
+                           "" if settled else answers[-1]["reason"], tuple(answers))
 
 
 def verify_findings(door: Recorder, checks: Iterable[Check], adapter: Adapter,

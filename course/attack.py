@@ -114,7 +114,6 @@ def gate_of(part: Part):
             return
         if verdict == "hold":
             state.held[subject] = (str(answer.get("action_class")), action.action_id)
-            door.reviewable.add(subject)
             raise Refusal("held_for_review", f"your gate holds it: {str(answer.get('reason', ''))[:120]}")
         raise Refusal("denied", f"your gate denies it: {str(answer.get('reason', ''))[:120]}" if verdict == "deny"
                       else f"your gate answered {str(answer)[:80]}, which is no verdict")

@@ -21,11 +21,12 @@ from types import MappingProxyType
 
 import pytest
 
-from core.run.demo_gating import WITHOUT, at_verify
+from core.run.demo_gating import WITHOUT
+from core.run.drive import go_to
 from core.run.doors import door_for
 from core.run.gate import GateState, Gating, act_subject, decide, gate_state
 from core.run.policy import Policy
-from core.run.recorder import Recorder, Refusal
+from core.run.recorder import Refusal
 from core.run.records import action_identity, make_run
 from core.run.taxonomy import TAXONOMY_DIR, UNCLASSIFIED, parse_table
 from course.manifest import course_root
@@ -342,7 +343,6 @@ def your_gate(door, request) -> None:
     reason = str(answer.get("reason", "")) if isinstance(answer, dict) else ""
     if verdict == "hold":
         state.held[subject] = (str(answer.get("action_class")), action.action_id)
-        door.reviewable.add(subject)
         raise Refusal("held_for_review", f"your gate holds it: {reason}")
     raise Refusal("denied", f"your gate denies it: {reason}" if verdict == "deny" else
                   f"your gate answered {answer!r}, which is no verdict")
@@ -355,11 +355,10 @@ def your_door():
     policy = Policy.from_dict({"reference": "training-authorization-0001", "allowed_origins": [LAB], "tools": TOOLS,
                                "max_actions": 16, "max_model_calls": 4})
     run = make_run(policy.snapshot(), {"world": f"lesson08-door-{seed()}"})
-    full = door_for(8, run, policy, gating, without=WITHOUT)  # lesson 7's plan guard left out, as the demo's
-    guards = [your_gate if guard.__name__ == "the_gate" else guard for guard in full.guards]
-    door = Recorder(run, policy, full.kinds.values(), guards, **full.parts)
-    door.stage = full.stage
-    return at_verify(door)
+    # lesson 7's plan guard left out, as the demo's; your gate in the place of the_gate
+    door = door_for(8, run, policy, gating, without=WITHOUT, replace={"the_gate": your_gate})
+    go_to(door, "verify")
+    return door
 
 
 def send(door, tool: str, path: str, arguments: dict | None = None) -> dict:

@@ -1,22 +1,19 @@
 """Shared helpers for the suites: the reference policy, runs of any lesson's door, and lab pages through the door.
 
-``capture_page`` drives action, capture and outcome through the door by hand, as
-lessons 3 to 5 can: their tests must not lean on lesson 6's executor
-(core/run/execute.py), which also records an unresolved outcome first.
+``capture_page`` records action, capture and outcome at once, as lessons 3 to 5
+act (drive.recorded_at_once): their tests must not lean on lesson 6's executor
+(core/run/execute.py), which also records an unresolved outcome first. A test
+moves a door with the driver's own moves (drive.enter, drive.go_to), and
 ``lab_loop`` runs the work loop with the one driver (drive.work).
 """
 
 from __future__ import annotations
 
-from collections import deque
-
 from core.run.doors import door_for, stage_table
-from core.run.drive import enter, work
+from core.run.drive import go_to, path_to, recorded_at_once, work  # noqa: F401 (go_to, path_to: the suites')
 from core.run.gate import Gating
-from core.run.observe import render_response
 from core.run.policy import reference_policy
 from core.run.records import make_run
-from core.run.stages import TRANSITIONS
 from lab.adapter import HttpAdapter
 from lab.model import ScriptedModel
 from lab.plugin import LabAdapter
@@ -48,48 +45,13 @@ def admitted_in(lesson: int = 7) -> dict[str, tuple[str, ...]]:
             if kind not in ("transition", "close")}
 
 
-def path_to(start: str, goal: str) -> list[str]:
-    """The stages to enter, in order, to get from ``start`` to ``goal`` (shortest, table order on ties)."""
-    previous = {start: None}
-    queue = deque([start])
-    while queue:
-        stage = queue.popleft()
-        for source, target in TRANSITIONS:
-            if source == stage and target not in previous:
-                previous[target] = stage
-                queue.append(target)
-    if goal not in previous:
-        raise AssertionError(f"no path from {start!r} to {goal!r}")
-    path = []
-    while goal != start:
-        path.append(goal)
-        goal = previous[goal]
-    return path[::-1]
-
-
-def go_to(recorder, goal: str) -> None:
-    """Advance ``recorder`` to ``goal`` along allowed transitions, through the driver's own move (drive.enter)."""
-    enter(recorder, *path_to(recorder.stage, goal))  # the driver's own move: a refused one raises HarnessError
-
-
 def capture_page(recorder, adapter, path: str, tool: str = "inspect_headers") -> tuple[str, str]:
-    """Fetch a lab page and record its action, capture and settled outcome; returns (action_id, capture_id).
-
-    The recorder must be in the execute stage.
-    """
-    run_id = recorder.run.run_id
-    url = f"https://lab.example{path}"
-    action = recorder.record("action", {"run_id": run_id, "tool": tool, "destination": url, "arguments": {}})
-    assert action["recorded"], action
-    response = adapter.fetch(url)
-    body = render_response(response.status, response.headers, response.body)
-    capture = {"run_id": run_id, "action_id": action["id"], "status": response.status, "body": body}
-    capture_answer = recorder.record("capture", capture)
-    assert capture_answer["recorded"], capture_answer
-    outcome = {"run_id": run_id, "action_id": action["id"], "status": "succeeded", "capture_id": capture_answer["id"],
-               "detail": ""}
-    assert recorder.record("outcome", outcome)["recorded"]
-    return action["id"], capture_answer["id"]
+    """Fetch a lab page and record its action, capture and settled outcome at once (drive.recorded_at_once);
+    returns (action_id, capture_id). The recorder must be in the execute stage."""
+    payload = {"run_id": recorder.run.run_id, "tool": tool, "destination": f"https://lab.example{path}", "arguments": {}}
+    result = recorded_at_once(recorder, payload, adapter)
+    assert result.status == "succeeded", result
+    return result.action_id, result.capture_id
 
 
 def last_outcome_id(recorder, action_id: str) -> str:

@@ -26,6 +26,7 @@ from core.run.demo_records import POLICY, build_policy, run_demo
 from core.run.policy import Policy, PolicyError
 from core.run.doors import CODES
 from core.run.recorder import GUARDS, KINDS, Recorder, Refusal
+from core.run.stages import STAGE, stage_of
 from core.run.records import RecordError, make_run
 
 from .conftest import examples
@@ -392,11 +393,11 @@ def test_a_guard_added_to_the_list_refuses_without_rewriting_the_door():
 
     def only_observations(door, request):
         if request.kind != "observation":
-            raise Refusal("out_of_stage", f"{request.kind} is not admitted in stage {door.stage!r}")
+            raise Refusal("out_of_stage", f"{request.kind} is not admitted in stage {stage_of(door)!r}")
 
     policy = build_policy()
     recorder = Recorder(make_run(policy.snapshot(), {"world": "staged"}), policy, guards=(*GUARDS, only_observations))
-    recorder.stage = "observe"
+    recorder.state[STAGE] = "observe"  # lesson 3's state, without lesson 3's row or guard
     run_id = recorder.run.run_id
     action = {"run_id": run_id, "tool": "inspect_headers", "destination": "https://lab.example/", "arguments": {}}
     assert recorder.record("action", action) == {"recorded": False, "reason": "action is not admitted in stage 'observe'"}

@@ -56,10 +56,8 @@ def gated(stage: str = "execute", caps: dict | None = None, fail_open: list | No
     policy = Policy.from_dict({**CONFIG["policy"], "tools": CONFIG["policy"]["tools"] + list(extra_tools)})
     gating = Gating.from_dict({"taxonomy_version": 2, "caps": {"recon.passive": 10} if caps is None else caps,
                                "fail_open_classes": fail_open or []})
-    door = door_for(8, make_run(policy.snapshot(), {"world": world}), policy, gating, plan=plan)
-    guards = [guard for guard in door.guards if guard.__name__ != "is_the_selection"]
-    recorder = Recorder(door.run, door.policy, door.kinds.values(), guards, **door.parts)
-    recorder.stage = door.stage
+    recorder = door_for(8, make_run(policy.snapshot(), {"world": world}), policy, gating, plan=plan,
+                        without=("is_the_selection",))
     go_to(recorder, stage)
     return recorder
 

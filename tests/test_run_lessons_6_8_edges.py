@@ -23,6 +23,7 @@ from core.run.gate import Gating, GatingError, act_subject, gate_state
 from core.run.plugins import PluginError, load_plugin
 from core.run.policy import Policy
 from core.run.recorder import Recorder, Refusal
+from core.run.stages import STAGE
 from core.run.records import RecordError, make_capture, make_run
 from core.run.verify import Check, CheckError, Plan, Verdict, judge, record_finding
 from lab import DEFAULT_LAB_DIR
@@ -66,12 +67,7 @@ def gated(stage="execute", selection_guard=False, plan=None, **gating) -> Record
     """
     policy = Policy.from_dict(CONFIG["policy"])
     door = door_for(8, make_run(policy.snapshot(), {"world": "edges"}), policy, Gating.from_dict({**GATING, **gating}),
-                    plan=plan)
-    if not selection_guard:
-        guards = [guard for guard in door.guards if guard.__name__ != "is_the_selection"]
-        stage_now = door.stage
-        door = Recorder(door.run, door.policy, door.kinds.values(), guards, **door.parts)
-        door.stage = stage_now
+                    plan=plan, without=() if selection_guard else ("is_the_selection",))
     go_to(door, stage)
     return door
 
@@ -137,7 +133,7 @@ def test_no_request_is_sent_when_the_unresolved_outcome_cannot_be_written():
     door = executing()
     kinds = [dataclasses.replace(row, build=no_outcomes) if row.name == "outcome" else row for row in door.kinds.values()]
     recorder = Recorder(door.run, door.policy, kinds, door.guards, **door.parts)
-    recorder.stage = door.stage
+    recorder.state[STAGE] = door.stage  # lesson 3's state, as the door it copies holds it
     adapter = Answering(AdapterResult(200, (), "ok"))
     result = execute(recorder, payload(recorder), adapter)
     assert (result.status, result.detail) == ("unresolved", "outcome refused: outcomes are switched off")

@@ -157,9 +157,19 @@ def test_printing_a_door_shows_the_policys_checks_and_the_start_steps():
         assert asked == [named(check) for check in ACTION_CHECKS] == [
             "policy.tool_is_declared", "policy.destination_is_authorized", "policy.arguments_fit",
             "policy.requirements_observed", "policy.budget_left"]
-    starts = lines[lines.index("at its start, in order:") + 1:lines.index("guards, in order:")]
+    starts = lines[lines.index("at its start, in order:") + 1:lines.index("the ledger takes refusals while:")]
     assert starts == ["  stages.start", "  gate.start"]
     assert "at its start" not in str(door(2)) and "asks policy.budget_left" in str(door(2))
+
+
+def test_printing_a_door_shows_what_later_lessons_add_to_lesson_2s_rows_and_ledger():
+    """print(door) shows what a later lesson's part adds to lesson 2's door besides rows, hooks and guards: what a review may name besides the run's records (lesson 8's held acts), and when the ledger stops taking refusals (lesson 9's close); lesson 2's own door shows neither."""
+    lines = str(door(doors.LAST_LESSON)).splitlines()
+    review = lines.index(next(line for line in lines if line.startswith("  review -> ")))
+    assert "      may name what gate.holds_for_review holds" in lines[review + 1:review + 4]
+    keeps = lines[lines.index("the ledger takes refusals while:") + 1:lines.index("guards, in order:")]
+    assert keeps == ["  seal.is_open"]
+    assert "may name" not in str(door(7)) and "the ledger takes" not in str(door(8))
 
 
 def anything_goes(policy, asked):

@@ -32,7 +32,7 @@ from core.run.canon import canonical_bytes
 from core.run.commandline import demo_main
 from core.run.demo_selection import proposal, scripted
 from core.run.doors import door_for
-from core.run.drive import enter, lab_adapter, work
+from core.run.drive import enter, go_to, lab_adapter, work
 from core.run.execute import Adapter, AdapterResult
 from core.run.plugins import PluginError, load_plugin
 from core.run.policy import Policy, reference_policy
@@ -103,8 +103,7 @@ def door_without_selection(world: str, max_actions: int = 3) -> Recorder:
     policy = reference_policy(tools=("inspect_headers", "probe_reflection"), max_actions=max_actions,
                               max_model_calls=4)
     door = door_for(6, make_run(policy.snapshot(), {"world": world}), policy, without=("is_the_selection",))
-    for stage in ("observe", "propose", "select", "execute"):
-        enter(door, stage)
+    go_to(door, "execute")
     return door
 
 

@@ -36,14 +36,14 @@ import sys
 
 from core.run.commandline import demo_main
 from core.run.doors import door_for
-from core.run.drive import enter
+from core.run.drive import go_to
 from core.run.gate import Gating, GatingError, GateState, act_subject, decide, gate_state, view_is_stale
 from core.run.policy import Policy
 from core.run.recorder import Recorder
 from core.run.records import action_identity, make_run
+from core.run.stages import STAGE
 
 LAB = "https://lab.example"
-ROUTE = ("observe", "propose", "select", "verify")  # authorize -> ... -> verify, along TRANSITIONS
 
 HEADERS = {"tool_id": "inspect_headers", "activity": "recon.passive", "requires": {}, "family": "fam-recon",
            "weight": 2.0, "cost": 1.0}
@@ -69,18 +69,12 @@ def gating_of(caps: dict, fail_open: list | None = None) -> Gating:
     return Gating.from_dict({"taxonomy_version": 2, "caps": caps, "fail_open_classes": fail_open or []})
 
 
-def at_verify(door: Recorder) -> Recorder:
-    """Walk ``door`` to the verify stage, where acts reach the gate without a selection (and, with the
-    plan guard left out of the door, without a plan)."""
-    enter(door, *ROUTE)
-    return door
-
-
 class Scene:
     """One run of the demo: its door, and every request the demo made of it, with the answer."""
 
     def __init__(self, name: str, door: Recorder) -> None:
-        self.name, self.door, self.steps = name, at_verify(door), []
+        go_to(door, "verify")  # where acts reach the gate without a selection (and, its plan guard out, a plan)
+        self.name, self.door, self.steps = name, door, []
         self.first_seq = len(door.events) + 1  # the stage moves before it are not part of the story
 
     def act(self, key: str, note: str, tool: str, path: str, arguments: dict | None = None,
@@ -163,7 +157,7 @@ def classes_scene() -> dict:
     # The same kinds and guards door_for(8) assembles, without its start-up check of the catalogue.
     reference = new_door("gating-demo-reference", policy_of(HEADERS), gating)
     door = Recorder(run, policy, reference.kinds.values(), reference.guards, **reference.parts)
-    door.stage = reference.stage
+    door.state[STAGE] = reference.stage  # lesson 3's state, where the door it copies starts
     scene = Scene("classes", door)
     scene.act("known_class", "a known class: recon.passive runs within its cap", "inspect_headers", "/")
     scene.act("legacy_alias", "a legacy name: 'active' is governed by its canonical row, probe.active_light", "probe_old_name",

@@ -2,31 +2,26 @@
 
     python3 -m core.run.demo_proposals --out data/course/proposals-demo.json
 
-A run of lesson 4's door against the fixture lab, in process, with the lab's
-scripted model. The first round asks the model before anything is captured.
-Every later round carries out one act that an earlier round stored as a
-proposal (the demo picks them in the order of ``PLAN``: choosing is lesson
-5's selection, and the executor that records each step is lesson 6's, so
-here the demo records action, capture and outcome by hand), observes the
-capture, and asks the model once more. When the model call budget is spent,
-one more call is asked for and refused, and the model is never asked.
-
-Along the way the door refuses every kind of bad proposal this lesson knows
-(``REFUSAL_KINDS``), and the demo checks that each happened. The adapter and
-the model are the lab's, loaded by name (plugins.py), since ``core`` never
-imports the lab. Everything the run meets is fixed: the lab's files, the
-model's script, the policy. So the artifact is byte-identical on every run.
+Lesson 4's door against the fixture lab, in process, with the lab's scripted
+model, driven by the driver's work loop (drive.work). The first round asks the
+model before anything is captured. Every later round carries out one act an
+earlier round stored as a proposal, in the order of ``PLAN`` (choosing is lesson
+5's selection and the executor lesson 6's, so each act is recorded at once:
+drive.recorded_at_once), observes the capture, and asks the model again. With
+the model call budget spent, one more call is refused and the model not asked.
+The door refuses every kind of bad proposal this lesson knows
+(``REFUSAL_KINDS``), and the demo checks each happened. The adapter and model
+are the lab's, loaded by name (plugins.py): ``core`` never imports the lab.
+All the run meets is fixed, so the artifact is byte-identical on every run.
 """
 
 from __future__ import annotations
 
 import sys
-from urllib.parse import urlencode
 
 from core.run.commandline import demo_main
 from core.run.doors import door_for
-from core.run.drive import enter
-from core.run.observe import observe, render_response
+from core.run.drive import Enough, recorded_at_once, work
 from core.run.plugins import PluginError, load_plugin
 from core.run.policy import Policy, reference_policy
 from core.run.propose import PROPOSAL_KIND, propose
@@ -67,98 +62,54 @@ class DemoError(RuntimeError):
 
 
 def build_policy() -> Policy:
-    """The reference run's catalogue (data/policy/), with budgets this demo spends to the end.
-
-    Each ``activity`` names the tool's class in lesson 8's action taxonomy;
-    until the gate joins the door in lesson 8, nothing reads it.
-    """
+    """The reference run's catalogue (data/policy/), with budgets this demo spends to the end (each tool's
+    ``activity``, its class in lesson 8's taxonomy, is read by nothing until the gate joins the door)."""
     return reference_policy(max_actions=8, max_model_calls=8)
 
 
 def run_demo(plan: tuple[str, ...] = PLAN, refusal_kinds: tuple[tuple[str, str], ...] = REFUSAL_KINDS,
              model: str = MODEL) -> dict:
-    """Run every round against the in-process lab; return the artifact as data.
+    """Drive lesson 4's door through the driver's work loop against the in-process lab; return the artifact.
 
     ``plan``, ``refusal_kinds`` and ``model`` replace the demo's own (a test's
     plan that carries out an unstored proposal, a refusal that never happens).
     """
     policy = build_policy()
-    run = make_run(policy.snapshot(), {"lab": load_plugin(WORLD)(), "demo": "proposals-demo"})
-    door = door_for(LESSON, run, policy)
-    model = load_plugin(model)()
+    door = door_for(LESSON, make_run(policy.snapshot(), {"lab": load_plugin(WORLD)(), "demo": "proposals-demo"}),
+                    policy)
+    model, said, rounds, done = load_plugin(model)(), [], [], []
+    picks = iter(plan)
+
+    def listened(prompt: str) -> str:  # the model, with what it was shown and what it said written down
+        said.append((prompt, model(prompt)))
+        return said[-1][1]
+
+    def choose(door: Recorder) -> dict:  # the next act of the plan: choosing is lesson 5's selection
+        action_id = next(picks, None)
+        if action_id is not None and not door.holds(PROPOSAL_KIND, action_id):
+            raise DemoError(f"the plan carries out {action_id}, but no round stored that proposal")
+        return {"recorded": action_id is not None, "kind": PROPOSAL_KIND, "id": action_id, "reason": "plan done"}
+
+    def watch(step: str, answer) -> None:
+        if step == "executed":
+            if answer.status != "succeeded":
+                raise DemoError(f"the demo's act was not carried out: {answer.detail}")
+            done.append({"action_id": answer.action_id, "capture_id": answer.capture_id})
+        if step == "proposed":
+            prompt, reply = said.pop() if said else (None, None)
+            rounds.append({"round": len(rounds) + 1, "executed": done.pop() if done else None, "prompt": prompt,
+                           "reply": reply, "answers": answer})
+            if len(rounds) == len(plan) + 1:
+                raise Enough  # every planned act carried out, and the model asked after the last
+
     adapter = load_plugin(ADAPTER)("inprocess")
-    rounds: list[dict] = []
-    try:
-        enter(door, "observe", "propose")
-        rounds.append(ask(door, model, number=1, executed=None))
-        for number, action_id in enumerate(plan, start=2):
-            enter(door, "select", "execute")
-            capture_id = carry_out(door, adapter, action_id)
-            enter(door, "observe")
-            observe(door, capture_id)
-            enter(door, "propose")
-            rounds.append(ask(door, model, number, executed={"action_id": action_id, "capture_id": capture_id}))
-        rounds.append(ask(door, model, number=len(plan) + 2, executed=None))  # one past the budget
+    try:  # each act recorded at once (action, capture, outcome): the executor is lesson 6's
+        work(door, listened, adapter, watch=watch, act=recorded_at_once, choose=choose)
     finally:
         adapter.close()
-    return {
-        "observations": observations(door),
-        "rounds": rounds,
-        "refusals": refusals(door, refusal_kinds),
-        "injection": trace_injection(door),
-        "report": door.snapshot(),
-    }
-
-
-def carry_out(door: Recorder, adapter, action_id: str) -> str:
-    """Record the stored proposal ``action_id`` as an action, fetch it, record capture and outcome.
-
-    Lesson 6's executor does this for real (with an unresolved outcome
-    first); here it is done by hand, so that only lesson 4's door is used.
-    """
-    if not door.holds(PROPOSAL_KIND, action_id):
-        raise DemoError(f"the plan carries out {action_id}, but no round stored that proposal")
-    proposal = door.get(PROPOSAL_KIND, action_id)
-    run_id = door.run.run_id
-    act = {"run_id": run_id, "tool": proposal["tool"], "destination": proposal["destination"],
-           "arguments": proposal["arguments"]}
-    admitted(door, "action", act)
-    result = adapter.fetch(url_of(proposal))
-    body = render_response(result.status, result.headers, result.body)
-    capture_id = admitted(door, "capture", {"run_id": run_id, "action_id": action_id, "status": result.status,
-                                            "body": body})
-    admitted(door, "outcome", {"run_id": run_id, "action_id": action_id, "status": "succeeded",
-                               "capture_id": capture_id, "detail": ""})
-    return capture_id
-
-
-def url_of(proposal: dict) -> str:
-    """The URL to fetch: the destination, plus the probe's one query pair (execute.request_url, lesson 6)."""
-    arguments = proposal["arguments"]
-    if not arguments:
-        return proposal["destination"]
-    return proposal["destination"] + "?" + urlencode({arguments["parameter"]: arguments["marker"]})
-
-
-def admitted(door: Recorder, kind: str, payload: dict) -> str:
-    answer = door.record(kind, payload)
-    if not answer["recorded"]:
-        raise DemoError(f"the demo's {kind} was refused: {answer['reason']}")
-    return answer["id"]
-
-
-def ask(door: Recorder, model, number: int, executed: dict | None) -> dict:
-    """One round of proposing: the prompt the model saw, its raw reply, and the door's answers."""
-    seen: list[tuple[str, str]] = []
-
-    def listened(prompt: str) -> str:
-        reply = model(prompt)
-        seen.append((prompt, reply))
-        return reply
-
-    answers = propose(door, listened)
-    prompt, reply = seen[0] if seen else (None, None)
-    return {"round": number, "executed": executed, "prompt": prompt, "reply": reply, "answers": answers}
+    watch("proposed", propose(door, listened))  # one call past the model call budget: refused, never asked
+    return {"observations": observations(door), "rounds": rounds, "refusals": refusals(door, refusal_kinds),
+            "injection": trace_injection(door), "report": door.snapshot()}
 
 
 def observations(door: Recorder) -> list[dict]:
@@ -173,12 +124,11 @@ def refusals(door: Recorder, kinds: tuple[tuple[str, str], ...] = REFUSAL_KINDS)
     A round begins with its model call, admitted or refused, so the events
     after the Nth model call and before the next are round N's.
     """
-    found, number = [], 0
+    found, number, named = [], 0, {code: name for name, code in reversed(kinds)}  # the first name of a code
     for event in door.ledger:
-        if event["kind"] == "model_call":
-            number += 1
+        number += event["kind"] == "model_call"
         if event["kind"] in ("model_call", PROPOSAL_KIND) and event["status"] == "refused":
-            found.append({"refusal": kind_of(event["code"], kinds), "round": number, "reason": event["reason"]})
+            found.append({"refusal": named.get(event["code"], "other"), "round": number, "reason": event["reason"]})
     missing = [name for name, _ in kinds if name not in {refusal["refusal"] for refusal in found}]
     if missing:
         raise DemoError(f"the run showed no refusal of the kind(s) {', '.join(missing)}")
@@ -196,23 +146,17 @@ def trace_injection(door: Recorder) -> dict:
                and event["code"] == "out_of_scope"]
     if len(refused) != 1:
         raise DemoError(f"the run should refuse one proposal outside the authorization, not {len(refused)}")
-    event = refused[0]
+    event, sources = refused[0], []
     proposal = event["payload"]
     call = door.get("model_call", proposal["model_call_id"])
-    sources = []
-    for capture_id in call["capture_ids"]:
-        capture = door.get("capture", capture_id)
+    for capture in (door.get("capture", capture_id) for capture_id in call["capture_ids"]):
         lines = [line.strip() for line in capture["body"].split("\n") if proposal["destination"] in line]
         if lines:
-            sources.append({"capture_id": capture_id, "capture_of": capture["action_id"], "lines": lines})
+            sources.append({"capture_id": capture["capture_id"], "capture_of": capture["action_id"], "lines": lines})
     if not sources:
         raise DemoError("no capture shown to the model names the refused destination")
     return {"page": sources, "model_call": call, "proposal": proposal, "refused": {"seq": event["seq"],
             "reason": event["reason"]}}
-
-
-def kind_of(code: str, kinds: tuple[tuple[str, str], ...] = REFUSAL_KINDS) -> str:
-    return next((name for name, named in kinds if named == code), "other")
 
 
 def main(argv: list[str] | None = None, model: str = MODEL) -> int:

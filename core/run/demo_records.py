@@ -21,16 +21,8 @@ from core.run.records import make_run
 POLICY = {
     "reference": "training-authorization-0001",
     "allowed_origins": ["https://lab.example:443"],
-    "tools": [
-        {
-            "tool_id": "inspect_headers",
-            "activity": "passive",
-            "requires": {},
-            "family": "fam-recon",
-            "weight": 2.0,
-            "cost": 1.0,
-        }
-    ],
+    "tools": [{"tool_id": "inspect_headers", "activity": "passive", "requires": {}, "family": "fam-recon",
+               "weight": 2.0, "cost": 1.0}],
     "max_actions": 4,
     "max_model_calls": 4,
 }
@@ -72,67 +64,27 @@ def run_demo() -> dict:
             raise RuntimeError(f"the demo's {kind} was refused: {answer['reason']}")
         return answer["id"]
 
-    admit("observation", {"run_id": run.run_id, "field": "lab_online", "value": True})
-    action_id = admit(
-        "action",
-        {"run_id": run.run_id, "tool": "inspect_headers", "destination": "https://lab.example/", "arguments": {}},
-    )
-    attempt(
-        "inspect_headers aimed at an origin outside the authorization",
-        "action",
-        {"run_id": run.run_id, "tool": "inspect_headers", "destination": "https://other.example/", "arguments": {}},
-    )
-    attempt(
-        "a tool the catalogue does not declare",
-        "action",
-        {"run_id": run.run_id, "tool": "shell", "destination": "https://lab.example/", "arguments": {}},
-    )
-    capture_id = admit(
-        "capture", {"run_id": run.run_id, "action_id": action_id, "status": 200, "body": CAPTURE_BODY}
-    )
-    attempt(
-        "a capture bound to another run",
-        "capture",
-        {"run_id": other_run.run_id, "action_id": action_id, "status": 200, "body": CAPTURE_BODY},
-    )
-    admit(
-        "outcome",
-        {"run_id": run.run_id, "action_id": action_id, "status": "succeeded", "capture_id": capture_id, "detail": ""},
-    )
-    attempt(
-        "an outcome with a status outside the vocabulary",
-        "outcome",
-        {"run_id": run.run_id, "action_id": action_id, "status": "done"},
-    )
-    attempt(
-        "a finding quoting text its capture does not contain",
-        "finding",
-        {
-            "run_id": run.run_id,
-            "capture_id": capture_id,
-            "quote": "X-Debug-Mode: on",
-            "claim": "the lab exposes a debug mode",
-        },
-    )
-    finding_id = admit(
-        "finding",
-        {
-            "run_id": run.run_id,
-            "capture_id": capture_id,
-            "quote": "Server: lab-fixture/1.0",
-            "claim": "the lab names its server software in a response header",
-        },
-    )
-    admit(
-        "review",
-        {
-            "run_id": run.run_id,
-            "subject_id": finding_id,
-            "decision": "approved",
-            "reviewer": "operator",
-            "reason": "the quote appears in the cited capture",
-        },
-    )
+    run_id, lab, other = run.run_id, "https://lab.example/", "https://other.example/"
+    admit("observation", {"run_id": run_id, "field": "lab_online", "value": True})
+    action_id = admit("action", {"run_id": run_id, "tool": "inspect_headers", "destination": lab, "arguments": {}})
+    attempt("inspect_headers aimed at an origin outside the authorization", "action",
+            {"run_id": run_id, "tool": "inspect_headers", "destination": other, "arguments": {}})
+    attempt("a tool the catalogue does not declare", "action",
+            {"run_id": run_id, "tool": "shell", "destination": lab, "arguments": {}})
+    capture_id = admit("capture", {"run_id": run_id, "action_id": action_id, "status": 200, "body": CAPTURE_BODY})
+    attempt("a capture bound to another run", "capture",
+            {"run_id": other_run.run_id, "action_id": action_id, "status": 200, "body": CAPTURE_BODY})
+    admit("outcome", {"run_id": run_id, "action_id": action_id, "status": "succeeded", "capture_id": capture_id,
+                      "detail": ""})
+    attempt("an outcome with a status outside the vocabulary", "outcome",
+            {"run_id": run_id, "action_id": action_id, "status": "done"})
+    attempt("a finding quoting text its capture does not contain", "finding",
+            {"run_id": run_id, "capture_id": capture_id, "quote": "X-Debug-Mode: on",
+             "claim": "the lab exposes a debug mode"})
+    finding_id = admit("finding", {"run_id": run_id, "capture_id": capture_id, "quote": "Server: lab-fixture/1.0",
+                                   "claim": "the lab names its server software in a response header"})
+    admit("review", {"run_id": run_id, "subject_id": finding_id, "decision": "approved", "reviewer": "operator",
+                     "reason": "the quote appears in the cited capture"})
 
     report = door.snapshot()
     return {"admitted": _admitted_chain(door), "refused": refused, "report": report}

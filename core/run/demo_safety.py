@@ -37,10 +37,9 @@ from core.run.canon import digest
 from core.run.commandline import demo_main
 from core.run.doors import final_door
 from core.run.rederive import verify
-from core.run.drive import load_configuration, seal_run
+from core.run.drive import enter, load_configuration, seal_run
 from core.run.records import make_run
 from core.run.seal import reseal
-from core.run.stages import advance
 from core.safety import OVERRIDE_ENV, SafetyCheck, SafetyContext, SafetyPackError, load_safety_pack
 from core.safety.pack import DEFAULT_SAFETY_PACK, PACK_DIR, seal_of
 from core.safety.ratify import ratify
@@ -122,7 +121,7 @@ def tiny_sealed_report(pack) -> dict:
     """A run that opens, finishes at once and is sealed under ``pack``: enough to read its safety_pack section."""
     config = load_configuration()
     door = final_door(make_run(config.policy.snapshot(), {"world": "safety-demo"}), config.policy, config.gating)
-    advance(door, "observe")
+    enter(door, "observe")
     return seal_run(door, pack, "the demo only needs a sealed report")
 
 

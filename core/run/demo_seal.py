@@ -32,7 +32,7 @@ from core.run.commandline import OneLineParser
 from core.run.demo_selection import REPLIES, fixed_pages, scripted
 from core.run.doors import final_door
 from core.run.rederive import verify
-from core.run.drive import enter, seal_report, seal_run, work
+from core.run.drive import run_through, seal_report, seal_run, work
 from core.run.gate import Gating
 from core.run.policy import Policy, reference_policy
 from core.run.recorder import Recorder
@@ -81,9 +81,7 @@ def start(world: str, without: tuple[str, ...] = ()) -> Recorder:
 def finished_run(world: str = "seal-demo") -> Recorder:
     """The work loop (the one driver's) until selection is refused, then the remaining stages; still open."""
     door = start(world)
-    work(door, scripted(PASSIVE_REPLIES), fixed_pages())
-    for stage in ("verify", "review", "report"):
-        enter(door, stage)
+    run_through(door, scripted(PASSIVE_REPLIES), fixed_pages(), {}, ())  # no plan: verify, review, report
     return door
 
 

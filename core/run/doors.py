@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from core.run import decisions, gate, journal, observe, propose, recorder, seal, select, stages, verify
 from core.run.policy import Policy
-from core.run.recorder import Guard, Hook, Kind, Recorder
+from core.run.recorder import Guard, Hook, Keeps, Kind, Knows, Recorder
 from core.run.records import Run
 from core.run.verify import PLAN, Plan
 
@@ -49,6 +49,8 @@ class Part:
     needs: tuple[str, ...] = ()  # parts the door must be given (lesson 8's gating)
     takes: Mapping[str, object] = field(default_factory=dict)  # parts it may be given -> what it holds if not
     start: Callable[[Recorder], None] | None = None  # run once, when a door is built
+    knows: Mapping[str, tuple[Knows, ...]] = field(default_factory=dict)  # kind -> what else its records may name
+    keeps: Keeps | None = None  # whether the ledger still takes refusals (lesson 9's: while the run is open)
 
 
 PARTS = (
@@ -59,8 +61,8 @@ PARTS = (
     Part(7, kinds=verify.KINDS, admitted_in=verify.ADMITTED_IN, codes=verify.CODES,
          takes={PLAN: Plan()}),  # no plan given: nothing acts in the verify stage
     Part(8, hooks=gate.HOOKS, admitted_in=gate.ADMITTED_IN, codes=gate.CODES, needs=("gating",),
-         start=gate.start),
-    Part(9, kinds=(seal.CLOSE,), admitted_in=seal.ADMITTED_IN, codes=seal.CODES),
+         start=gate.start, knows=gate.KNOWS),
+    Part(9, kinds=(seal.CLOSE,), admitted_in=seal.ADMITTED_IN, codes=seal.CODES, keeps=seal.is_open),
 )
 
 # Every guard, in the order the door asks them, with the lesson that adds it.
@@ -158,6 +160,18 @@ CODES = {code: Code(meaning, WRITTEN_BY.get(code, ()))
                                **journal.CODES, **decisions.CODES, **ASSEMBLY_CODES}.items()}
 
 
+class Door(Recorder):
+    """A door assembled from the lessons' parts, where each lesson's state on it reads as an attribute.
+
+    The state itself is the lesson's: lesson 3's stage (stages.stage_of) and
+    lesson 9's close (seal.closed_of), each in ``door.state``; a door of an
+    earlier lesson reads them empty, as its snapshot shows them.
+    """
+
+    stage = property(stages.stage_of)
+    closed = property(seal.closed_of)
+
+
 def stage_table(lesson: int = LAST_LESSON) -> stages.StageTable:
     """The stage machine of lesson ``lesson``'s door: lesson 3's table with each later part's kinds added."""
     table = _stage_table([part for part in PARTS if part.lesson <= lesson], None, lesson)
@@ -204,11 +218,13 @@ def door_for(lesson: int, run: Run, policy: Policy, gating: gate.Gating | None =
         given["stage_table"] = table
     stand_ins = _StandIns(dict(replace or {}), lesson)
     rows = [dataclasses.replace(row, build=stand_ins(row.build), hooks=tuple(map(stand_ins, row.hooks)),
-                                asks=tuple(map(stand_ins, row.asks))) for row in _rows(parts)]
+                                asks=tuple(map(stand_ins, row.asks)), knows=tuple(map(stand_ins, row.knows)))
+            for row in _rows(parts)]
     guards = [stand_ins(guard) for guard in _guards(lesson, without)]
     starts = [stand_ins(part.start) for part in parts if part.start is not None]
+    keeps = [stand_ins(part.keeps) for part in parts if part.keeps is not None]
     stand_ins.all_used()
-    return Recorder(run, policy, rows, guards, sink=sink, starts=starts, **given)
+    return Door(run, policy, rows, guards, sink=sink, starts=starts, keeps=keeps, **given)
 
 
 def final_door(run: Run, policy: Policy, gating: gate.Gating, **options) -> Recorder:
@@ -241,6 +257,8 @@ def _rows(parts: list[Part]) -> list[Kind]:
     for part in parts:
         for kind, hooks in part.hooks.items():
             rows[kind] = rows[kind].with_hooks(*hooks)
+        for kind, knows in part.knows.items():
+            rows[kind] = rows[kind].knowing(*knows)
     return list(rows.values())
 
 

@@ -39,8 +39,11 @@ because this run is scripted: each names one exact act (its identity and
 its arguments) and stands in for a person deciding when the gate holds it.
 
 Demos, the attack suite and the tests drive their runs through ``work`` and
-``run`` too: a ``watch`` callback sees each step as it happens, and nothing
-else writes a loop of its own.
+``run`` too, and move a door with ``enter`` and ``go_to``: a ``watch``
+callback sees each step as it happens, and nothing else writes a loop of its
+own. What a demo of an early lesson needs is a seam here: ``choose`` (a door
+before lesson 5's selection), ``recorded_at_once`` (before lesson 6's
+executor) and ``Enough`` (a watch that has seen what it shows).
 """
 
 from __future__ import annotations
@@ -56,17 +59,18 @@ from core.run import seal
 from core.run.canon import digest
 from core.run.doors import FinalDoor, final_door
 from core.run.rederive import SECTIONS, Setting, ask_again
-from core.run.execute import Adapter, AdapterResult, ExecutionResult, attempt, execute, require_sendable
+from core.run.execute import (Adapter, AdapterResult, ExecutionResult, attempt, execute, request_url,
+                              require_sendable)
 from core.run.gate import Gating, GatingError, gate_state, subject_of
 from core.run.jsonfile import read_json, shown_path
-from core.run.observe import observe
+from core.run.observe import observe, render_response
 from core.run.plugins import load_model, load_plugin
 from core.run.policy import Policy, PolicyError, reference_policy
-from core.run.propose import Model, propose
+from core.run.propose import PROPOSAL_KIND, Model, propose
 from core.run.recorder import Recorder
 from core.run.records import REVIEW_DECISIONS, Run, make_run, require_keys, shown
 from core.run.select import select_next
-from core.run.stages import advance
+from core.run.stages import StageTable, advance, stage_of, table_of
 from core.run.verify import Check, CheckError, Plan, capture_of, check_finding, verify_finding
 from core.safety import load_safety_pack
 
@@ -81,6 +85,10 @@ TRANSPORTS = ("inprocess", "http")
 FINISH_REASON = "every stage ran: work, verification, review and report"
 
 Watch = Callable[[str, object], None]  # (step, what the door answered): what a demo wants to show
+
+
+def _quiet(step: str, answer: object) -> None:
+    """The default watch: a run shows nothing as it goes."""
 
 
 class ConfigError(ValueError):
@@ -247,13 +255,41 @@ def lab_adapter(plugins: Mapping[str, object], transport: str, lab_dir: Path | N
 # --- the stages, in order -------------------------------------------------------------------
 
 
-def enter(door: Recorder, *stages: str) -> None:
+def enter(door: Recorder, *stages: str, watch: Watch = _quiet) -> None:
     """Move to each of ``stages`` in turn; the driver follows the stage table, so a refused move is a bug that
-    stops the run (the demos walk a door through the same function)."""
+    stops the run (the demos walk a door through the same function). ``watch`` sees the door (``moving``)
+    just before each move, in the stage it leaves."""
     for stage in stages:
+        watch("moving", door)
         answer = advance(door, stage)
         if not answer["recorded"]:
             raise HarnessError(f"the run could not enter {stage}: {answer['reason']}")
+
+
+def go_to(door: Recorder, goal: str) -> None:
+    """Enter each stage on the shortest way from the door's stage to ``goal`` along its table (``path_to``).
+
+    A page, a demo or a test that hands acts to one part of the door walks
+    it to the stage that part rules (lesson 8's gate in the verify stage).
+    """
+    enter(door, *path_to(table_of(door), stage_of(door), goal))
+
+
+def path_to(table: StageTable, start: str, goal: str) -> list[str]:
+    """The stages to enter, in order, from ``start`` to ``goal``: the fewest moves of ``table``, its order on ties."""
+    came_from, frontier = {start: ""}, [start]
+    for stage in frontier:  # breadth first: the list grows as the search goes
+        for source, target in table.transitions:
+            if source == stage and target not in came_from:
+                came_from[target] = stage
+                frontier.append(target)
+    if goal not in came_from:
+        raise HarnessError(f"the run cannot get from {start} to {goal}: no moves of its table lead there")
+    path = []
+    while goal != start:
+        path.append(goal)
+        goal = came_from[goal]
+    return path[::-1]
 
 
 def idempotency_key(execution: str, run_id: str, subject: str) -> str:
@@ -429,63 +465,72 @@ def consequential(door: Recorder, action: Mapping) -> bool:
     return door.parts["gating"].table.classify(door.policy.tool_named(action["tool"]).activity).consequential
 
 
-def _quiet(step: str, answer: object) -> None:
-    """The default watch: a run shows nothing as it goes."""
-
-
 Act = Callable[[Recorder, dict, Adapter, Mapping[str, dict]], ExecutionResult]
+Choose = Callable[[Recorder], dict]  # the select stage's choice: the door's answer, naming what was chosen
+
+
+class Enough(Exception):
+    """Raised by a watch to end the work loop where the run stands (a demo that has seen what it shows)."""
 
 
 def work(door: Recorder, model: Model, adapter: Adapter, reviews: Mapping[str, dict] | None = None,
-         watch: Watch = _quiet, act: Act = execute_reviewed) -> None:
+         watch: Watch = _quiet, act: Act = execute_reviewed, choose: Choose = select_next) -> None:
     """The work loop: the step the run's stage calls for, until selection finds nothing left or a budget is spent.
 
     A round goes observe (the capture the last act brought back), propose
     (ask the model, the first time and whenever there is something new to
     show it), select, execute (the chosen act, then the credit of a settled
-    outcome), and back to observe. Each turn reads the stage from the door,
-    so the loop starts a fresh run at its first stage and carries a door
-    rebuilt from a journal on from the stage it stopped in.
+    outcome, on a door that keeps feedback), and back to observe. Each turn
+    reads the stage from the door, so the loop starts a fresh run at its
+    first stage and carries a door rebuilt from a journal on from the stage
+    it stopped in.
 
     ``watch`` sees each step: ``proposed`` (the door's answers to a model
     call and its proposals), ``selecting`` (the door, just before it is
     asked for a selection), ``selected`` (its answer), ``executed`` (the
     ExecutionResult), ``credited`` (the answer to its feedback) and
-    ``observed`` (the answers to the observations). ``act`` carries out the
-    chosen act (a demo may wrap it, to show what the door does when a
-    driver gets it wrong).
+    ``observed`` (the answers to the observations); it may raise Enough to
+    end the loop where it stands. ``act`` carries out the chosen act (a demo
+    may wrap it, to show what the door does when a driver gets it wrong, or
+    record it at once: ``recorded_at_once``). ``choose`` answers the select
+    stage: lesson 5's selection, or, on a door before lesson 5's, an answer
+    naming a stored proposal (``chosen_proposal``).
     """
-    reviews = reviews or {}
-    while door.closed is None:  # an abort (a person's, through a watch) ends the loop
-        if door.stage == "authorize":
-            enter(door, "observe")
-        elif door.stage == "observe":
-            capture_id = brought_back(door)
-            if capture_id:
-                watch("observed", observe(door, capture_id))
-            enter(door, "propose")
-        elif door.stage == "propose":
-            if brought_back(door) != "":  # the first round, or a capture to show: else do not spend a call
-                watch("proposed", propose(door, model))
-            enter(door, "select")
-        elif door.stage == "select":
-            watch("selecting", door)
-            chosen = select_next(door)
-            watch("selected", chosen)
-            if not chosen["recorded"]:
-                return  # in the select stage, ready for verify
-            enter(door, "execute")
-        elif door.stage == "execute":
-            result = carry_out(door, adapter, reviews, act)
-            watch("executed", result)
-            if door.closed is not None:
-                return
-            if result.status == "succeeded":
-                credit = {"run_id": door.run.run_id, "outcome_id": result.answers[-1]["id"]}
-                watch("credited", door.record("feedback", credit))
-            enter(door, "observe")
-        else:
-            return  # verification and after: the work is done
+    reviews, chosen = reviews or {}, None
+    try:
+        while seal.closed_of(door) is None:  # an abort (a person's, through a watch) ends the loop
+            stage = stage_of(door)
+            if stage == "authorize":
+                enter(door, "observe")
+            elif stage == "observe":
+                capture_id = brought_back(door)
+                if capture_id:
+                    watch("observed", observe(door, capture_id))
+                enter(door, "propose")
+            elif stage == "propose":
+                if brought_back(door) != "":  # the first round, or a capture to show: else do not spend a call
+                    watch("proposed", propose(door, model))
+                enter(door, "select")
+            elif stage == "select":
+                watch("selecting", door)
+                chosen = choose(door)
+                watch("selected", chosen)
+                if not chosen["recorded"]:
+                    return  # in the select stage, ready for verify
+                enter(door, "execute")
+            elif stage == "execute":
+                result = carry_out(door, adapter, reviews, act, chosen)
+                watch("executed", result)
+                if seal.closed_of(door) is not None:
+                    return
+                if result.status == "succeeded" and "feedback" in door.kinds:
+                    credit = {"run_id": door.run.run_id, "outcome_id": result.answers[-1]["id"]}
+                    watch("credited", door.record("feedback", credit))
+                enter(door, "observe")
+            else:
+                return  # verification and after: the work is done
+    except Enough:
+        return
 
 
 def brought_back(door: Recorder) -> str | None:
@@ -509,14 +554,49 @@ def this_stage(door: Recorder) -> list[dict]:
     return events[moves[-1] + 1:] if moves else events
 
 
-def carry_out(door: Recorder, adapter: Adapter, reviews: Mapping[str, dict], act: Act) -> ExecutionResult:
-    """The selected act, handed to ``act``; or carried on, if the execute stage began it before a restart."""
+def carry_out(door: Recorder, adapter: Adapter, reviews: Mapping[str, dict], act: Act,
+              chosen: dict | None = None) -> ExecutionResult:
+    """The chosen act, handed to ``act``; or carried on, if the execute stage began it before a restart."""
     begun = [event for event in this_stage(door) if event["kind"] == "action" and event["status"] == "admitted"]
     if begun:
         return carry_on(door, begun[-1]["id"], adapter)
-    proposal = door.get("proposal", door.stored("selection", next(door.newest_first("selection"))).action_id)
+    proposal = door.get(PROPOSAL_KIND, chosen_proposal(door, chosen))
     payload = {key: proposal[key] for key in ("run_id", "tool", "destination", "arguments")}
     return act(door, payload, adapter, reviews)
+
+
+def chosen_proposal(door: Recorder, chosen: dict | None) -> str:
+    """The proposal the select stage chose: the one ``chosen`` names when it is a proposal (a door before lesson
+    5's selection), else the run's newest selection's (a door rebuilt in the execute stage, too)."""
+    if chosen is not None and chosen.get("kind") == PROPOSAL_KIND:
+        return chosen["id"]
+    return door.stored("selection", next(door.newest_first("selection"))).action_id
+
+
+def recorded_at_once(door: Recorder, payload: dict, adapter: Adapter,
+                     reviews: Mapping[str, dict] | None = None) -> ExecutionResult:
+    """The act's action, its capture and its settled outcome, recorded at once: how a door before lesson 6 acts.
+
+    Lesson 6's executor (``execute_reviewed``) writes an unresolved outcome
+    first, so that a restart finds an act in doubt; the doors of lessons 3
+    to 5 are driven without it, and their demos and tests act through this.
+    """
+    answers = [door.record("action", payload)]
+    if not answers[-1]["recorded"]:
+        return ExecutionResult("", "refused", "", answers[-1]["reason"], tuple(answers))
+    action_id = answers[-1]["id"]
+    response = adapter.fetch(request_url(payload, door.policy.tool_named(payload["tool"])))
+    body = render_response(response.status, response.headers, response.body)
+    answers.append(door.record("capture", {"run_id": door.run.run_id, "action_id": action_id,
+                                           "status": response.status, "body": body}))
+    if answers[-1]["recorded"]:
+        answers.append(door.record("outcome", {"run_id": door.run.run_id, "action_id": action_id,
+                                               "status": "succeeded", "capture_id": answers[-1]["id"],
+                                               "detail": ""}))
+    settled = all(answer["recorded"] for answer in answers)
+    capture_id = answers[1]["id"] if answers[1]["recorded"] else ""
+    return ExecutionResult(action_id, "succeeded" if settled else "unresolved", capture_id,
+                           "" if settled else answers[-1]["reason"], tuple(answers))
 
 
 def verify_findings(door: Recorder, checks: Iterable[Check], adapter: Adapter,
@@ -530,8 +610,8 @@ def verify_findings(door: Recorder, checks: Iterable[Check], adapter: Adapter,
     """
     reviews = reviews or {}
     act = lambda payload: execute_reviewed(door, payload, adapter, reviews)  # noqa: E731
-    begun = [event for event in this_stage(door) if event["kind"] == "finding"] if door.stage == "verify" else []
-    if door.stage != "verify":
+    begun = [event for event in this_stage(door) if event["kind"] == "finding"] if stage_of(door) == "verify" else []
+    if stage_of(door) != "verify":
         enter(door, "verify")
     for number, check in enumerate(checks, start=1):
         if number == len(begun) and begun[-1]["status"] == "admitted":
@@ -569,17 +649,17 @@ def run_through(door: Recorder, model: Model, adapter: Adapter, reviews: Mapping
                 checks: Iterable[Check], watch: Watch = _quiet) -> None:
     """Every stage of a run in order, from the stage it is in: the work loop, verification, review and report."""
     work(door, model, adapter, reviews, watch)
-    if door.stage in ("select", "verify"):
+    if stage_of(door) in ("select", "verify"):
         verify_findings(door, checks, adapter, reviews, watch)
-    if door.stage == "verify":
+    if stage_of(door) == "verify":
         enter(door, "review")
-    if door.stage == "review":
+    if stage_of(door) == "review":
         enter(door, "report")
 
 
 def seal_run(door: Recorder, pack=None, reason: str = FINISH_REASON) -> dict:
     """Finish the run, judge it against the safety ``pack`` (the ratified one unless given) and seal its report."""
-    closed = seal.finish(door, reason) if door.closed is None else {"recorded": True}
+    closed = seal.finish(door, reason) if seal.closed_of(door) is None else {"recorded": True}
     if not closed["recorded"]:
         raise HarnessError(f"the run could not be finished: {closed['reason']}")
     return seal_report(door, pack)
@@ -633,7 +713,7 @@ def carried_through(door: Recorder, config: Configuration, lab_dir: Path, transp
                     adapter: Adapter | None, watch: Watch, pack, keys=None) -> Driven:
     """``door``'s run through every stage from the one it is in, then sealed; the configuration's model and adapter
     unless others are given, keyed by the execution ``keys`` (a fresh one unless given)."""
-    if door.closed is None:  # a run resumed after its close (finished or aborted) is only sealed
+    if seal.closed_of(door) is None:  # a run resumed after its close (finished or aborted) is only sealed
         model = model or load_model(config.plugins["model"], lab_dir, config.policy.snapshot()["tools"])
         with ExitStack() as stack:
             if adapter is None:
@@ -707,9 +787,9 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
         rebuilt.sink = sink
         notes = tuple(note for note in (read.torn, distrust) if note)
         for note, code in ((read.torn, "journal_torn_line"), (distrust, "journal_not_trusted")):
-            if note and rebuilt.closed is None:
+            if note and seal.closed_of(rebuilt) is None:
                 rebuilt.refuse("journal", note, code=code, by="drive.resume")
-        for decision in refused if rebuilt.closed is None else ():
+        for decision in refused if seal.closed_of(rebuilt) is None else ():
             rebuilt.refuse("review", decision.reason, code=decision.code, by="drive.resume (decisions.admitted)")
         driven = carried_through(rebuilt, config, lab_dir, transport, model, adapter, watch, pack, sink)
         return Resumed(driven, notes)

@@ -44,6 +44,7 @@ from core.run.policy import Policy
 from core.run.recorder import Recorder, Refusal, Request
 from core.run.records import RecordError, ReviewDecision, action_identity, require_keys, shown
 from core.run.select import is_the_selection
+from core.run.stages import stage_of
 from core.run.taxonomy import (
     UNCLASSIFIED,
     ActionClass,
@@ -258,7 +259,7 @@ def the_gate(door: Recorder, request: Request) -> None:
     declared = door.policy.tool_named(action.tool).activity
     subject = act_subject(action.action_id, action.arguments)
     state = gate_state(door)
-    work_loop = door.stage == "execute" and is_the_selection in door.guards  # selection-driven: lesson 7's plan guard
+    work_loop = stage_of(door) == "execute" and is_the_selection in door.guards  # selection-driven (lesson 7)
     gating = work_loop_share(door) if work_loop else door.parts["gating"]
     decision = decide(gating, declared, action.action_id, subject, state, view_is_stale(door))
     if decision.verdict == "allow":
@@ -267,8 +268,7 @@ def the_gate(door: Recorder, request: Request) -> None:
     reason = decision.reason + (f" (the work loop's share: the verification plan keeps {kept} of the cap)"
                                 if kept else "")
     if decision.verdict == "hold":
-        state.held[subject] = (decision.action_class, action.action_id)
-        door.reviewable.add(subject)  # lesson 2's review row may now name this exact act
+        state.held[subject] = (decision.action_class, action.action_id)  # a review may now name this exact act
         raise Refusal("held_for_review", reason)
     raise Refusal("denied", reason)
 
@@ -331,6 +331,14 @@ def note_gated_review(door: Recorder, review: ReviewDecision) -> None:
 
 
 HOOKS = {"action": (note_gated_action,), "review": (note_gated_review,)}  # added to lesson 2's rows
+
+
+def holds_for_review(door: Recorder, subject_id: str) -> bool:
+    """Whether the gate holds the exact act ``subject_id`` for review: lesson 2's review row may name it."""
+    return subject_id in gate_state(door).held
+
+
+KNOWS = {"review": (holds_for_review,)}  # what lesson 2's rows may name besides the run's records
 ADMITTED_IN = {"review": ("execute", "verify")}  # a held act waits for its review where it was tried
 CODES = {
     "held_for_review": "a consequential act (or one past its class's cap) waits for a review of that exact act",

@@ -25,7 +25,7 @@ from http import HTTPStatus
 
 from core.run.recorder import Recorder, Refusal, Request
 from core.run.records import shown
-from core.run.stages import table_of
+from core.run.stages import stage_of, table_of
 
 OBSERVATION_KIND = "observation"
 CODES = {"uncited_observation": "after the first stage, an observation must cite the capture it was read from"}
@@ -180,8 +180,8 @@ def cites_a_held_capture(door: Recorder, request: Request) -> None:
     which cite nothing. Later, every fact was read from something the run
     fetched; lesson 2's builder already checks that a cited capture is held.
     """
-    if request.kind == OBSERVATION_KIND and door.stage != table_of(door).start:
+    if request.kind == OBSERVATION_KIND and stage_of(door) != table_of(door).start:
         if not request.payload.get("capture_id"):
-            raise Refusal("uncited_observation", f"an observation in stage {shown(door.stage)} must cite the "
+            raise Refusal("uncited_observation", f"an observation in stage {shown(stage_of(door))} must cite the "
                                                  "capture it was read from")
 

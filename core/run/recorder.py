@@ -128,6 +128,13 @@ class Refusal(Exception):
 
 Build = Callable[["Recorder", dict], object]
 Hook = Callable[["Recorder", object], None]
+Knows = Callable[["Recorder", str], bool]  # whether a later part holds this subject (a review may name it)
+Keeps = Callable[["Recorder"], bool]  # whether the ledger still takes events (a later part may make it final)
+
+# The report's fields that later lessons fill in, each with what it shows until then, so lesson 2's
+# snapshot already has the report's shape. The door keeps no such state of its own: the lesson that
+# owns a field writes its value to ``door.state`` under the field's name.
+SHOWN_LATER = {"stage": "", "closed": None}
 
 
 @dataclass(frozen=True)
@@ -141,10 +148,15 @@ class Kind:
     build: Build  # the kind's own contract: a record, or Refusal
     hooks: tuple[Hook, ...] = ()  # what the door learns from an admitted record; later lessons add theirs
     asks: tuple[Check, ...] = ()  # the policy's checks its builder asks, in order (policy.ACTION_CHECKS)
+    knows: tuple[Knows, ...] = ()  # what else a record of it may name, as later parts add it (lesson 8's held acts)
 
     def with_hooks(self, *hooks: Hook) -> Kind:
         """The same row with ``hooks`` run after its own: hooks add up, none is replaced."""
         return replace(self, hooks=(*self.hooks, *hooks))
+
+    def knowing(self, *knows: Knows) -> Kind:
+        """The same row, whose records may also name what ``knows`` answers for: these add up too."""
+        return replace(self, knows=(*self.knows, *knows))
 
 
 @dataclass
@@ -172,17 +184,13 @@ class Recorder:
 
     def __init__(self, run: Run, policy: Policy, kinds: Iterable[Kind] | None = None,
                  guards: Iterable[Guard] | None = None, sink: Callable[[bytes], None] | None = None,
-                 starts: Iterable[Start] = (), **parts: object) -> None:
+                 starts: Iterable[Start] = (), keeps: Iterable[Keeps] = (), **parts: object) -> None:
         self.run = run
         self.policy = policy
         self.kinds = MappingProxyType({row.name: row for row in (KINDS if kinds is None else kinds)})
         self.guards = tuple(GUARDS if guards is None else guards)
         self.sink = sink  # gets each event's canonical bytes as it is written (a journal on disk)
         self.parts = MappingProxyType(parts)  # what later lessons' guards need: the gate's configuration...
-        # Two snapshot fields that lesson 2 only shows empty; later lessons' rows fill them in.
-        self.stage = ""
-        self.closed = None
-        self.final = False  # once True, nothing more is appended: a later lesson's row makes the ledger final
         self._stores: dict[str, dict[str, object]] = {name: {} for name, row in self.kinds.items() if row.store}
         self._events: list[bytes] = []  # each event's canonical JSON, written once
         self._decisions: list[tuple] = []  # (seq, kind, status, id, reason, code, by) of each event
@@ -190,9 +198,9 @@ class Recorder:
         self.observed_now: dict[str, object] = {}  # field -> its latest observed value
         self.settled: set[str] = set()  # action ids whose outcome is settled
         self.reviewed: set[str] = set()  # subject ids that have a review decision
-        self.reviewable: set[str] = set()  # subjects besides held records a review may name (later lessons add)
         self.seq_of: dict[tuple[str, str], int] = {}  # (kind, record id) -> the seq of the event that admitted it
-        self.state: dict[str, object] = {}  # later lessons' own indexes, each under its module's name
+        self.state: dict[str, object] = {}  # later lessons' own state, each under its own name
+        self.keeps = tuple(keeps)  # a refusal is appended only while each says the ledger takes events
         self.starts = tuple(starts)  # what later lessons do once, when the door is built (lesson 3 enters its stage)
         for start in self.starts:
             start(self)
@@ -212,12 +220,16 @@ class Recorder:
         for row in self.kinds.values():
             lines.append(f"  {row.name} -> {row.store or '(an event only)'}; {named(row.build)}")
             lines += [f"      asks {named(check)}" for check in row.asks]
+            lines += [f"      may name what {named(knows)} holds" for knows in row.knows]
             lines += [f"      then {named(hook)}" for hook in row.hooks]
             # A part that rules over rows says how (lesson 3's stage table: where each kind is admitted).
             lines += [f"      {part.about(row.name)}" for part in self.parts.values() if hasattr(part, "about")]
         if self.starts:
             lines.append("at its start, in order:")
             lines += [f"  {named(start)}" for start in self.starts]
+        if self.keeps:
+            lines.append("the ledger takes refusals while:")
+            lines += [f"  {named(keeps)}" for keeps in self.keeps]
         lines.append("guards, in order:")
         lines += [f"  {number}. {named(guard)}" for number, guard in enumerate(self.guards, start=1)]
         return "\n".join(lines)
@@ -251,13 +263,13 @@ class Recorder:
 
     def _write_refusal(self, kind: object, reason: str, code: str, by: str, payload: object,
                        encoded: bytes | None = None) -> dict:
-        """Write a refusal and return the answer the caller sees; once the ledger is final, only answer."""
+        """Write a refusal and return the answer the caller sees; once the ledger is final (``keeps``), only answer."""
         if not isinstance(reason, str) or not reason.strip():
             raise ValueError("a refusal must carry a reason")
         if not isinstance(code, str) or not code:
             raise ValueError("a refusal must carry a code")
         reason = bounded_text(reason)
-        if not self.final:
+        if all(keeps(self) for keeps in self.keeps):
             self._append(kind, "refused", "", reason, payload, code, by, encoded)
         return {"recorded": False, "reason": reason}
 
@@ -332,8 +344,7 @@ class Recorder:
         report = {
             "run": self.run.to_dict(),
             "policy": self.policy.snapshot(),
-            "stage": self.stage,
-            "closed": dict(self.closed) if self.closed is not None else None,
+            **{field: _copied(self.state.get(field, empty)) for field, empty in SHOWN_LATER.items()},
             **({"events": self.ledger} if with_events else {}),
             "counts": {"admitted": len(self._decisions) - refusals, "refusals": refusals},
         }
@@ -530,9 +541,15 @@ def build_finding(door: Recorder, payload: dict) -> Finding:
     return finding
 
 
+def _copied(value: object) -> object:
+    """A snapshot's copy of a field's value: a dict is copied, so the snapshot never shares the door's own."""
+    return dict(value) if isinstance(value, dict) else value
+
+
 def build_review(door: Recorder, payload: dict) -> ReviewDecision:
     subject_id = payload["subject_id"]
-    known = door.holds("finding", subject_id) or door.holds("action", subject_id) or subject_id in door.reviewable
+    known = (door.holds("finding", subject_id) or door.holds("action", subject_id)
+             or any(knows(door, subject_id) for knows in door.kinds["review"].knows))
     if not known:
         raise Refusal("unknown_subject", f"review names subject {shown(subject_id)} that this run does not hold")
     if subject_id in door.reviewed:

@@ -33,6 +33,7 @@ from dataclasses import InitVar, dataclass, field
 from core.run.propose import PROPOSAL_KIND
 from core.run.recorder import Kind, Recorder, Refusal, Request
 from core.run.records import RecordError, action_identity, named_by_content, record_data, require_text, shown
+from core.run.stages import stage_of
 
 SELECTION_KIND = "selection"
 FEEDBACK_KIND = "feedback"
@@ -283,7 +284,7 @@ def is_the_selection(door: Recorder, request: Request) -> None:
     attempt itself is remembered: an identity tried under a selection
     is never chosen again, whether the door admits it or turns it away.
     """
-    if request.kind != "action" or door.stage != "execute":
+    if request.kind != "action" or stage_of(door) != "execute":
         return
     identity = action_identity(request.payload["tool"], request.payload["destination"])
     state = selection_state(door)

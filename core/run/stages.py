@@ -33,7 +33,8 @@ nothing.
 The machine joins the door as one row (``TRANSITION``), one guard
 (``in_its_stage``) and one start (``start``, which puts a new run in the
 table's first stage); ``doors.door_for`` puts them in. The door itself is
-not rewritten.
+not rewritten: the stage the run is in is this lesson's state, kept in the
+door's ``state`` (``stage_of``), which the snapshot shows.
 """
 
 from __future__ import annotations
@@ -181,6 +182,14 @@ def admitting(table: StageTable, kinds: Mapping[str, object]) -> StageTable:
     return StageTable(table.stages, table.transitions, admitted_in)
 
 
+STAGE = "stage"  # lesson 3's state on a door (door.state[STAGE]): the stage the run is in; the snapshot shows it
+
+
+def stage_of(door: Recorder) -> str:
+    """The stage the run is in: "" for a door with no stages (lesson 2's), as its snapshot shows."""
+    return door.state.get(STAGE, "")
+
+
 def table_of(door: Recorder) -> StageTable:
     """The stage table ``door`` runs under (doors.door_for gives every door from lesson 3 on its own)."""
     return door.parts["stage_table"]
@@ -203,13 +212,14 @@ def build_transition(door: Recorder, payload: dict) -> Transition:
     table, to_stage = table_of(door), payload["to"]
     if to_stage not in table.stages:
         raise Refusal("unknown_stage", f"unknown stage {shown(to_stage)}")
-    if (door.stage, to_stage) not in table.transitions:
-        raise Refusal("move_not_listed", f"transition from {shown(door.stage)} to {shown(to_stage)} is not allowed")
-    return Transition(door.stage, to_stage)
+    stage = stage_of(door)
+    if (stage, to_stage) not in table.transitions:
+        raise Refusal("move_not_listed", f"transition from {shown(stage)} to {shown(to_stage)} is not allowed")
+    return Transition(stage, to_stage)
 
 
 def note_move(door: Recorder, move: Transition) -> None:
-    door.stage = move.to_stage
+    door.state[STAGE] = move.to_stage
 
 
 TRANSITION = Kind(TRANSITION_KIND, ("run_id", "to"), "", "transition_id", build_transition, (note_move,))
@@ -224,13 +234,24 @@ CODES = {
 
 def in_its_stage(door: Recorder, request: Request) -> None:
     """A kind is recorded only in the stages the door's table admits it in."""
-    if door.stage not in table_of(door).admitted_in.get(request.row.name, ()):
-        raise Refusal("out_of_stage", f"record kind {shown(request.kind)} is not admitted in stage {shown(door.stage)}")
+    stage = stage_of(door)
+    if stage not in table_of(door).admitted_in.get(request.row.name, ()):
+        raise Refusal("out_of_stage", f"record kind {shown(request.kind)} is not admitted in stage {shown(stage)}")
 
 
 def start(door: Recorder) -> None:
     """A new run starts in its table's first stage."""
-    door.stage = table_of(door).start
+    door.state[STAGE] = table_of(door).start
+
+
+def stage_of_each_event(events: list[dict], start: str) -> list[str]:
+    """The stage each event was made in, from the ledger alone: only an admitted transition moves the run."""
+    stage, made_in = start, []
+    for event in events:
+        made_in.append(stage)
+        if event["kind"] == TRANSITION_KIND and event["status"] == "admitted":
+            stage = event["id"].split(" -> ")[1]
+    return made_in
 
 
 def advance(door: Recorder, to_stage: str) -> dict:

@@ -64,6 +64,7 @@ from core.run.records import (
     shown,
 )
 from core.run.select import is_the_selection
+from core.run.stages import stage_of
 
 VERDICT_KIND = "verdict"
 VERDICTS = ("confirmed", "refuted", "inconclusive")
@@ -334,11 +335,11 @@ def in_the_plan(door: Recorder, request: Request) -> None:
     without the selection guard has no work loop to hold back: whoever acts
     in its execute stage acts by hand, as a test or a demo does.
     """
-    if request.kind != "action" or door.stage not in ("verify", "execute"):
+    if request.kind != "action" or stage_of(door) not in ("verify", "execute"):
         return
     plan = door.parts.get(PLAN) or Plan()
     identity = action_identity(request.payload["tool"], request.payload["destination"])
-    if door.stage == "verify":
+    if stage_of(door) == "verify":
         if _act_of(request.payload) not in plan.acts:
             raise Refusal("not_planned", f"action {shown(identity)} is not an act of the operator's verification plan")
         return

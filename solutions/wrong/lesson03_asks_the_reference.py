@@ -34,8 +34,7 @@ def refuse_move(table: dict, stage: str, to: object) -> dict | None:
 
     class Door:
         parts = {"stage_table": _reference(table)}
-
-    Door.stage = stage
+        state = {"stage": stage}
     try:
         build_transition(Door(), {"to": to})
     except Refusal as refused:

@@ -35,7 +35,7 @@ from core.run.canon import CanonError, canonical_bytes
 from core.run.gate import subject_of
 from core.run.recorder import Recorder
 from core.run.records import printable, shown
-from core.run.seal import Verification, verify_chain
+from core.run.seal import Verification, closed_of, verify_chain
 
 FORMAT = "harness-report/4"  # 4: the report carries its verification plan (lesson 7)
 UNVERIFIED = "unverified"
@@ -110,7 +110,7 @@ def build_report(door: Recorder, sections: Iterable[Sections] = SECTIONS, given:
     pack), for the section functions that need it. An open run is refused:
     it could still change after its report is sealed.
     """
-    if door.closed is None:
+    if closed_of(door) is None:
         raise ReportError("the run is still open: finish or abort it before writing its report")
     report = {"events": door.ledger, **derived(door, sections, given or {})}
     try:
@@ -143,7 +143,7 @@ def verify_report(report: object, redo: Redo, sections: Iterable[Sections] = SEC
     if report.get("format") != FORMAT:
         raise ReportError(f"not a harness report: format is {shown(report.get('format'))}, not {FORMAT}")
     door = redo(report)
-    if door.closed is None:
+    if closed_of(door) is None:
         raise ReportError("the report's ledger never closes the run")
     fresh = derived(door, sections, given_by(report))
     for section in sorted(set(fresh) | (set(report) - {"events", "seal"})):

@@ -5,10 +5,12 @@ fact, so lesson 9 ends a run in two steps.
 
 First the run is closed: ``finish`` when the work is done, ``abort`` when it
 must stop early. Closing is one more record through the door, of the kind
-``close``; its row sets the door's ``closed`` field, and the guard
-``run_is_open``, first in every door from lesson 9 on, refuses everything
-after it. A refusal after the close is not even appended: the sealed ledger
-is final, and the run cannot grow behind its report. An aborted run keeps
+``close``; its row writes how the run closed to the door's state
+(``closed_of``, which the snapshot shows), and the guard ``run_is_open``,
+first in every door from lesson 9 on, refuses everything after it. A refusal
+after the close is not even appended (``is_open``, which the assembly gives
+the door to ask before it appends one): the sealed ledger is final, and the
+run cannot grow behind its report. An aborted run keeps
 everything it admitted before the abort, and the abort's reason, because a
 half-finished run is exactly the one someone will audit.
 
@@ -85,10 +87,22 @@ def build_close(door: Recorder, payload: dict) -> Closing:
     return Closing(how, reason)
 
 
+CLOSED = "closed"  # lesson 9's state on a door (door.state[CLOSED]): how the run was closed; the snapshot shows it
+
+
+def closed_of(door: Recorder) -> dict | None:
+    """How the run was closed (how, reason and the close's seq), or None while it is open."""
+    return door.state.get(CLOSED)
+
+
+def is_open(door: Recorder) -> bool:
+    """Whether the run is open: a closed run's ledger is final, so the door appends not even a refusal."""
+    return CLOSED not in door.state
+
+
 def note_close(door: Recorder, closing: Closing) -> None:
-    """The run is closed: the snapshot says how, and the ledger is final."""
-    door.closed = {"how": closing.how, "reason": closing.reason, "seq": door.seq_of[(CLOSE_KIND, closing.how)]}
-    door.final = True
+    """The run is closed: the snapshot says how, and the ledger is final (``is_open``)."""
+    door.state[CLOSED] = {"how": closing.how, "reason": closing.reason, "seq": door.seq_of[(CLOSE_KIND, closing.how)]}
 
 
 CLOSE = Kind(CLOSE_KIND, ("run_id", "how", "reason"), "", "how", build_close, (note_close,))
@@ -98,8 +112,9 @@ CODES = {"run_closed": "the run is closed; nothing more is recorded (and the ref
 
 def run_is_open(door: Recorder, request: Request) -> None:
     """Nothing is recorded once the run is closed; the refusal is not even appended."""
-    if door.closed is not None:
-        raise Refusal("run_closed", f"run is closed ({door.closed['how']}): {door.closed['reason']}")
+    closed = closed_of(door)
+    if closed is not None:
+        raise Refusal("run_closed", f"run is closed ({closed['how']}): {closed['reason']}")
 
 
 def finish(door: Recorder, reason: str) -> dict:

@@ -144,7 +144,24 @@ def upper_case(place: str):
     return breaking
 
 
+def padded(where: str):
+    place, _, pad = where.partition(", ")
+    spaced = {"newline after": lambda text: text + "\n", "space before": lambda text: " " + text}[pad]
+
+    def breaking(pack, report, run):
+        if place == "seal":
+            return pack, {**report, "seal": spaced(report["seal"])}, run
+        if place == "pack_digest":
+            other = resealed({**report, "pack_digest": spaced(report["pack_digest"])})
+            return pointed(pack, other), other, run
+        if place == "ratification_digest":
+            return {**pack, "ratification_digest": spaced(pack["ratification_digest"])}, report, run
+        return pack, report, {**run, "digest": spaced(run["digest"])}
+    return breaking
+
+
 PLACES = ("seal", "pack_digest", "ratification_digest", "run digest")
+PADDED = tuple(f"{place}, {pad}" for place in PLACES for pad in ("newline after", "space before"))
 LAST = tuple(f"{place}, {direction}" for place in PLACES for direction in ("down", "up"))
 
 
@@ -303,6 +320,8 @@ EDGE_CLASSES = (
          fixed=lambda: each(LAST, last_character), drawn=lambda: drawn(LAST, last_character)),
     Edge("a digest in upper-case hex (another letter case is another digest)",
          fixed=lambda: each(PLACES, upper_case), drawn=lambda: drawn(PLACES, upper_case)),
+    Edge("a digest with white space before or after it (a digest is compared character for character)",
+         fixed=lambda: each(PADDED, padded), drawn=lambda: drawn(PADDED, padded)),
     Edge("a ratification report of another pack or another version, well sealed, even one the pack names",
          fixed=lambda: each(ANOTHER_REPORT, another_packs_report),
          drawn=lambda: drawn(ANOTHER_REPORT, another_packs_report)),

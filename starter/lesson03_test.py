@@ -5,7 +5,9 @@ core.run.stages, unavailable to it. The check sends it stage tables as plain
 data and judges what comes back here, in its own process: first your two
 functions alone, on lesson 3's reference table, a recon-only table and tables
 made from a seed this run draws and prints (`COURSE_SEED=N course check 3`
-makes the same tables again); then lesson 3's door, built here with your two
+makes the same tables again); then the edge classes of the two contracts
+(EDGE_CLASSES below), tables no door would accept among them, each answer
+compared with the reference's own question's; then lesson 3's door, built here with your two
 functions in place of the reference's stage guard and move check, walked
 through a run beside the reference door, event for event. By default the
 checks load starter/lesson03.py; `course check 3` shows each.

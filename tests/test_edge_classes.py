@@ -82,6 +82,7 @@ AFTER_EDGE_CLASSES = ("lesson05_finds_the_tool_by_its_prefix", "lesson06_details
                       "lesson07_knows_four_server_errors", "lesson07_shows_in_any_case",
                       "lesson07_remembers_each_finding", "lesson09_takes_a_shortened_head",
                       "lesson09_hashes_under_a_fixed_algorithm", "lesson09_pops_the_chain_out_of_each_event",
+                      "lesson09_takes_the_algorithm_the_seal_names",
                       "lesson03_lets_a_listed_move_reach_an_undeclared_stage",
                       "lesson11_takes_a_negative_index", "lesson11_compares_twelve_digits",
                       "lesson11_raises_on_a_proof_that_does_not_fit")

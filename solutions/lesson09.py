@@ -49,6 +49,8 @@ def matches_kept_head(report: dict, kept_head: str) -> bool:
     if first_altered_event(report) is not None:
         return False  # then seal.chain is not this ledger's last link
     sealed = report["seal"]
+    if sealed["algorithm"] != "sha256-jcs-chain/2":
+        return False  # the one algorithm the course seals under; verify refuses others
     body = sha256_hex({k: v for k, v in report.items() if k not in ("events", "seal")})
     head = sha256_hex({"algorithm": sealed["algorithm"], "body": body,
                        "chain": sealed["chain"], "events": len(report["events"])})

@@ -35,9 +35,10 @@ move to ``to``, which may be any JSON value (a typo, ``None``, a list...):
 
 The check runs this file in a process of its own, with the reference
 (``core.run.stages``) unavailable to it. It asks your functions about the
-reference table, the recon-only table below and tables it makes from a seed
-it prints, then builds lesson 3's door with your two functions in place of
-the reference's and walks a run through it. Check your work with
+reference table, the recon-only table below, tables it makes from a seed it
+prints and tables no door would accept (a move listed to a stage the table
+does not declare, say), then builds lesson 3's door with your two functions
+in place of the reference's and walks a run through it. Check your work with
 ``course check 3`` (or ``python3 -m pytest starter/lesson03_test.py -q``).
 The worked answer is ``solutions/lesson03.py``: read it after your attempt.
 """

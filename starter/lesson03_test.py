@@ -5,7 +5,9 @@ core.run.stages, unavailable to it. The check sends it stage tables as plain
 data and judges what comes back here, in its own process: first your two
 functions alone, on lesson 3's reference table, a recon-only table and tables
 made from a seed this run draws and prints (`COURSE_SEED=N course check 3`
-makes the same tables again); then lesson 3's door, built here with your two
+makes the same tables again); then the edge classes of the two contracts
+(EDGE_CLASSES below), tables no door would accept among them, each answer
+compared with the reference's own question's; then lesson 3's door, built here with your two
 functions in place of the reference's stage guard and move check, walked
 through a run beside the reference door, event for event. By default the
 checks load starter/lesson03.py; `course check 3` shows each.
@@ -14,12 +16,15 @@ checks load starter/lesson03.py; `course check 3` shows each.
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 from core.run.doors import door_for, stage_table
 from core.run.policy import Policy
 from core.run.recorder import Kind, Recorder, Refusal
 from core.run.records import make_run
-from core.run.stages import TRANSITION_KIND, StageTable, Transition, advance, in_its_stage, start, table_of
+from core.run.stages import (ADMITTED_IN, STAGES, TRANSITION_KIND, TRANSITIONS, StageTable, Transition, advance,
+                             build_transition, in_its_stage, start, table_of)
+from course.differ import Edge, Rule, compare
 from course.student import Student, seed
 
 yours = Student(3, names=("refuse_record", "refuse_move"), blocked=("core.run.stages",), unreadable=("data",))
@@ -232,6 +237,201 @@ def test_each_refusal_names_what_it_refuses():
         assert unknown in reason, (
             f"refuse_move(table, {stage!r}, {unknown!r}) on {which} refused with the reason {reason!r:.100}: "
             "a move to a stage the table does not declare is refused with a reason that names what was asked for")
+
+
+# --- the edge classes of the two contracts, each asked in every run ------------------------------------
+#
+# Listed as data: questions every run asks, and more that Hypothesis draws from the seed. Each is asked of your
+# function and of the reference's own question (core.run.stages: build_transition, in_its_stage) over the same
+# table as plain data, so a table the reference would refuse to build (a move to a stage it does not declare) is
+# asked too: your functions answer for any table handed to them. Only the code is compared; every argument must
+# come back as it was sent.
+
+UNKNOWN = ("a move to a stage the table does not declare (compared exactly: another spelling or another type is "
+           "not a stage) is refused with the code 'unknown_stage', asked before whether the move is listed, "
+           "whether or not some move lists it")
+NOT_LISTED = ("a move to a declared stage is judged from the stage the run is in: unless the pair [from, to] is "
+              "listed, it is refused with the code 'move_not_listed'")
+LISTED = "a move the table lists from the stage the run is in, to a stage it declares, is let through (None)"
+OUT_OF_STAGE = ("a kind is recorded only in the stages its table lists for it (a kind the table does not name, or "
+                "names in other letters, nowhere), and elsewhere it is refused with the code 'out_of_stage'")
+IN_STAGE = "a kind is let through (None) in exactly the stages its table lists for it"
+UNDECLARED = ("archive", "Review", "review ", "verify", "sign-off")  # names a drawn table lists but never declares
+
+
+def table_data(stages, transitions, admitted_in=None) -> dict:
+    """A stage table as plain data, exactly as written: nothing checks it, as nothing checks a caller's."""
+    return {"stages": list(stages), "transitions": [list(pair) for pair in transitions],
+            "admitted_in": {kind: list(where) for kind, where in (admitted_in or {}).items()}}
+
+
+def reference_door(table: dict, stage: object) -> SimpleNamespace:
+    """What the reference's two questions read of a door (its stage, its table), over ``table`` as it is given."""
+    held = SimpleNamespace(stages=tuple(table["stages"]), transitions=tuple(map(tuple, table["transitions"])),
+                           admitted_in=table["admitted_in"])
+    return SimpleNamespace(stage=stage, parts={"stage_table": held})
+
+
+def move_rule(question: tuple) -> Rule:
+    table, stage, to = question
+    try:
+        build_transition(reference_door(table, stage), {"to": to})
+    except Refusal as refusal:
+        return Rule(refusal.code, UNKNOWN if refusal.code == "unknown_stage" else NOT_LISTED)
+    return Rule(None, LISTED)
+
+
+def record_rule(question: tuple) -> Rule:
+    table, stage, kind = question
+    try:
+        in_its_stage(reference_door(table, stage), SimpleNamespace(row=SimpleNamespace(name=kind), kind=kind))
+    except Refusal as refusal:
+        return Rule(refusal.code, OUT_OF_STAGE)
+    return Rule(None, IN_STAGE)
+
+
+def code_answered(found) -> object:
+    """The part of an answer the contract fixes: None, or the refusal's code."""
+    if found is None:
+        return None
+    if isinstance(found, dict) and sorted(found) == ["code", "reason"]:
+        return found["code"]
+    return f"no answer (it returned {str(found)[:40]!r}, not None or a refusal)"
+
+
+def move_shown(question: tuple) -> str:
+    table, stage, to = question
+    moves = ", ".join(f"{a!r} -> {b!r}" for a, b in table["transitions"]) or "none"
+    return f"refuse_move(table, {stage!r}, {to!r}) over a table with the stages {table['stages']} and the moves {moves}"
+
+
+def record_shown(question: tuple) -> str:
+    table, stage, kind = question
+    return (f"refuse_record(table, {stage!r}, {kind!r}) over a table with the stages {table['stages']} and "
+            f"admitted_in {table['admitted_in']}")
+
+
+RECON_DATA = as_data(RECON_ONLY)
+REFERENCE_DATA = as_data(StageTable(STAGES, TRANSITIONS, {kind: where for kind, where in ADMITTED_IN.items()
+                                                          if kind != TRANSITION_KIND}))
+
+
+def beyond_the_table() -> list[list[tuple]]:
+    """Tables whose moves name a stage they do not declare, asked for that stage from where the move is listed."""
+    recon, reference = RECON_DATA, REFERENCE_DATA
+    with_verify = {**recon, "transitions": recon["transitions"] + [["select", "verify"], ["verify", "review"]]}
+    archived = {**reference, "transitions": reference["transitions"] + [["report", "archive"]]}
+    spelt = {**recon, "transitions": recon["transitions"] + [["select", "Review"], ["execute", "review "]]}
+    return [[(with_verify, "select", "verify"), (with_verify, "select", "review"), (with_verify, "verify", "review")],
+            [(archived, "report", "archive"), (archived, "review", "archive"), (archived, "review", "report")],
+            [(spelt, "select", "Review"), (spelt, "execute", "review "), (spelt, "select", "review")]]
+
+
+def odd_asked() -> list[list[tuple]]:
+    """Each table asked for what is no stage of it: other letters, spaces, no name, other JSON types."""
+    return [[(table, stage, to) for to in ("Review", "REVIEW", " review", "review ", "", None, 3, ["review"],
+                                           {"stage": "review"}, "reviews")]
+            for table, stage in ((RECON_DATA, "select"), (REFERENCE_DATA, "verify"))]
+
+
+def from_elsewhere() -> list[list[tuple]]:
+    """Moves listed only from another stage, and moves back to the stage the run is in, listed or not."""
+    looped = {**RECON_DATA, "transitions": RECON_DATA["transitions"] + [["observe", "observe"]]}
+    return [[(RECON_DATA, "observe", "execute"), (RECON_DATA, "authorize", "report"), (RECON_DATA, "select", "select"),
+             (looped, "observe", "observe"), (looped, "propose", "observe"), (REFERENCE_DATA, "select", "review"),
+             (REFERENCE_DATA, "report", "report"), (REFERENCE_DATA, "execute", "observe")]]
+
+
+def asked_again() -> list[list[tuple]]:
+    """The same move asked under one table, then another that answers it otherwise, then the first again."""
+    with_verify = {**RECON_DATA, "transitions": RECON_DATA["transitions"] + [["select", "verify"]]}
+    return [[(REFERENCE_DATA, "select", "verify"), (RECON_DATA, "select", "verify"),
+             (with_verify, "select", "verify"), (REFERENCE_DATA, "select", "verify"),
+             (RECON_DATA, "select", "review"), (REFERENCE_DATA, "select", "review")]]
+
+
+def drawn_moves(focus: str):
+    """Hypothesis: a table of two to six stages whose moves may name stages it does not declare, and one move.
+
+    ``focus`` says what the move asks for: a stage the table lists but never declares ("undeclared"), a name that
+    is none of its stages ("odd"), a declared stage, listed from here or not ("declared").
+    """
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        stages = draw(st.lists(st.sampled_from(POOL), min_size=2, max_size=6, unique=True))
+        names = stages + list(UNDECLARED)
+        moves = draw(st.lists(st.tuples(st.sampled_from(stages), st.sampled_from(names)), max_size=10, unique=True))
+        stage = draw(st.sampled_from(stages))
+        if focus == "undeclared":
+            to = draw(st.sampled_from(UNDECLARED))
+            if draw(st.booleans()) and (stage, to) not in moves:
+                moves.append((stage, to))
+        elif focus == "odd":
+            declared = draw(st.sampled_from(stages))
+            to = draw(st.sampled_from((declared.upper(), declared.capitalize(), f" {declared}", f"{declared} ", "",
+                                       None, 0, [declared], {"stage": declared}, declared + "s")))
+        else:
+            to = draw(st.sampled_from(stages))
+        table = table_data(stages, moves, {kind: draw(st.lists(st.sampled_from(stages), unique=True))
+                                           for kind in draw(st.lists(st.sampled_from(KINDS), unique=True))})
+        return [(table, stage, to)]
+
+    return question()
+
+
+def unnamed_kinds() -> list[list[tuple]]:
+    """Kinds the table does not name, names in other letters, or names with no stage, asked in every stage."""
+    table = {**RECON_DATA, "admitted_in": {**RECON_DATA["admitted_in"], "finding": []}}
+    return [[(table, stage, kind) for kind in ("finding", "Review", "reviews", "deploy", "", "transition")]
+            for stage in ("authorize", "execute", "review")]
+
+
+def around_its_stages() -> list[list[tuple]]:
+    """Each kind asked in every stage of the recon-only table, its own and every other."""
+    return [[(RECON_DATA, stage, kind) for kind in RECON_DATA["admitted_in"] for stage in RECON_DATA["stages"]]]
+
+
+def drawn_records():
+    """Hypothesis: a table whose admitted_in names some kinds (in some stages, or none), and a kind asked in a stage."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        stages = draw(st.lists(st.sampled_from(POOL), min_size=2, max_size=6, unique=True))
+        admitted_in = {kind: draw(st.lists(st.sampled_from(stages), unique=True))
+                       for kind in draw(st.lists(st.sampled_from(KINDS), unique=True))}
+        kind = draw(st.sampled_from(KINDS + ("Finding", "deploy", "")))
+        return [(table_data(stages, [], admitted_in), draw(st.sampled_from(stages)), kind)]
+
+    return question()
+
+
+MOVE_EDGE_CLASSES = (
+    Edge("a move the table lists to a stage it does not declare", fixed=beyond_the_table,
+         drawn=lambda: drawn_moves("undeclared")),
+    Edge("a stage asked for in other letters, with a space, empty, or as another JSON type", fixed=odd_asked,
+         drawn=lambda: drawn_moves("odd")),
+    Edge("a move listed only from another stage, or back to the stage the run is in", fixed=from_elsewhere,
+         drawn=lambda: drawn_moves("declared")),
+    Edge("the same move asked again, under a table that answers it otherwise", fixed=asked_again,
+         drawn=lambda: drawn_moves("undeclared"), draws=5),
+)
+RECORD_EDGE_CLASSES = (
+    Edge("a kind the table does not name, names in other letters, or admits in no stage", fixed=unnamed_kinds,
+         drawn=drawn_records, draws=8),
+    Edge("a kind asked in its own stages and in every other", fixed=around_its_stages, drawn=drawn_records,
+         draws=8),
+)
+EDGE_CLASSES = MOVE_EDGE_CLASSES + RECORD_EDGE_CLASSES
+
+
+def test_every_edge_class_of_the_two_contracts_gets_the_rules_code_and_its_arguments_back():
+    compare(yours, "refuse_move", MOVE_EDGE_CLASSES, rule=move_rule, judged=code_answered,
+            shown=move_shown, unchanged=True)
+    compare(yours, "refuse_record", RECORD_EDGE_CLASSES, rule=record_rule, judged=code_answered,
+            shown=record_shown, unchanged=True)
 
 
 # --- the checks: your functions in lesson 3's door --------------------------------------------------

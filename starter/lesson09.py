@@ -24,7 +24,10 @@ is the report whose head was kept elsewhere (``kept_head``, 64 hex digits),
 every digit of it. A chain has no secret in it: whoever rewrites a report can
 seal it again, and the result agrees with itself, so what the report's seal
 *says* proves nothing. The head that counts is the one the report's own
-content (its chain, its body, its count) hashes to.
+content (its chain, its body, its count) hashes to, under the algorithm its
+seal names. This course seals under one algorithm, ``sha256-jcs-chain/2``,
+the chain the page defines: a seal that names any other is not one this
+check can vouch for (``seal verify`` refuses it), so no kept head matches it.
 
 The check seals reports of its own (other runs, altered at positions it draws
 from a seed it prints) and sends them to your functions as plain data, in a

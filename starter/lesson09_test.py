@@ -29,7 +29,8 @@ import pytest
 
 from core.run.canon import canonical_bytes
 from core.run.demo_seal import finished_run, sealed
-from core.run.seal import ALGORITHM, body_digest, chain_link, head_of, reseal, seal, unchained, verify_chain
+from core.run.seal import (ALGORITHM, SealError, body_digest, chain_link, head_of, reseal, seal, unchained,
+                           verify_chain)
 from course.differ import Edge, Rule, compare
 from course.manifest import course_root
 from course.student import Student, seed
@@ -322,10 +323,10 @@ def test_a_ledger_rewritten_and_resealed_does_not_match_the_kept_head(fresh):
 # asks that each argument come back as it was sent: your file hands back, with its answer, the report and the
 # head as they stand after the call, and the check compares them with what it sent.
 
-HEAD_RULES = {True: "a report matches a kept head only when the head its own chain, body, count and the "
-                    "algorithm its seal names hash to is the kept head, all 64 digits of it",
-              False: "a kept head matches only when it is, whole, the head the report hashes to under the "
-                     "algorithm its seal names; a head shortened or one digit off is another head"}
+MATCHES = "the report whose own chain, body and count hash to the kept head, every one of its 64 digits, matches it"
+ONE_ALGORITHM = ("this course seals under one algorithm, sha256-jcs-chain/2, the only chain it knows how to walk: a "
+                 "seal that names any other is not one its check can vouch for (seal verify refuses it), so no kept "
+                 "head matches it")
 
 
 @functools.cache
@@ -341,15 +342,19 @@ def hashed_head(report: dict) -> str:
                     "chain": report["seal"]["chain"], "body": body_digest(report)})
 
 
-def chain_holds(report: dict) -> bool:
-    """Whether the chain walk names no event (the seal's algorithm name plays no part in the chain)."""
-    return verify_chain({**report, "seal": {**report["seal"], "algorithm": ALGORITHM}}).seq is None
-
-
 def head_rule(question: tuple) -> Rule:
+    """The reference's answer: its verify refuses a seal naming another algorithm before anything else, then walks
+    the chain; then the head the report's own content hashes to is compared, whole, with the kept one."""
     report, kept = question
-    matched = chain_holds(report) and hashed_head(report) == kept
-    return Rule(matched, HEAD_RULES[matched])
+    try:
+        walked = verify_chain(report)
+    except SealError:
+        return Rule(False, ONE_ALGORITHM)
+    if walked.seq is not None:
+        return Rule(False, BROKEN)
+    if hashed_head(report) != kept:
+        return Rule(False, DIGITS)
+    return Rule(True, MATCHES)
 
 
 def head_answered(found) -> object:
@@ -359,7 +364,8 @@ def head_answered(found) -> object:
 def head_question(question: tuple) -> str:
     report, kept = question
     return (f"the report of run {report['run']['run_id'][:12]}... ({len(report['events'])} events, its seal naming "
-            f"{report['seal']['algorithm']!r}, its head {hashed_head(report)}) and the kept head {kept!r}")
+            f"{report['seal']['algorithm']!r}, its content hashing to {hashed_head(report)} under that name) and the "
+            f"kept head {kept!r}")
 
 
 def near_heads(head: str) -> list[str]:
@@ -400,9 +406,10 @@ HEAD_EDGE_CLASSES = (
                         for report in pool()],
          drawn=drawn_head_questions),
     Edge("a seal that names another algorithm than this course's",
-         fixed=lambda: [[(renamed(report, name), renamed(report, name)["seal"]["head"]),
+         fixed=lambda: [[(report, report["seal"]["head"]),
+                         (renamed(report, name), renamed(report, name)["seal"]["head"]),
                          (renamed(report, name), report["seal"]["head"])]
-                        for report in pool()[:2] for name in ("sha256-jcs-chain/1", "sha512")],
+                        for report in pool()[:2] for name in ("sha256-jcs-chain/1", "sha512", ALGORITHM.upper())],
          drawn=drawn_head_questions),
     Edge("the same report and head asked again, after another report",
          fixed=lambda: [[(pool()[0], pool()[0]["seal"]["head"]), (pool()[1], pool()[0]["seal"]["head"]),

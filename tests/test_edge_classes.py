@@ -20,7 +20,7 @@ from course.wrong import names_the_idea, wrong_solutions
 from .conftest import REPO, run_course
 from .test_wrong_solutions import failed_rows
 
-LESSONS_WITH_CLASSES = (7, 9, 10, 11)
+LESSONS_WITH_CLASSES = (3, 7, 9, 10, 11)
 SEEDS = tuple(range(1, 21))  # the twenty seeds; COURSE_SEED=N replays one
 
 
@@ -84,6 +84,8 @@ AFTER_EDGE_CLASSES = ("lesson05_finds_the_tool_by_its_prefix", "lesson06_details
                       "lesson07_knows_four_server_errors", "lesson07_shows_in_any_case",
                       "lesson07_remembers_each_finding", "lesson09_takes_a_shortened_head",
                       "lesson09_hashes_under_a_fixed_algorithm", "lesson09_pops_the_chain_out_of_each_event",
+                      "lesson09_takes_the_algorithm_the_seal_names",
+                      "lesson03_lets_a_listed_move_reach_an_undeclared_stage",
                       "lesson11_takes_a_negative_index", "lesson11_compares_twelve_digits",
                       "lesson11_raises_on_a_proof_that_does_not_fit")
 

@@ -499,34 +499,34 @@ def content_questions() -> list[list]:
 
 
 HAS_META_CLASSES = (
-    Edge("the same page asked again, after other pages", fixed=twice_questions,
+    Edge("the same page asked again, after other pages", fixed=twice_questions, draws=6,
          drawn=lambda: drawn_pages(lambda name, filler, where: [in_page(f'<meta name="{name}">', where, filler),
                                                                  in_page("", where, filler),
                                                                  in_page(f'<meta name="{name}">', where, filler)])),
-    Edge("a generator tag with an empty or missing content", fixed=content_questions,
+    Edge("a generator tag with an empty or missing content", fixed=content_questions, draws=6,
          drawn=lambda: drawn_pages(lambda name, filler, where: [in_page(f'<meta name="{name}"' + " content" * where
                                                                         + ">", where, filler)])),
-    Edge("the name generator in any letter case, and names that only look like it", fixed=name_questions,
+    Edge("the name generator in any letter case, and names that only look like it", fixed=name_questions, draws=8,
          drawn=lambda: drawn_pages(lambda name, filler, where: [in_page(f'<meta name="{name}" content="x">', where,
                                                                         filler)])),
     Edge("another tag named generator, or another attribute of a meta tag that says generator",
-         fixed=elsewhere_questions,
+         fixed=elsewhere_questions, draws=6,
          drawn=lambda: drawn_pages(lambda name, filler, where: [in_page(ELSEWHERE[len(filler) % len(ELSEWHERE)].replace(
              "generator", name or "generator"), where, filler)])),
     Edge("a tag where a browser reads text: a comment, a header, page text, an attribute, an element read as text",
-         fixed=hidden_questions,
+         fixed=hidden_questions, draws=6,
          drawn=lambda: drawn_pages(lambda name, filler, where: [in_page(HIDDEN_IN[len(filler) % len(HIDDEN_IN)].format(
              f'<meta name="{name}">'), where, filler)])),
-    Edge("page text with character references and lone ampersands before the tag", fixed=text_questions,
+    Edge("page text with character references and lone ampersands before the tag", fixed=text_questions, draws=6,
          drawn=lambda: drawn_pages(lambda name, filler, where: [captured(f"<p>{filler}</p>{TAG}"),
                                                                  captured(f"{filler}<meta name=\"{name}\">")])),
     Edge("a page of any length, the tag at its start, past its first kilobyte or at its very end",
          fixed=length_questions, draws=5,
          drawn=lambda: drawn_pages(lambda name, filler, where: [captured("<p>" + filler * (where * 3000) + "</p>" + TAG)])),
-    Edge("an empty page, a capture with no page, or the tag outside the page", fixed=empty_questions,
+    Edge("an empty page, a capture with no page, or the tag outside the page", fixed=empty_questions, draws=5,
          drawn=lambda: drawn_pages(lambda name, filler, where: [(f"HTTP/1.1 200 OK\nX-{where}: {filler}\n\n"
                                                                   + "<meta name=\"generator\">" * (where % 2),)])),
-    Edge("a generator tag among other meta tags, repeated, or with its name written twice", fixed=repeated_questions,
+    Edge("a generator tag among other meta tags, repeated, or with its name written twice", fixed=repeated_questions, draws=5,
          drawn=lambda: drawn_pages(lambda name, filler, where: [captured(f'<meta name="{name}"><meta name="x">' * where
                                                                           + escape(filler))])),
 )
@@ -572,14 +572,14 @@ OBSERVATION_CLASSES = (
     Edge("a capture's run and id, whatever they are, cited as the capture gives them",
          fixed=lambda: [[a_capture(page(head=TAG), run_id, capture_id, status)] for run_id, capture_id, status in (
              ("a" * 64, "b" * 64, 200), ("B" * 64, "b" * 64, 404), ("0", "1", 500), ("c" * 63 + "d", "c" * 64, 301),
-             ("c" * 64, "c" * 63 + "d", 100))], drawn=drawn_captures),
+             ("c" * 64, "c" * 63 + "d", 100))], drawn=drawn_captures, draws=6),
     Edge("a capture whose page says nothing, or only seems to",
          fixed=lambda: [[a_capture(text)] for text in ("", page(), HIDDEN, AS_TEXT, page(head=TAG.replace("generator", "x-generator")))],
-         drawn=drawn_captures),
+         drawn=drawn_captures, draws=6),
     Edge("the same capture asked again, after another",
          fixed=lambda: [[a_capture(page(head=TAG)), a_capture(page(), "d" * 64, "e" * 64), a_capture(page(head=TAG)),
                          a_capture(page(head=TAG), "d" * 64, "e" * 64)]],
-         drawn=lambda: drawn_captures().map(lambda questions: questions * 2)),
+         drawn=lambda: drawn_captures().map(lambda questions: questions * 2), draws=6),
 )
 EDGE_CLASSES = HAS_META_CLASSES + OBSERVATION_CLASSES
 

@@ -774,12 +774,12 @@ def drawn_rankings(count: tuple[int, int] = (0, 8)):
 RANK_EDGE_CLASSES = (
     Edge("the same proposals asked again, in another order and under other credit", fixed=rank_twice,
          drawn=lambda: drawn_rankings().map(lambda questions: questions + [(questions[0][0][::-1], *questions[0][1:])]),
-         draws=8),
-    Edge("no proposal, one, and many whose scores tie", fixed=rank_sizes, drawn=lambda: drawn_rankings((0, 2)), draws=8),
+         draws=5),
+    Edge("no proposal, one, and many whose scores tie", fixed=rank_sizes, drawn=lambda: drawn_rankings((0, 2)), draws=5),
     Edge("identities that differ only in letter case, punctuation, digits or their last character",
-         fixed=rank_identities, drawn=drawn_rankings, draws=8),
+         fixed=rank_identities, drawn=drawn_rankings, draws=5),
     Edge("weights, costs and credits at their edges: no cost, scores that are no short decimal, huge numbers, "
-         "a family with no credit", fixed=rank_numbers, drawn=drawn_rankings, draws=8),
+         "a family with no credit", fixed=rank_numbers, drawn=drawn_rankings, draws=5),
 )
 
 
@@ -850,12 +850,12 @@ def drawn_outcomes():
 
 
 FEEDBACK_EDGE_CLASSES = (
-    Edge("every outcome status, settled or not", fixed=feedback_statuses, drawn=drawn_outcomes, draws=8),
+    Edge("every outcome status, settled or not", fixed=feedback_statuses, drawn=drawn_outcomes, draws=5),
     Edge("an outcome of an act the run never executed, or of one whose identity differs only at its end",
-         fixed=feedback_strangers, drawn=drawn_outcomes, draws=8),
-    Edge("tools whose names start one another's", fixed=feedback_prefixes, drawn=drawn_outcomes, draws=8),
+         fixed=feedback_strangers, drawn=drawn_outcomes, draws=5),
+    Edge("tools whose names start one another's", fixed=feedback_prefixes, drawn=drawn_outcomes, draws=5),
     Edge("the same outcome asked again, after others, with the acts in another order", fixed=feedback_twice,
-         drawn=lambda: drawn_outcomes().map(lambda questions: questions * 2), draws=8),
+         drawn=lambda: drawn_outcomes().map(lambda questions: questions * 2), draws=5),
 )
 
 
@@ -968,13 +968,13 @@ def drawn_histories():
 
 CHOOSE_EDGE_CLASSES = (
     Edge("a budget of none, one, exactly spent, and one more than has run", fixed=choose_budgets,
-         drawn=drawn_histories, draws=8),
+         drawn=drawn_histories, draws=5),
     Edge("acts executed, turned away, and outcomes settled late, after later acts ran", fixed=choose_closed,
-         drawn=drawn_histories, draws=8),
+         drawn=drawn_histories, draws=5),
     Edge("nothing open, one proposal open, and open proposals whose scores tie", fixed=choose_open,
-         drawn=drawn_histories, draws=8),
+         drawn=drawn_histories, draws=5),
     Edge("the same history asked again, after another", fixed=choose_twice,
-         drawn=lambda: drawn_histories().map(lambda questions: questions * 2), draws=8),
+         drawn=lambda: drawn_histories().map(lambda questions: questions * 2), draws=5),
 )
 EDGE_CLASSES = RANK_EDGE_CLASSES + FEEDBACK_EDGE_CLASSES + CHOOSE_EDGE_CLASSES
 

@@ -379,11 +379,15 @@ def answers_under(policy: Policy, question: tuple) -> tuple:
 
 
 def door_rule(first: dict):
+    """The contract's answers; a question of the twice class also asks for the run your first policy named."""
     policy = contract_policy(first)
+    first_run = make_run(Policy.from_dict(first).snapshot(), {"world": "lesson02-check"}).run_id[:16]
 
     def rule(question: tuple) -> Rule:
         _asked[:] = [question]
         answers = answers_under(policy, question)
+        if question[0] == "twice":
+            answers = (first_run, *answers[1:])
         if question[0] in KIND_WORDS:
             return Rule(answers, KIND_WORDS[question[0]])
         code = answers[-1][1] if answers[-1][0] == "refused" else ""

@@ -12,7 +12,10 @@ ledger unchanged), and judges what comes back against what the harness itself
 derived. Then it edits sections of genuine reports at random, reseals them,
 and asks your first_disagreeing_section to name the first one; `seal verify`
 is asked the same question about each edited copy, and must agree. By default the checks
-load starter/lesson01.py; `course check 1` shows each.
+load starter/lesson01.py; `course check 1` shows each. The last two checks
+ask both functions about small ledgers made on each edge class of the
+contract, listed as data (``EDGE_CLASSES``), and compare your answers with
+the contract's own derivation.
 """
 
 from __future__ import annotations
@@ -856,7 +859,8 @@ def stage_questions() -> list[list]:
 
 
 def close_questions() -> list[list]:
-    close = lambda how, status="admitted": event("close", {"how": how, "reason": f"{how} by the check"}, status, "x")  # noqa: E731
+    def close(how: str, status: str = "admitted") -> dict:
+        return event("close", {"how": how, "reason": f"{how} by the check"}, status, "x")
     return [[("closed", report_of(event("proposal", {"tool": "x"}, key="p"), close("aborted")))],
             [("closed", report_of(close("finished", "refused"), event("proposal", {"tool": "x"}, key="p")))],
             [("closed", report_of(event("proposal", {"tool": "x"}, key="p"), event("close", None, "refused")))],

@@ -11,8 +11,11 @@ The tests come in pairs, one thing admitted and its mirror refused, so a policy
 that says yes to everything fails as surely as one that says no to everything.
 Most of them ask about destinations, tool names, queries and arguments drawn
 from a seed this run prints when a case fails: `COURSE_SEED=N course check 2`
-asks the same again. By default they check starter/lesson02.py; `course check 2`
-shows each result.
+asks the same again. The last check asks the door about acts on each edge
+class (``EDGE_CLASSES``) under your policy, called again for each question,
+and under the contract's own policy with your free choices, and compares the
+answers. By default they check starter/lesson02.py; `course check 2` shows
+each result.
 """
 
 import random

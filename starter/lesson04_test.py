@@ -9,7 +9,10 @@ page that carries the generator tag and one that does not, a proposal stored
 and the same proposal refused), so an observer that always says yes fails as
 surely as one that never does. Two checks read pages made from a seed this
 run draws and prints: `COURSE_SEED=N course check 4` makes the same pages
-again. By default they check starter/lesson04.py; `course check 4` shows each.
+again. The last check asks both functions about pages and captures on each
+edge class of the contract, listed as data (``EDGE_CLASSES``), and compares
+your answers with the reference observer's, run in this process. By default
+they check starter/lesson04.py; `course check 4` shows each.
 """
 
 import json
@@ -526,7 +529,8 @@ HAS_META_CLASSES = (
     Edge("an empty page, a capture with no page, or the tag outside the page", fixed=empty_questions, draws=5,
          drawn=lambda: drawn_pages(lambda name, filler, where: [(f"HTTP/1.1 200 OK\nX-{where}: {filler}\n\n"
                                                                   + "<meta name=\"generator\">" * (where % 2),)])),
-    Edge("a generator tag among other meta tags, repeated, or with its name written twice", fixed=repeated_questions, draws=5,
+    Edge("a generator tag among other meta tags, repeated, or with its name written twice",
+         fixed=repeated_questions, draws=5,
          drawn=lambda: drawn_pages(lambda name, filler, where: [captured(f'<meta name="{name}"><meta name="x">' * where
                                                                           + escape(filler))])),
 )
@@ -574,7 +578,8 @@ OBSERVATION_CLASSES = (
              ("a" * 64, "b" * 64, 200), ("B" * 64, "b" * 64, 404), ("0", "1", 500), ("c" * 63 + "d", "c" * 64, 301),
              ("c" * 64, "c" * 63 + "d", 100))], drawn=drawn_captures, draws=6),
     Edge("a capture whose page says nothing, or only seems to",
-         fixed=lambda: [[a_capture(text)] for text in ("", page(), HIDDEN, AS_TEXT, page(head=TAG.replace("generator", "x-generator")))],
+         fixed=lambda: [[a_capture(text)] for text in ("", page(), HIDDEN, AS_TEXT,
+                                                      page(head=TAG.replace("generator", "x-generator")))],
          drawn=drawn_captures, draws=6),
     Edge("the same capture asked again, after another",
          fixed=lambda: [[a_capture(page(head=TAG)), a_capture(page(), "d" * 64, "e" * 64), a_capture(page(head=TAG)),

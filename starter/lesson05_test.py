@@ -13,8 +13,10 @@ The last rows drive the operator's fixed plan (starter/lesson05.py) with your
 inspect_metadata entry in the catalogue. Two of them are a pair: one asks the
 metadata read to wait while a header look is open, its mirror asks it to beat
 the probe. A score that wins everything fails the first; one that never wins
-fails the second. By default they check starter/lesson05.py; `course check 5`
-shows each result.
+fails the second. The edge-class check asks rank, feedback and choose about
+inputs on each edge class of their contracts, listed as data
+(``EDGE_CLASSES``), and compares your answers with the rule's. By default
+they check starter/lesson05.py; `course check 5` shows each result.
 """
 
 from __future__ import annotations
@@ -734,8 +736,9 @@ def rank_identities() -> list[list]:
 
 
 def rank_numbers() -> list[list]:
-    catalogue = {"free": an_entry("fam-a", 1.0, 0.0), "third": an_entry("fam-b", 1.0, 2.0), "tiny": an_entry("fam-c", 1e-9, 1.0),
-                 "huge": an_entry("fam-d", 1e300, 1e300), "heavy": an_entry("fam-e", 7.0, 6.0), "seventh": an_entry("fam-f", 1.0, 6.0),
+    catalogue = {"free": an_entry("fam-a", 1.0, 0.0), "third": an_entry("fam-b", 1.0, 2.0),
+                 "tiny": an_entry("fam-c", 1e-9, 1.0), "huge": an_entry("fam-d", 1e300, 1e300),
+                 "heavy": an_entry("fam-e", 7.0, 6.0), "seventh": an_entry("fam-f", 1.0, 6.0),
                  "zero": an_entry("fam-g", 0.0, 1.0)}
     proposals = [act_of(tool, "/about") for tool in catalogue]
     return [[(proposals, catalogue, credit)] for credit in (
@@ -751,7 +754,8 @@ def drawn_rankings(count: tuple[int, int] = (0, 8)):
                         st.sampled_from((0.0, 1.0, 2.0, 3.0, 4.5, 6.0)))
 
     def make(names_paths, entries_, credit_):
-        catalogue = {tool: entries_[number % len(entries_)] for number, tool in enumerate(sorted({t for t, _ in names_paths}))}
+        names = sorted({tool for tool, _ in names_paths})
+        catalogue = {tool: entries_[number % len(entries_)] for number, tool in enumerate(names)}
         proposals = list({act_of(tool, path)["action_id"]: act_of(tool, path) for tool, path in names_paths}.values())
         return [(proposals, catalogue, credit_)]
 
@@ -981,7 +985,8 @@ EDGE_CLASSES = RANK_EDGE_CLASSES + FEEDBACK_EDGE_CLASSES + CHOOSE_EDGE_CLASSES
 
 def ranking_in_words(question: tuple) -> str:
     proposals, catalogue, credit = question
-    return f"the proposals {[p['action_id'].replace(LAB, '') for p in proposals]}, the catalogue {catalogue} and the credit {credit}"
+    identities = [proposal["action_id"].replace(LAB, "") for proposal in proposals]
+    return f"the proposals {identities}, the catalogue {catalogue} and the credit {credit}"
 
 
 def outcome_in_words(question: tuple) -> str:

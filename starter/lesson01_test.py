@@ -12,7 +12,10 @@ ledger unchanged), and judges what comes back against what the harness itself
 derived. Then it edits sections of genuine reports at random, reseals them,
 and asks your first_disagreeing_section to name the first one; `seal verify`
 is asked the same question about each edited copy, and must agree. By default the checks
-load starter/lesson01.py; `course check 1` shows each.
+load starter/lesson01.py; `course check 1` shows each. The last two checks
+ask both functions about small ledgers made on each edge class of the
+contract, listed as data (``EDGE_CLASSES``), and compare your answers with
+the contract's own derivation.
 """
 
 from __future__ import annotations
@@ -38,8 +41,9 @@ from core.run.seal import abort, reseal, seal, unchained
 from core.run.stages import STAGES, advance
 from core.run.verify import Plan
 from core.safety import load_safety_pack
+from course.differ import Edge, Rule, compare
 from course.manifest import course_root
-from course.student import Student, seed
+from course.student import Student, on_the_wire, seed
 
 yours = Student(1, names=("derive_sections", "first_disagreeing_section"), blocked=("core", "tlog"),
                 unreadable=("data",),
@@ -598,3 +602,409 @@ def test_a_ledger_rewritten_through_a_fresh_door_and_resealed(reports):
             "ledger by a door, so each agrees with it, and comparing them cannot tell it from a report sealed as it "
             "ran: a function that claims to is reading something other than the report's own ledger")
     assert asked, "the check made no rewritten ledger to ask about"
+
+
+# --- the edge classes of the two contracts, each asked in every run --------------------------------------
+#
+# Ledgers made here, small enough to read in a failing row, each built to sit on one of the contract's edges;
+# the rule is the contract's own (starter/lesson01.py's docstring), and the answer compared is what it fixes:
+# a section, a verdict, a section's name. Every ledger is sent with its sections told otherwise, so a section
+# copied from the report is not a section derived from its events.
+
+LAB = "https://lab.example:443"
+SERVER_ERROR_FROM = 500
+WORDS_OF = {
+    "counts": "every event is admitted or refused, by its status, and the counts are {'admitted': ..., "
+              "'refusals': ...} over all of them",
+    "stage": "a run starts in 'authorize', and each admitted transition enters the stage its payload names; a "
+             "refused one moves nothing",
+    "closed": "closed is the admitted close event's how and reason, with that event's own seq, or None for a run "
+              "never closed",
+    "findings": "each admitted finding event, in ledger order, gives finding_id (its id), capture_id, quote and "
+                "claim; a refused finding is no finding",
+    "verdicts": "a verdict is judged again from its admitted verdict event and admitted captures: no confirming "
+                "capture or one of status 500 to 599, inconclusive; one without the text, letter for letter, "
+                "refuted; no control, one of status 500 to 599, or one that shows the text, inconclusive; else "
+                "confirmed; a finding no admitted verdict names, unverified",
+    "all": "the four sections are derived from the report's events alone, the same whatever was asked before",
+    "first": "the first of closed, counts, findings and stage, in that order, whose value in the report is not "
+             "what its ledger derives is named, or None when all four agree; a finding is compared on its five "
+             "fields alone",
+}
+
+
+def event(kind: str, payload, status: str = "admitted", key: str = "") -> dict:
+    """One ledger event, its seq given when the ledger is made; a refused one keeps its payload or None."""
+    return {"kind": kind, "status": status, "id": key if status == "admitted" else "", "payload": payload,
+            "reason": "" if status == "admitted" else "refused by the check's ledger", "code": ""}
+
+
+def ledger(*events: dict) -> list[dict]:
+    return [{**made, "seq": seq} for seq, made in enumerate(events)]
+
+
+def capture_event(key: str, status: int, page: str, admitted: str = "admitted") -> dict:
+    return event("capture", {"run_id": "r" * 64, "action_id": f"inspect_headers -> {LAB}/{key}", "status": status,
+                             "body": f"HTTP/1.1 {status} X\nContent-Type: text/html\n\n{page}"}, admitted, key)
+
+
+def finding_event(key: str, capture: str = "c1", quote: str = "lab-fern-7", admitted: str = "admitted") -> dict:
+    return event("finding", {"run_id": "r" * 64, "capture_id": capture, "quote": quote,
+                             "claim": f"The page shows {quote}."}, admitted, key)
+
+
+def verdict_event(finding: str, expect: str, confirming: str, control: str, admitted: str = "admitted") -> dict:
+    return event("verdict", {"run_id": "r" * 64, "finding_id": finding, "expect": expect,
+                             "confirming_capture_id": confirming, "control_capture_id": control}, admitted,
+                 f"v-{finding}")
+
+
+def rule_sections(events: list[dict]) -> dict:
+    """The four sections the contract derives from ``events``."""
+    def admitted(kind):
+        return [e for e in events if e["kind"] == kind and e["status"] == "admitted"]
+
+    refused = sum(e["status"] == "refused" for e in events)
+    stage = "authorize"
+    for move in admitted("transition"):
+        stage = move["payload"]["to"]
+    closed = None
+    for close in admitted("close"):
+        closed = {"how": close["payload"]["how"], "reason": close["payload"]["reason"], "seq": close["seq"]}
+    captures = {e["id"]: e["payload"] for e in admitted("capture")}
+    verdicts = {}
+    for verdict in admitted("verdict"):
+        payload = verdict["payload"]
+        confirming, control = (captures.get(payload[key]) for key in ("confirming_capture_id", "control_capture_id"))
+        expect = payload["expect"]
+        if confirming is None or confirming["status"] >= SERVER_ERROR_FROM:
+            verdicts[payload["finding_id"]] = "inconclusive"
+        elif expect not in confirming["body"]:
+            verdicts[payload["finding_id"]] = "refuted"
+        elif control is None or control["status"] >= SERVER_ERROR_FROM or expect in control["body"]:
+            verdicts[payload["finding_id"]] = "inconclusive"
+        else:
+            verdicts[payload["finding_id"]] = "confirmed"
+    findings = [{"finding_id": e["id"], "capture_id": e["payload"]["capture_id"], "quote": e["payload"]["quote"],
+                 "claim": e["payload"]["claim"], "verdict": verdicts.get(e["id"], "unverified")}
+                for e in admitted("finding")]
+    return {"closed": closed, "counts": {"admitted": len(events) - refused, "refusals": refused},
+            "findings": findings, "stage": stage}
+
+
+def sections_told_otherwise(events: list[dict]) -> dict:
+    """A report of ``events`` whose sections say otherwise than its ledger, each of the four."""
+    derived = rule_sections(events)
+    return {"events": events, "closed": {"how": "finished", "reason": "told otherwise", "seq": len(events)},
+            "counts": {"admitted": derived["counts"]["refusals"] + 1, "refusals": derived["counts"]["admitted"] + 1},
+            "stage": "report" if derived["stage"] != "report" else "verify",
+            "findings": [{**finding, "verdict": "confirmed" if finding["verdict"] != "confirmed" else "refuted",
+                          "claim": finding["claim"] + " (told otherwise)", "run_id": "r" * 64}
+                         for finding in derived["findings"][::-1]]}
+
+
+_question: list = []  # the question being compared, so the answer is cut to the section its class judges
+
+
+def derive_rule(question: tuple) -> Rule:
+    _question[:] = [question]
+    section, report = question
+    return Rule(cut(rule_sections(report["events"]), section), WORDS_OF[section])
+
+
+def cut(sections, section: str) -> object:
+    """The part of derive_sections' answer that ``section``'s class judges."""
+    if not isinstance(sections, dict) or sorted(sections) != sorted(CHECKED):
+        return f"no answer (it returned {str(sections)[:80]!r}, not a dict of exactly {', '.join(CHECKED)})"
+    if section == "all":
+        return on_the_wire({**sections, "findings": five_fields(sections["findings"])})
+    if section in ("findings", "verdicts"):
+        findings = five_fields(sections["findings"])
+        if section == "verdicts" and isinstance(findings, list):
+            return [finding.get("verdict") if isinstance(finding, dict) else finding for finding in findings]
+        return findings
+    return sections[section]
+
+
+def five_fields(findings) -> object:
+    if not isinstance(findings, list):
+        return findings
+    return [{field: finding.get(field) for field in FINDING_FIELDS} if isinstance(finding, dict) else finding
+            for finding in findings]
+
+
+def derived_part(answer) -> object:
+    return cut(answer, _question[0][0])
+
+
+def report_in_words(question: tuple) -> str:
+    report = question[-1]
+    told = []
+    for e in report["events"]:
+        payload = e["payload"] if isinstance(e["payload"], dict) else {}
+        shown_payload = {key: (value if not isinstance(value, str) or len(value) < 60 else value[:57] + "...")
+                         for key, value in payload.items() if key not in ("run_id", "action_id")}
+        told.append(f"{e['seq']} {e['kind']} {e['status']}{' ' + e['id'] if e['id'] else ''} "
+                    f"{shown_payload if e['payload'] is not None else 'no payload'}")
+    return f"the ledger [{'; '.join(told)}]"
+
+
+def report_of(*events: dict) -> dict:
+    return sections_told_otherwise(ledger(*events))
+
+
+def drawn_ledgers(section: str):
+    """Ledgers drawn from the events a run records, near the classes' edges."""
+    from hypothesis import strategies as st
+
+    statuses = st.sampled_from(("admitted", "admitted", "admitted", "refused"))
+    http = st.sampled_from((200, 404, 499, 500, 501, 507, 599, 100, 302))
+    text = st.sampled_from(("lab-fern-7", "Lab-Fern-7", "lab-fern-", "lab-fern-7 ", "lab-fern-70", "lab-fern-\u0437"))
+    one = st.one_of(
+        st.builds(lambda to, status, n: event("transition", {"to": to}, status, f"t{n}"), st.sampled_from(STAGES),
+                  statuses, st.integers(0, 10**6)),
+        st.builds(lambda how, status: event("close", {"how": how, "reason": "the check closed it"}, status, "x"),
+                  st.sampled_from(("finished", "aborted")), statuses),
+        st.builds(lambda key, code, page, status: capture_event(key, code, page, status),
+                  st.sampled_from(("c1", "c2", "c3")), http, text, statuses),
+        st.builds(lambda key, quote, status: finding_event(key, "c1", quote, status),
+                  st.sampled_from(("f1", "f2", "f3")), text, statuses),
+        st.builds(lambda finding, expect, confirming, control, status: verdict_event(finding, expect, confirming,
+                                                                                     control, status),
+                  st.sampled_from(("f1", "f2", "f3")), text, st.sampled_from(("c1", "c2", "c3", "")),
+                  st.sampled_from(("c1", "c2", "c3", "")), statuses),
+        st.builds(lambda status: event("proposal", None if status == "refused" else {"tool": "x"}, status, "p"),
+                  statuses))
+
+    def unique(events):  # the door never admits two records of one id
+        seen, kept = set(), []
+        for made in events:
+            if made["status"] == "admitted" and made["id"] in seen:
+                continue
+            seen.add(made["id"])
+            kept.append(made)
+        return kept
+
+    return st.lists(one, max_size=12).map(lambda events: [(section, report_of(*unique(events)))])
+
+
+def page_of(status: int, shows: bool, expect: str = "lab-fern-7") -> str:
+    return f"<p>{expect if shows else 'nothing here'}</p>"
+
+
+def status_questions() -> list[list]:
+    """Every status from 100 to 599, as the confirming capture (showing the text or not) and as the control."""
+    made = []
+    for start in range(100, 600, 100):
+        events = []
+        for number, status in enumerate(range(start, start + 100)):
+            shows = number % 2 == 0
+            events += [capture_event(f"c{status}", status, page_of(status, shows)),
+                       capture_event(f"k{status}", status, page_of(status, False)),
+                       capture_event(f"s{status}", 200, page_of(200, True)),
+                       finding_event(f"f{status}", f"c{status}"), finding_event(f"g{status}", f"s{status}"),
+                       verdict_event(f"f{status}", "lab-fern-7", f"c{status}", "n0"),
+                       verdict_event(f"g{status}", "lab-fern-7", f"s{status}", f"k{status}")]
+        made.append([("verdicts", report_of(capture_event("n0", 200, page_of(200, False)), *events))])
+    return made
+
+
+def text_questions() -> list[list]:
+    pages = ("lab-fern-7", "LAB-FERN-7", "lab-fern-", "lab-fern-7 ", "lab-fern-70", "lab\u2011fern\u20117", "")
+    made = []
+    for expect in ("lab-fern-7", "Lab-Fern-7", "lab-fern-7 ", " lab-fern-7", "lab-fern-70", "lab-fern-"):
+        events = [capture_event("k", 404, "<p>nothing</p>")]
+        for number, page in enumerate(pages):
+            events += [capture_event(f"c{number}", 200, f"<p>{page}</p>"),
+                       capture_event(f"d{number}", 404, f"<p>{page}</p>"),
+                       finding_event(f"f{number}", f"c{number}"), finding_event(f"g{number}", "k"),
+                       verdict_event(f"f{number}", expect, f"c{number}", "k"),
+                       verdict_event(f"g{number}", expect, "c0", f"d{number}")]
+        made.append([("verdicts", report_of(*events))])
+    return made
+
+
+def missing_questions() -> list[list]:
+    return [[("verdicts", report_of(
+        capture_event("c1", 200, "<p>lab-fern-7</p>"), capture_event("k1", 404, "<p>none</p>"),
+        capture_event("c2", 200, "<p>lab-fern-7</p>", "refused"), capture_event("k2", 404, "<p>none</p>", "refused"),
+        finding_event("f1"), finding_event("f2"), finding_event("f3"), finding_event("f4"), finding_event("f5"),
+        finding_event("f6"), finding_event("f7"),
+        verdict_event("f1", "lab-fern-7", "", "k1"), verdict_event("f2", "lab-fern-7", "c1", ""),
+        verdict_event("f3", "lab-fern-7", "c2", "k1"), verdict_event("f4", "lab-fern-7", "c1", "k2"),
+        verdict_event("f5", "lab-fern-7", "c1", "k1", "refused"), verdict_event("f6", "lab-fern-7", "k9", "k1"),
+        verdict_event("f9", "lab-fern-7", "c1", "k1"),
+        event("verdict", None, "refused"), verdict_event("f7", "lab-fern-7", "k1", "c1"),
+    ))]]
+
+
+def count_questions() -> list[list]:
+    return [[("counts", report_of())], [("counts", report_of(event("proposal", {"tool": "x"}, key="p")))],
+            [("counts", report_of(event("proposal", None, "refused")))],
+            [("counts", report_of(*(event("action", None, "refused") for _ in range(3)),
+                                  event("proposal", {"tool": "x"}, key="p")))]]
+
+
+def stage_questions() -> list[list]:
+    moves = (((), "authorize"), (("observe",), ""), (("observe", "propose", "observe"), ""),
+             (("verify",), "refused"), (("propose", "propose"), ""), (("report", "launch"), "last refused"))
+    made = []
+    for stages, how in moves:
+        events = [event("transition", {"to": to}, "refused" if how == "refused" or
+                        (how == "last refused" and number == len(stages) - 1) else "admitted", f"t{number}")
+                  for number, to in enumerate(stages)]
+        events.insert(0, event("transition", None, "refused"))
+        made.append([("stage", report_of(*events))])
+    return made
+
+
+def close_questions() -> list[list]:
+    def close(how: str, status: str = "admitted") -> dict:
+        return event("close", {"how": how, "reason": f"{how} by the check"}, status, "x")
+    return [[("closed", report_of(event("proposal", {"tool": "x"}, key="p"), close("aborted")))],
+            [("closed", report_of(close("finished", "refused"), event("proposal", {"tool": "x"}, key="p")))],
+            [("closed", report_of(event("proposal", {"tool": "x"}, key="p"), event("close", None, "refused")))],
+            [("closed", report_of(*(event("action", None, "refused") for _ in range(4)), close("finished")))],
+            [("closed", report_of())]]
+
+
+def finding_questions() -> list[list]:
+    return [[("findings", report_of(capture_event("c1", 200, "x"), finding_event("f2"), finding_event("f1"),
+                                    finding_event("f3", quote="lab-moss-1", admitted="refused"), finding_event("f0")))],
+            [("findings", report_of(event("finding", None, "refused"), finding_event("f1")))],
+            [("findings", report_of(*(finding_event(f"f{n}", quote="the same quote") for n in (9, 3, 5, 1))))],
+            [("findings", report_of())]]
+
+
+def twice_questions() -> list[list]:
+    first = report_of(capture_event("c1", 200, "<p>lab-fern-7</p>"), capture_event("k1", 404, "x"),
+                      finding_event("f1"), verdict_event("f1", "lab-fern-7", "c1", "k1"),
+                      event("transition", {"to": "observe"}, key="t"))
+    other = report_of(capture_event("c1", 200, "<p>none</p>"), capture_event("k1", 404, "x"),
+                      finding_event("f1"), verdict_event("f1", "lab-fern-7", "c1", "k1"))
+    return [[("all", first), ("all", other), ("all", first), ("all", report_of()), ("all", other)]]
+
+
+DERIVE_EDGE_CLASSES = (
+    Edge("the same ledger asked again, after another", fixed=twice_questions,
+         drawn=lambda: drawn_ledgers("all").map(lambda questions: questions * 2), draws=5),
+    Edge("a confirming or control capture of any status from 100 to 599", fixed=status_questions,
+         drawn=lambda: drawn_ledgers("verdicts"), draws=8),
+    Edge("an expected text in other letters, or that differs from the page only at its end", fixed=text_questions,
+         drawn=lambda: drawn_ledgers("verdicts"), draws=8),
+    Edge("a verdict whose capture is missing, refused, or not a capture at all, and a verdict of no finding",
+         fixed=missing_questions, drawn=lambda: drawn_ledgers("verdicts"), draws=8),
+    Edge("a ledger of no events, of one, of refusals only, and refusals with no payload", fixed=count_questions,
+         drawn=lambda: drawn_ledgers("counts"), draws=5),
+    Edge("transitions refused, repeated, and back to an earlier stage", fixed=stage_questions,
+         drawn=lambda: drawn_ledgers("stage"), draws=5),
+    Edge("a close refused, a close with no payload, and no close", fixed=close_questions,
+         drawn=lambda: drawn_ledgers("closed"), draws=5),
+    Edge("findings refused, with no payload, out of id order, and with one quote repeated",
+         fixed=finding_questions, drawn=lambda: drawn_ledgers("findings"), draws=5),
+)
+
+
+def first_rule(question: tuple) -> Rule:
+    report = question[1]
+    derived = rule_sections(report["events"])
+    written = {section: report.get(section) for section in CHECKED}
+    written["findings"] = five_fields(report.get("findings", []))
+    return Rule(next((section for section in CHECKED if written[section] != derived[section]), None), WORDS_OF["first"])
+
+
+def named(answer) -> object:
+    return answer if answer is None or answer in CHECKED else f"no answer (it returned {str(answer)[:60]!r})"
+
+
+def agreeing(*events: dict) -> dict:
+    """A report of ``events`` whose sections are what its ledger derives (each finding with more fields)."""
+    events = ledger(*events)
+    derived = rule_sections(events)
+    return {"events": events, **derived,
+            "findings": [{**finding, "run_id": "r" * 64, "verdict_id": "", "verdict_reason": ""}
+                         for finding in derived["findings"]]}
+
+
+RUN = (capture_event("c1", 200, "<p>lab-fern-7</p>"), capture_event("k1", 404, "<p>none</p>"),
+       finding_event("f1"), finding_event("f2", quote="lab-moss-2"), finding_event("f3", admitted="refused"),
+       verdict_event("f1", "lab-fern-7", "c1", "k1"), event("transition", {"to": "observe"}, key="t1"),
+       event("transition", {"to": "launch"}, "refused"), event("close", {"how": "finished", "reason": "done"},
+                                                                key="x"))
+
+
+def edited(report: dict, *changes) -> dict:
+    told = copy.deepcopy(report)
+    for change in changes:
+        change(told)
+    return told
+
+
+def first_questions() -> list[list]:
+    base = agreeing(*RUN)
+    edits = {
+        "closed": lambda r: r["closed"].update(seq=r["closed"]["seq"] - 1),
+        "counts": lambda r: r["counts"].update(refusals=r["counts"]["refusals"] + 1),
+        "findings": lambda r: r["findings"][0].update(verdict="refuted"),
+        "stage": lambda r: r.update(stage="launch"),
+    }
+    made = [[("first", base)], [("first", edited(base, lambda r: r["findings"][0].update(extra="kept")))]]
+    for number in range(1, 16):  # every set of sections edited at once
+        chosen = [section for bit, section in enumerate(CHECKED) if number >> bit & 1]
+        made.append([("first", edited(base, *(edits[section] for section in chosen)))])
+    return made
+
+
+def finding_order_questions() -> list[list]:
+    base = agreeing(*RUN)
+    return [[("first", edited(base, lambda r: r["findings"].reverse()))],
+            [("first", edited(base, lambda r: r["findings"].append(copy.deepcopy(r["findings"][0]))))],
+            [("first", edited(base, lambda r: r["findings"].pop()))],
+            [("first", edited(base, lambda r: r["findings"][1].update(claim=r["findings"][1]["claim"] + " ")))],
+            [("first", edited(base, lambda r: r["findings"][1].pop("verdict_reason")))],
+            [("first", agreeing(*RUN[:-1]))]]
+
+
+def first_twice_questions() -> list[list]:
+    base = agreeing(*RUN)
+    told = edited(base, lambda r: r.update(stage="launch"))
+    return [[("first", base), ("first", told), ("first", base), ("first", told)]]
+
+
+def drawn_first():
+    from hypothesis import strategies as st
+
+    def make(questions, sections, text):
+        report = agreeing(*questions[0][1]["events"])
+        for section in sections:
+            if section == "findings" and report["findings"]:
+                report["findings"][-1]["quote"] += text
+            elif section == "counts":
+                report["counts"]["admitted"] += len(text)
+            elif section == "stage":
+                report["stage"] = report["stage"] + text
+            elif section == "closed":
+                report["closed"] = None if report["closed"] else {"how": "finished", "reason": text, "seq": 0}
+        return [("first", report)]
+
+    return st.builds(make, drawn_ledgers("first"), st.sets(st.sampled_from(CHECKED)), st.sampled_from((" ", "!", "x")))
+
+
+FIRST_EDGE_CLASSES = (
+    Edge("every set of sections edited at once, and none", fixed=first_questions, drawn=drawn_first, draws=8),
+    Edge("findings reordered, repeated, dropped, respelt at their end, or with fewer extra fields",
+         fixed=finding_order_questions, drawn=drawn_first, draws=5),
+    Edge("the same report asked again, after an edited copy", fixed=first_twice_questions,
+         drawn=lambda: drawn_first().map(lambda questions: questions * 2), draws=5),
+)
+EDGE_CLASSES = DERIVE_EDGE_CLASSES + FIRST_EDGE_CLASSES
+
+
+def test_every_edge_class_of_derive_sections_gets_the_rules_answer():
+    compare(yours, "derive_sections", DERIVE_EDGE_CLASSES, rule=derive_rule, judged=derived_part,
+            shown=report_in_words, arguments=lambda question: (question[1],), unchanged=True)
+
+
+def test_every_edge_class_of_first_disagreeing_section_gets_the_rules_answer():
+    compare(yours, "first_disagreeing_section", FIRST_EDGE_CLASSES, rule=first_rule, judged=named,
+            shown=report_in_words, arguments=lambda question: (question[1],), unchanged=True)

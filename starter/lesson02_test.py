@@ -11,8 +11,11 @@ The tests come in pairs, one thing admitted and its mirror refused, so a policy
 that says yes to everything fails as surely as one that says no to everything.
 Most of them ask about destinations, tool names, queries and arguments drawn
 from a seed this run prints when a case fails: `COURSE_SEED=N course check 2`
-asks the same again. By default they check starter/lesson02.py; `course check 2`
-shows each result.
+asks the same again. The last check asks the door about acts on each edge
+class (``EDGE_CLASSES``) under your policy, called again for each question,
+and under the contract's own policy with your free choices, and compares the
+answers. By default they check starter/lesson02.py; `course check 2` shows
+each result.
 """
 
 import random
@@ -25,6 +28,7 @@ from core.run.policy import TOOL_FIELDS, Policy, PolicyError
 from core.run.recorder import Recorder
 from core.run.records import make_run
 from course.diagnose import typo_line
+from course.differ import Edge, Rule, compare
 from course.student import Student, seed
 
 LAB = "https://lab.example:443"
@@ -154,6 +158,23 @@ def inputs(rng) -> list[tuple[str, dict]]:
 # --- the checks: your policy's data -------------------------------------------------------------------
 
 
+# Letters a reader cannot tell from the Latin ones a placeholder is written in (Cyrillic and Greek capitals and
+# small letters); every dash, hyphen and minus reads as "-".
+LOOK_ALIKES = str.maketrans("\u0430\u0435\u043e\u0440\u0441\u0445\u0443\u0456\u0458\u0455\u04cf"
+                            "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0425\u0406\u0408"
+                            "\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5"
+                            "\u03a7\u03bf",
+                            "aeopcxyijslABEKMHOPCTXIJABEZHIKMNOPTYXo")
+
+
+def as_read(word: str) -> str:
+    """How a reader reads ``word``: compatibility forms folded, look-alike letters and every dash as the Latin
+    ones, letter case ignored."""
+    folded = unicodedata.normalize("NFKC", word).translate(LOOK_ALIKES)
+    return "".join("-" if unicodedata.category(char) == "Pd" or char == "\u2212" else char
+                   for char in folded).casefold()
+
+
 def test_reference_is_your_own(policy):
     reference = policy.snapshot()["reference"]
     hidden = [f"U+{ord(char):04X}" for char in reference
@@ -164,6 +185,10 @@ def test_reference_is_your_own(policy):
     assert reference.casefold() not in {placeholder.casefold() for placeholder in PLACEHOLDERS}, (
         f"your policy's reference is still {reference!r}: give it your own authorization reference, "
         "for example 'training-authorization-0042'")
+    assert as_read(reference) not in {as_read(placeholder) for placeholder in PLACEHOLDERS}, (
+        f"your policy's reference {reference!r} ({', '.join(f'U+{ord(char):04X}' for char in reference if ord(char) > 126)}) "
+        "is the course's reference or the placeholder, written with other letters or spaces: a reader reads it as "
+        "that one, so give it your own authorization reference, for example 'training-authorization-0042'")
 
 
 def test_only_the_lab_origin_is_authorized(policy):
@@ -285,3 +310,169 @@ def test_door_refuses_inspect_metadata_at_other_example(policy):
     assert answer == {"recorded": False, "reason": expected}, (
         f"aimed at https://other.example/about, inspect_metadata must be refused, and for the reason you "
         f"predicted from the policy; the door said {answer}")
+
+
+# --- the edge classes of the door's answers under your policy, each asked in every run ---------------------
+#
+# build_my_policy() takes no input, so its contract is judged by what a door answers under the policy it
+# returns: each question is a run's acts, asked of a fresh lesson 2 door under your policy (called again for
+# each question) and under the contract's own policy, which takes your free choices (your reference, your
+# inspect_metadata's family, weight and cost, your budgets) and fixes everything else. The answers compared are
+# what the door fixes: admitted or refused, the identity it admits, the code it refuses with, never the words.
+
+CODE_WORDS = {  # the contract's rule behind each answer of the door, in build_my_policy's words
+    "": "the policy admits inspect_headers, and inspect_metadata once has_meta is observed true, at the lab's "
+        "origin however the destination spells it",
+    "out_of_scope": "the policy authorizes exactly one origin, the lab's, https://lab.example:443",
+    "invalid_destination": "the policy authorizes exactly one origin, the lab's, https://lab.example:443",
+    "unknown_tool": "the catalogue declares inspect_headers and inspect_metadata, by those exact names, and "
+                    "nothing else",
+    "unobserved_requirement": "inspect_metadata requires the observed field has_meta to be True (JSON true: not 1, "
+                              "not 'true')",
+    "bad_arguments": "a passive tool takes no input: it declares no arguments, and its destination carries no query",
+}
+KIND_WORDS = {
+    "twice": "a policy is the operator's configuration, the same whenever it is read: the run it names and every "
+             "answer the door gives under it",
+    "run": "every act of a run is judged in order under one policy: a repeated act, and acts past the budget, are "
+           "answered as the contract's policy answers them",
+}
+_asked: list = []  # the question being compared: the student's answer is judged on the same acts as the rule's
+
+
+def contract_policy(first: dict) -> Policy:
+    """The policy the contract describes, with the free choices of ``first`` (your first snapshot) where valid."""
+    def chosen(value, valid, default):
+        try:
+            return value if valid(value) else default
+        except TypeError:
+            return default
+
+    tools = {entry.get("tool_id"): entry for entry in first.get("tools", []) if isinstance(entry, dict)}
+    mine = tools.get("inspect_metadata", {})
+    positive = lambda value: not isinstance(value, bool) and isinstance(value, (int, float)) and value > 0  # noqa: E731
+    return Policy.from_dict({
+        "reference": chosen(first.get("reference"), lambda word: isinstance(word, str) and word.strip() == word != "",
+                            "training-authorization-0042"),
+        "allowed_origins": [LAB],
+        "tools": [REFERENCE_TOOL, {"tool_id": "inspect_metadata", "activity": "passive", "requires": {"has_meta": True},
+                                   "family": chosen(mine.get("family"), lambda word: isinstance(word, str) and word,
+                                                    "fam-recon"),
+                                   "weight": chosen(mine.get("weight"), positive, 1.5),
+                                   "cost": chosen(mine.get("cost"), positive, 1.0)}],
+        "max_actions": chosen(first.get("max_actions"), lambda n: positive(n) and isinstance(n, int), 4),
+        "max_model_calls": chosen(first.get("max_model_calls"), lambda n: positive(n) and isinstance(n, int), 4),
+    })
+
+
+def answers_under(policy: Policy, question: tuple) -> tuple:
+    """What a fresh lesson 2 door answers to the question's observations and acts, in order."""
+    kind, observed, acts = question
+    run = make_run(policy.snapshot(), {"world": "lesson02-check"})
+    recorder = Recorder(run, policy)
+    said = []
+    for field, value in observed:
+        answer = recorder.record("observation", {"run_id": run.run_id, "field": field, "value": value})
+        said.append(("observed", field) if answer["recorded"] else ("refused", recorder.events[-1]["code"]))
+    for tool_id, destination, arguments in acts:
+        answer = recorder.record("action", {"run_id": run.run_id, "tool": tool_id, "destination": destination,
+                                            "arguments": arguments})
+        said.append(("admitted", answer["id"]) if answer["recorded"] else ("refused", recorder.events[-1]["code"]))
+    return (run.run_id[:16], *said) if kind == "twice" else tuple(said)
+
+
+def door_rule(first: dict):
+    """The contract's answers; a question of the twice class also asks for the run your first policy named."""
+    policy = contract_policy(first)
+    first_run = make_run(Policy.from_dict(first).snapshot(), {"world": "lesson02-check"}).run_id[:16]
+
+    def rule(question: tuple) -> Rule:
+        _asked[:] = [question]
+        answers = answers_under(policy, question)
+        if question[0] == "twice":
+            answers = (first_run, *answers[1:])
+        if question[0] in KIND_WORDS:
+            return Rule(answers, KIND_WORDS[question[0]])
+        code = answers[-1][1] if answers[-1][0] == "refused" else ""
+        return Rule(answers, CODE_WORDS.get(code, "the door answers under your policy as under the contract's"))
+
+    return rule
+
+
+def door_answers(snapshot) -> object:
+    """The door's answers to the question being compared, under the policy your build_my_policy() just gave."""
+    try:
+        return answers_under(Policy.from_dict(snapshot), _asked[0])
+    except (PolicyError, TypeError, AttributeError, KeyError) as exc:
+        return f"no answer (its snapshot is no policy the door can rebuild: {exc})"
+
+
+def acts_in_words(question: tuple) -> str:
+    kind, observed, acts = question
+    seen = ", ".join(f"{field} = {value!r}" for field, value in observed) or "nothing"
+    told = "; ".join(f"{tool_id} at {destination!r}" + (f" with {arguments}" if arguments else "")
+                     for tool_id, destination, arguments in acts)
+    return f"{'the run identity, then ' if kind == 'twice' else ''}{told}, with {seen} observed"
+
+
+def one(tool_id: str, destination: str = f"{LAB}/about", arguments: dict | None = None, observed=(("has_meta", True),),
+        kind: str = "act") -> tuple:
+    return (kind, list(observed), [(tool_id, destination, arguments or {})])
+
+
+def drawn_acts(kind: str = "act", count: int = 1):
+    """Acts drawn from tool names, destinations, arguments and observations near the contract's boundaries."""
+    from hypothesis import strategies as st
+
+    tools = st.sampled_from(YOUR_TOOLS + LOOK_ALIKE_TOOLS)
+    places = st.sampled_from(LAB_DESTINATIONS + OTHER_DESTINATIONS)
+    arguments = st.sampled_from(({}, {}, {"q": "fern"}, {"marker": ""}))
+    observed = st.sampled_from(OBSERVED)
+    act = st.tuples(tools, places, arguments)
+    return st.builds(lambda seen, acts: [(kind, list(seen), acts)], observed, st.lists(act, min_size=count,
+                                                                                         max_size=count + 3))
+
+
+LOOK_ALIKE_TOOLS = ("INSPECT_HEADERS", "Inspect_Metadata", "inspect_metadata ", " inspect_headers", "inspect-headers",
+                    "inspect_metadat", "inspect_metadatas", "inspect_meta\u0064ata", "inspect_met\u0430data",
+                    "inspect_headers\u200b", "inspect_metadata_v2", "", "shell", "probe_reflection")
+LAB_DESTINATIONS = (f"{LAB}/about", "https://lab.example/about", "HTTPS://LAB.EXAMPLE/", "https://lab.example.:443/news",
+                    "https://Lab.Example/Team", "https://lab.example/a%20b", "https://lab.example/caf\u00e9")
+OTHER_DESTINATIONS = ("https://lab.example:444/", "http://lab.example/", "https://lab.example.fern.test/",
+                      "https://fernlab.example/", "https://lab.example@fern.test/", "https://lab-example.test/",
+                      "https://192.0.2.7/", "https://xn--lb-yja.example/", "https://lab.ex\u0430mple/",
+                      "https://other.example/about", "lab.example/about", "")
+OBSERVED = ((("has_meta", True),), (), (("has_meta", False),), (("has_meta", 1),), (("has_meta", "true"),),
+            (("has_meta", "True"),), (("has_meta", 1.0),), (("has_meta", None),), (("HAS_META", True),),
+            (("has_meta ", True),), (("has_meta", True), ("has_meta", False)), (("generator", "ExampleCMS"),))
+
+DOOR_EDGE_CLASSES = (
+    Edge("your policy asked for again, between acts",
+         fixed=lambda: [[one(tool_id, kind="twice") for tool_id in YOUR_TOOLS + YOUR_TOOLS]],
+         drawn=lambda: drawn_acts("twice").map(lambda questions: questions * 2), draws=5),
+    Edge("tool names in other letter case, with look-alike characters, or one character off",
+         fixed=lambda: [[one(tool_id)] for tool_id in LOOK_ALIKE_TOOLS], drawn=drawn_acts, draws=5),
+    Edge("destinations at the lab spelt otherwise, and origins that only look like the lab's",
+         fixed=lambda: [[one(tool_id, place)] for place in LAB_DESTINATIONS + OTHER_DESTINATIONS
+                        for tool_id in YOUR_TOOLS], drawn=drawn_acts, draws=5),
+    Edge("has_meta observed as true, as values that only look true, as false, or not at all",
+         fixed=lambda: [[one(tool_id, observed=observed)] for observed in OBSERVED for tool_id in YOUR_TOOLS],
+         drawn=drawn_acts, draws=5),
+    Edge("an act that carries input: a query, an empty query, arguments, an empty argument",
+         fixed=lambda: [[one(tool_id, place, arguments)] for tool_id in YOUR_TOOLS for place, arguments in (
+             (f"{LAB}/search?q=fern", {}), (f"{LAB}/search?", {}), (f"{LAB}/about#top", {}), (f"{LAB}/about", {"q": "x"}),
+             (f"{LAB}/about", {"marker": ""}), (f"{LAB}/about?q=", {"q": ""}))], drawn=drawn_acts, draws=5),
+    Edge("one run of repeated and reordered acts, up to its budget and past it",
+         fixed=lambda: [[("run", [("has_meta", True)], [(tool_id, f"{LAB}/{page}", {}) for page in pages
+                                                        for tool_id in tools])]
+                        for pages, tools in ((("about", "news", "about", "team", "faq", "shop", "x", "y"), YOUR_TOOLS),
+                                             (("a", "b", "c", "d", "e"), YOUR_TOOLS[::-1]))],
+         drawn=lambda: drawn_acts("run", 4), draws=5),
+)
+EDGE_CLASSES = DOOR_EDGE_CLASSES
+
+
+def test_every_edge_class_of_the_door_gets_the_contracts_answer_under_your_policy(policy):
+    tool(policy, "inspect_metadata")
+    compare(yours, "build_my_policy", DOOR_EDGE_CLASSES, rule=door_rule(policy.snapshot()), judged=door_answers,
+            shown=acts_in_words, arguments=lambda question: ())

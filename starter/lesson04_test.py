@@ -9,7 +9,10 @@ page that carries the generator tag and one that does not, a proposal stored
 and the same proposal refused), so an observer that always says yes fails as
 surely as one that never does. Two checks read pages made from a seed this
 run draws and prints: `COURSE_SEED=N course check 4` makes the same pages
-again. By default they check starter/lesson04.py; `course check 4` shows each.
+again. The last check asks both functions about pages and captures on each
+edge class of the contract, listed as data (``EDGE_CLASSES``), and compares
+your answers with the reference observer's, run in this process. By default
+they check starter/lesson04.py; `course check 4` shows each.
 """
 
 import json
@@ -17,11 +20,13 @@ import random
 from html import escape
 
 from core.run.doors import door_for
-from core.run.observe import render_response
+from core.run.observe import read_has_meta as the_rule  # the rule, in the check's process only
+from core.run.observe import render_response, split_response
 from core.run.policy import Policy
 from core.run.propose import propose
 from core.run.records import make_run
 from core.run.stages import advance
+from course.differ import Edge, Rule, compare
 from course.manifest import course_root
 from course.student import Student, seed
 from lab.app import respond
@@ -370,3 +375,221 @@ def test_the_door_after_your_observation_of_only_the_contact_page():
         "after your observer read only the contact page (no generator tag), the door stored "
         f"inspect_metadata: your observer recorded {door.observed().get('has_meta')!r} as has_meta "
         "from a page that says nothing about it")
+
+
+# --- the edge classes of the two contracts, each asked in every run --------------------------------------
+#
+# Each class is a kind of page (or capture) the contract judges, listed as data: the inputs every run asks
+# (the class's boundaries), and more drawn by Hypothesis from this run's seed. Your answer is compared with
+# the rule's (core.run.observe, in this process): True or None, and the observation's payload; nothing else.
+
+TAG = '<meta name="generator" content="ExampleCMS 3.2.1">'
+CLAUSES = {  # the rule that decides a page, in the contract's words (starter/lesson04.py's docstring)
+    True: "a page whose markup carries a meta tag whose name attribute is generator, in any letter case, answers "
+          "True, wherever the tag stands in the page and whatever else the page holds",
+    None: "only a meta tag whose name attribute is generator counts, as markup a browser reads as a tag; any other "
+          "page answers None, not False (one page without it is no evidence)",
+}
+
+
+def captured(body: str, headers: dict | None = None, status: int = 200) -> tuple[str]:
+    """One question for read_has_meta: a capture's text with ``body`` as its page."""
+    return (render_response(status, headers or {"Content-Type": "text/html"}, body),)
+
+
+def has_meta_rule(question: tuple) -> Rule:
+    found = the_rule(*split_response(question[0]))
+    return Rule(found, CLAUSES[found])
+
+
+def exactly(found) -> object:
+    """True and None as they are; any other answer as its repr (so 1 is not True, False is not None)."""
+    return found if found is None or found is True else f"{found!r}"
+
+
+def page_in_words(question: tuple) -> str:
+    _headers, body = split_response(question[0])
+    if len(body) > 240:
+        at = body.find("<meta")
+        return f"a page of {len(body)} characters with {body[at:at + 60]!r} at character {at}" if at >= 0 else \
+            f"a page of {len(body)} characters"
+    head = question[0].partition("\n\n")[0].partition("\n")[2]
+    return f"the page {body!r}" + (f" under the headers {head!r}" if head else "")
+
+
+def drawn_pages(make):
+    """Pages drawn from a name, a filler text and a place: ``make(name, filler, where)`` builds the questions."""
+    from hypothesis import strategies as st
+
+    names = st.sampled_from(("generator", "Generator", "GENERATOR", "gEnErAtOr", "generator ", " generator",
+                             "generat0r", "gen\u0435rator", "generators", "x-generator", "generator\u00a0",
+                             "&#103;enerator", "GENERATOR\t", ""))
+    filler = st.text(alphabet="ab <>/=\"'&#;!-\u00e9", max_size=12)
+    return st.builds(make, names, filler, st.integers(0, 3))
+
+
+def in_page(tag: str, where: int, filler: str = "") -> tuple[str]:
+    """``tag`` in a plain page, at one of four places: the head's start or end, the body's start or end."""
+    parts = [tag if where == 0 else "", "<title>Seeds</title>\n", tag if where == 1 else "", "</head><body>\n",
+             tag if where == 2 else "", f"<p>{escape(filler)}</p>\n", tag if where == 3 else ""]
+    return captured("<!doctype html><html><head>\n" + "".join(parts) + "</body></html>\n")
+
+
+NAMES_OF = {"generator": True, "Generator": True, "GENERATOR": True, "gEnErAtOr": True, "&#103;enerator": True,
+            "&#x47;ENERATOR": True, "generator ": None, " generator": None, "generat0r": None, "gen\u0435rator": None,
+            "generators": None, "x-generator": None, "generator\u00a0": None, "generator-note": None, "": None}
+ELSEWHERE = ('<div name="generator">', '<a name="generator" href="/">', '<link name="generator" href="/cms">',
+             '<input name="generator">', '<span name="generator"></span>', '<metadata name="generator">',
+             '<me name="generator">', '<z name="generator">', '<METAS name="generator">', '<meta-x NAME=generator>',
+             '<meta property="generator" content="x">', '<meta itemprop="generator" content="x">',
+             '<meta http-equiv="generator" content="x">', '<meta content="generator">',
+             '<meta name="description" content="generator">', '<meta name>', '<meta generator>',
+             '<meta name="" content="generator">', '<meta data-name="generator">')
+HIDDEN_IN = ("<!-- {} -->", "<title>{}</title>", "<textarea>{}</textarea>", "<script>var t = '{}';</script>",
+             "<style>/* {} */</style>", "<xmp>{}</xmp>", "<iframe>{}</iframe>", "<noembed>{}</noembed>",
+             "<noframes>{}</noframes>", "<title/>{}</title>", "<img alt='{}'>", "<![CDATA[ {} ]]>")
+TEXT_AROUND = ("a &# b", "x &#x", "AT&T", "&amp;", "&#12", "&lt;meta&gt;", "<!-->", "&", "a < b", "<p", "&#;")
+
+
+def twice_questions() -> list[list]:
+    with_tag, without = in_page(TAG, 0), in_page("", 0)
+    other = captured(page(head='<meta name="Generator" content="Fern">\n'))
+    return [[with_tag, without, with_tag, without, other, captured(HIDDEN), other, captured(page())]]
+
+
+def name_questions() -> list[list]:
+    return [[in_page(f'<meta name="{name}" content="x">', number % 4)] for number, name in enumerate(NAMES_OF)]
+
+
+def elsewhere_questions() -> list[list]:
+    return [[in_page(tag, number % 4)] for number, tag in enumerate(ELSEWHERE)]
+
+
+def hidden_questions() -> list[list]:
+    made = [[in_page(around.format(TAG), number % 4)] for number, around in enumerate(HIDDEN_IN)]
+    made.append([captured(page(body=escape(TAG)), {"X-Generator": TAG, "Content-Type": "text/html"})])
+    made.append([captured(page(body=f"<p>{escape(TAG)}</p>"))])
+    return made
+
+
+def text_questions() -> list[list]:
+    return [[captured(f"<p>{text} </p>\n" + TAG), captured(f"{text}{TAG}"), captured(f"<p>{text}</p>\n")]
+            for text in TEXT_AROUND]
+
+
+def length_questions() -> list[list]:
+    return [[captured("x" * before + TAG), captured("<p>" + "seeds " * (before // 6) + "</p>\n" + TAG + "\n<p>end</p>")]
+            for before in (0, 1, 1000, 1017, 1023, 1024, 1025, 4096, 65535, 65536, 200_000)]
+
+
+def empty_questions() -> list[list]:
+    return [[("",), ("HTTP/1.1 200 OK",), ("HTTP/1.1 200 OK\n",), ("HTTP/1.1 200 OK\n\n",), captured(""),
+             captured(" \n\t"), (TAG,), ("HTTP/1.1 200 OK\n\n" + TAG,), (f"HTTP/1.1 200 OK\nX-Note: {TAG}\n",),
+             captured(TAG, status=404), captured(TAG, status=500), captured(TAG, {})]]
+
+
+def repeated_questions() -> list[list]:
+    return [[captured(page(head=TAG + "\n" + TAG + "\n"))], [captured(page(head='<meta name="a"><meta name="generator">'))],
+            [captured(page(head='<meta charset="utf-8">\n<meta name="viewport">\n<meta name="GENERATOR">'))],
+            [captured(page(head='<meta name="x-generator"><meta name="generator" content="">'))],
+            [captured('<meta name="generator" name="other">')], [captured('<meta name="other" name="generator">')]]
+
+
+def content_questions() -> list[list]:
+    return [[in_page(tag, number % 4)] for number, tag in enumerate((
+        '<meta name="generator">', '<meta name="generator" content="">', '<meta name="generator" content>',
+        '<meta name=generator/>', "<meta name='generator' content=' '>", '<META NAME="GENERATOR" CONTENT=""/>'))]
+
+
+HAS_META_CLASSES = (
+    Edge("the same page asked again, after other pages", fixed=twice_questions, draws=6,
+         drawn=lambda: drawn_pages(lambda name, filler, where: [in_page(f'<meta name="{name}">', where, filler),
+                                                                 in_page("", where, filler),
+                                                                 in_page(f'<meta name="{name}">', where, filler)])),
+    Edge("a generator tag with an empty or missing content", fixed=content_questions, draws=6,
+         drawn=lambda: drawn_pages(lambda name, filler, where: [in_page(f'<meta name="{name}"' + " content" * where
+                                                                        + ">", where, filler)])),
+    Edge("the name generator in any letter case, and names that only look like it", fixed=name_questions, draws=8,
+         drawn=lambda: drawn_pages(lambda name, filler, where: [in_page(f'<meta name="{name}" content="x">', where,
+                                                                        filler)])),
+    Edge("another tag named generator, or another attribute of a meta tag that says generator",
+         fixed=elsewhere_questions, draws=6,
+         drawn=lambda: drawn_pages(lambda name, filler, where: [in_page(ELSEWHERE[len(filler) % len(ELSEWHERE)].replace(
+             "generator", name or "generator"), where, filler)])),
+    Edge("a tag where a browser reads text: a comment, a header, page text, an attribute, an element read as text",
+         fixed=hidden_questions, draws=6,
+         drawn=lambda: drawn_pages(lambda name, filler, where: [in_page(HIDDEN_IN[len(filler) % len(HIDDEN_IN)].format(
+             f'<meta name="{name}">'), where, filler)])),
+    Edge("page text with character references and lone ampersands before the tag", fixed=text_questions, draws=6,
+         drawn=lambda: drawn_pages(lambda name, filler, where: [captured(f"<p>{filler}</p>{TAG}"),
+                                                                 captured(f"{filler}<meta name=\"{name}\">")])),
+    Edge("a page of any length, the tag at its start, past its first kilobyte or at its very end",
+         fixed=length_questions, draws=5,
+         drawn=lambda: drawn_pages(lambda name, filler, where: [captured("<p>" + filler * (where * 3000) + "</p>" + TAG)])),
+    Edge("an empty page, a capture with no page, or the tag outside the page", fixed=empty_questions, draws=5,
+         drawn=lambda: drawn_pages(lambda name, filler, where: [(f"HTTP/1.1 200 OK\nX-{where}: {filler}\n\n"
+                                                                  + "<meta name=\"generator\">" * (where % 2),)])),
+    Edge("a generator tag among other meta tags, repeated, or with its name written twice",
+         fixed=repeated_questions, draws=5,
+         drawn=lambda: drawn_pages(lambda name, filler, where: [captured(f'<meta name="{name}"><meta name="x">' * where
+                                                                          + escape(filler))])),
+)
+
+
+def observation_rule(question: tuple) -> Rule:
+    capture = question[0]
+    found = the_rule(*split_response(capture["body"]))
+    if found is None:
+        return Rule(None, "a capture whose page says nothing answers None, and nothing is recorded")
+    return Rule(canonical({"run_id": capture["run_id"], "field": "has_meta", "value": True,
+                           "capture_id": capture["capture_id"]}),
+                "the observation is field 'has_meta' with value True, citing the capture it was read from: its "
+                "run_id and capture_id as the capture gives them")
+
+
+def canonical(found) -> object:
+    """An observation as its JSON (True is not 1), None as None."""
+    return None if found is None else json.dumps(found, sort_keys=True)
+
+
+def a_capture(body: str, run_id: str = "r" * 64, capture_id: str = "c" * 64, status: int = 200) -> tuple[dict]:
+    return ({"run_id": run_id, "action_id": f"inspect_headers -> {LAB}/about", "status": status,
+             "body": render_response(status, {"Content-Type": "text/html"}, body), "capture_id": capture_id},)
+
+
+def capture_in_words(question: tuple) -> str:
+    capture = question[0]
+    return (f"the capture {capture['capture_id'][:20]!r} of run {capture['run_id'][:20]!r} (HTTP {capture['status']}) "
+            f"whose {page_in_words((capture['body'],))}")
+
+
+def drawn_captures():
+    from hypothesis import strategies as st
+
+    ids = st.text(alphabet="0123456789abcdefABCDEF", min_size=1, max_size=64)
+    return st.builds(lambda run_id, capture_id, tagged, status: [a_capture(page(head=TAG if tagged else ""), run_id,
+                                                                           capture_id, status)],
+                     ids, ids, st.booleans(), st.integers(100, 599))
+
+
+OBSERVATION_CLASSES = (
+    Edge("a capture's run and id, whatever they are, cited as the capture gives them",
+         fixed=lambda: [[a_capture(page(head=TAG), run_id, capture_id, status)] for run_id, capture_id, status in (
+             ("a" * 64, "b" * 64, 200), ("B" * 64, "b" * 64, 404), ("0", "1", 500), ("c" * 63 + "d", "c" * 64, 301),
+             ("c" * 64, "c" * 63 + "d", 100))], drawn=drawn_captures, draws=6),
+    Edge("a capture whose page says nothing, or only seems to",
+         fixed=lambda: [[a_capture(text)] for text in ("", page(), HIDDEN, AS_TEXT,
+                                                      page(head=TAG.replace("generator", "x-generator")))],
+         drawn=drawn_captures, draws=6),
+    Edge("the same capture asked again, after another",
+         fixed=lambda: [[a_capture(page(head=TAG)), a_capture(page(), "d" * 64, "e" * 64), a_capture(page(head=TAG)),
+                         a_capture(page(head=TAG), "d" * 64, "e" * 64)]],
+         drawn=lambda: drawn_captures().map(lambda questions: questions * 2), draws=6),
+)
+EDGE_CLASSES = HAS_META_CLASSES + OBSERVATION_CLASSES
+
+
+def test_every_edge_class_of_the_two_contracts_gets_the_rules_answer():
+    compare(yours, "read_has_meta", HAS_META_CLASSES, rule=has_meta_rule, judged=exactly, shown=page_in_words)
+    compare(yours, "has_meta_observation", OBSERVATION_CLASSES, rule=observation_rule, judged=canonical,
+            shown=capture_in_words, unchanged=True)

@@ -13,13 +13,17 @@ The last rows drive the operator's fixed plan (starter/lesson05.py) with your
 inspect_metadata entry in the catalogue. Two of them are a pair: one asks the
 metadata read to wait while a header look is open, its mirror asks it to beat
 the probe. A score that wins everything fails the first; one that never wins
-fails the second. By default they check starter/lesson05.py; `course check 5`
-shows each result.
+fails the second. The edge-class check asks rank, feedback and choose about
+inputs on each edge class of their contracts, listed as data
+(``EDGE_CLASSES``), and compares your answers with the rule's. By default
+they check starter/lesson05.py; `course check 5` shows each result.
 """
 
 from __future__ import annotations
 
+import math
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -32,6 +36,7 @@ from core.run.policy import Policy, PolicyError
 from core.run.records import action_identity, make_run
 from core.run.select import rank as door_rank
 from core.run.select import score, selection_state
+from course.differ import Edge, Rule, compare
 from course.student import Student, seed
 from course.target import load_lesson
 
@@ -639,6 +644,370 @@ def test_inspect_metadata_beats_the_probe(plan):
 def test_the_run_follows_the_plan_and_the_budget_ends_it(plan):
     if off_plan(plan):
         pytest.fail(off_plan(plan))
+
+
+# --- the edge classes of the three contracts, each asked in every run ------------------------------------
+#
+# Each class is a kind of input the rules above judge, listed as data: the inputs every run asks (the class's
+# boundaries), and more drawn by Hypothesis from this run's seed. Your answer is compared with the rule's,
+# in this process: each identity's place and score (a score to twelve significant digits, however the
+# formula's steps are ordered), the credit and who gets it, the choice; every argument must come back as it
+# was sent.
+
+RANK_WORDS = ("score = weight * (1 + the credit of the tool's family) / (1 + cost), highest first; equal scores go "
+              "to the smaller action identity, compared as strings, whatever order the proposals came in")
+FEEDBACK_WORDS = ("credit goes to the act the outcome names, if the run executed it, and to the family of that act's "
+                  "tool: 1.0 for succeeded, 0.0 for failed, and None for an outcome not settled")
+CHOOSE_WORDS = ("the best-ranked open proposal (stored, neither executed nor turned away), each family credited with "
+                "what feedback gives over every settled outcome; None once max_actions acts have been executed (a "
+                "budget of 0 allows none), or when nothing is open")
+
+
+class Near(float):
+    """A score, equal to any number within twelve significant digits of it (the order of the formula's steps
+    may move its last bit), shown as the number."""
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, (int, float)) and not isinstance(other, bool)
+                and math.isclose(self, other, rel_tol=1e-12, abs_tol=1e-300))
+
+    def __ne__(self, other) -> bool:
+        return not self == other
+
+    __hash__ = float.__hash__
+
+    def __repr__(self) -> str:
+        return float.__repr__(self)
+
+
+def near(value) -> object:
+    return Near(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
+
+
+def rows(found) -> object:
+    """A ranking as the contract fixes it: each row's identity and score, in order."""
+    if not isinstance(found, list) or not all(isinstance(row, dict) and sorted(row) == ["action_id", "score"]
+                                              for row in found):
+        return f"no answer (it returned {str(found)[:80]!r}, not a list of {{'action_id', 'score'}} dicts)"
+    return [(row["action_id"], near(row["score"])) for row in found]
+
+
+def rank_rule(question: tuple) -> Rule:
+    proposals, catalogue, credit = question
+    scored = [(p["action_id"], score(catalogue[p["tool"]]["weight"], catalogue[p["tool"]]["cost"],
+                                     credit.get(catalogue[p["tool"]]["family"], 0.0))) for p in proposals]
+    return Rule([(action_id, near(value)) for action_id, value in sorted(scored, key=lambda pair: (-pair[1], pair[0]))],
+                RANK_WORDS)
+
+
+def an_entry(family: str, weight: float, cost: float) -> dict:
+    return {"family": family, "weight": weight, "cost": cost}
+
+
+def act_of(tool: str, path: str) -> dict:
+    return {"action_id": action_identity(tool, f"https://lab.example{path}"), "tool": tool}
+
+
+CATALOGUE = {"inspect_headers": an_entry("fam-recon", 2.0, 1.0), "inspect_metadata": an_entry("fam-recon", 1.5, 1.0),
+             "probe_reflection": an_entry("fam-probe", 3.0, 2.0), "probe": an_entry("fam-a", 2.0, 1.0),
+             "probe_links": an_entry("fam-b", 3.0, 1.0), "scan_links": an_entry("fam-b", 1.0, 0.0)}
+
+
+def rank_twice() -> list[list]:
+    proposals = [act_of("probe_reflection", "/zeta"), act_of("inspect_headers", "/news"), act_of("probe", "/about"),
+                 act_of("inspect_headers", "/about"), act_of("probe_links", "/a")]
+    return [[(proposals, CATALOGUE, {}), (proposals[::-1], CATALOGUE, {"fam-probe": 2.0}),
+             (proposals, CATALOGUE, {}), (proposals[1:] + proposals[:1], CATALOGUE, {"fam-recon": 1.0})]]
+
+
+def rank_sizes() -> list[list]:
+    ties = [act_of(tool, path) for path in ("/zeta", "/about", "/a", "/About", "/a-b")
+            for tool in ("inspect_headers", "probe")]  # 2.0 * 1 / 2 = 1.0 for both tools
+    return [[([], CATALOGUE, {})], [([act_of("scan_links", "/x")], CATALOGUE, {"fam-b": 3.0})], [(ties, CATALOGUE, {})],
+            [(ties[::-1], CATALOGUE, {"fam-a": 0.0, "fam-recon": 0.0})]]
+
+
+def rank_identities() -> list[list]:
+    paths = ("/about", "/About", "/ABOUT", "/about.", "/about-", "/about_", "/item9", "/item10", "/a%20b", "/a~b",
+             "/Zeta", "/zeta", "/caf\u00e9", "/cafe", "/about1", "/about2")
+    return [[([act_of("inspect_headers", path) for path in paths[::-1]], CATALOGUE, {})],
+            [([act_of(tool, "/about") for tool in ("probe", "probe_links", "scan_links", "inspect_headers")],
+              {tool: an_entry("fam-x", 1.0, 1.0) for tool in CATALOGUE}, {})]]
+
+
+def rank_numbers() -> list[list]:
+    catalogue = {"free": an_entry("fam-a", 1.0, 0.0), "third": an_entry("fam-b", 1.0, 2.0),
+                 "tiny": an_entry("fam-c", 1e-9, 1.0), "huge": an_entry("fam-d", 1e300, 1e300),
+                 "heavy": an_entry("fam-e", 7.0, 6.0), "seventh": an_entry("fam-f", 1.0, 6.0),
+                 "zero": an_entry("fam-g", 0.0, 1.0)}
+    proposals = [act_of(tool, "/about") for tool in catalogue]
+    return [[(proposals, catalogue, credit)] for credit in (
+        {}, {"fam-b": 1.0}, {"fam-b": 0.5, "fam-f": 2.0}, {"fam-a": 1e6, "fam-nobody": 3.0}, {"fam-c": 2.0, "fam-e": 3.0})]
+
+
+def drawn_rankings(count: tuple[int, int] = (0, 8)):
+    from hypothesis import strategies as st
+
+    tools = st.sampled_from(("probe", "probe_links", "Probe", "scan", "scan_links", "inspect_headers"))
+    paths = st.sampled_from(PATHS)
+    entries = st.builds(an_entry, st.sampled_from(FAMILIES), st.sampled_from((0.5, 1.0, 1.5, 2.0, 3.0, 7.0)),
+                        st.sampled_from((0.0, 1.0, 2.0, 3.0, 4.5, 6.0)))
+
+    def make(names_paths, entries_, credit_):
+        names = sorted({tool for tool, _ in names_paths})
+        catalogue = {tool: entries_[number % len(entries_)] for number, tool in enumerate(names)}
+        proposals = list({act_of(tool, path)["action_id"]: act_of(tool, path) for tool, path in names_paths}.values())
+        return [(proposals, catalogue, credit_)]
+
+    def distinct(questions):  # two different triples of one exact score would make their tie depend on rounding
+        proposals, catalogue, credit = questions[0]
+        exact = {}
+        for proposal in proposals:
+            entry_ = catalogue[proposal["tool"]]
+            triple = (entry_["weight"], entry_["cost"], credit.get(entry_["family"], 0.0))
+            value = Fraction(triple[0]) * (1 + Fraction(triple[2])) / (1 + Fraction(triple[1]))
+            if exact.setdefault(value, triple) != triple:
+                return False
+        return True
+
+    credit = st.dictionaries(st.sampled_from(FAMILIES), st.sampled_from((0.0, 1.0, 2.0, 3.0)), max_size=3)
+    return st.builds(make, st.lists(st.tuples(tools, paths), min_size=count[0], max_size=count[1]),
+                     st.lists(entries, min_size=1, max_size=3), credit).filter(distinct)
+
+
+RANK_EDGE_CLASSES = (
+    Edge("the same proposals asked again, in another order and under other credit", fixed=rank_twice,
+         drawn=lambda: drawn_rankings().map(lambda questions: questions + [(questions[0][0][::-1], *questions[0][1:])]),
+         draws=5),
+    Edge("no proposal, one, and many whose scores tie", fixed=rank_sizes, drawn=lambda: drawn_rankings((0, 2)), draws=5),
+    Edge("identities that differ only in letter case, punctuation, digits or their last character",
+         fixed=rank_identities, drawn=drawn_rankings, draws=5),
+    Edge("weights, costs and credits at their edges: no cost, scores that are no short decimal, huge numbers, "
+         "a family with no credit", fixed=rank_numbers, drawn=drawn_rankings, draws=5),
+)
+
+
+def feedback_rule(question: tuple) -> Rule:
+    outcome, actions, catalogue = question
+    tools = {action["action_id"]: action["tool"] for action in actions}
+    if outcome["status"] not in ("succeeded", "failed") or outcome["action_id"] not in tools:
+        return Rule(None, FEEDBACK_WORDS)
+    return Rule({"action_id": outcome["action_id"], "family": catalogue[tools[outcome["action_id"]]]["family"],
+                 "credit": near(1.0 if outcome["status"] == "succeeded" else 0.0)}, FEEDBACK_WORDS)
+
+
+def credited(found) -> object:
+    if found is None:
+        return None
+    if not isinstance(found, dict) or sorted(found) != ["action_id", "credit", "family"]:
+        return f"no answer (it returned {str(found)[:80]!r}, not None or {{'action_id', 'family', 'credit'}})"
+    return {**found, "credit": near(found["credit"])}
+
+
+def outcome_of(action: dict, status: str, number: int = 1) -> dict:
+    return {"outcome_id": f"{number:064x}", "action_id": action["action_id"], "status": status}
+
+
+RAN = [act_of("probe_links", "/news"), act_of("probe", "/about"), act_of("scan_links", "/zeta"),
+       act_of("inspect_headers", "/about")]
+
+
+def feedback_statuses() -> list[list]:
+    return [[(outcome_of(action, status, number), RAN, CATALOGUE)]
+            for number, (action, status) in enumerate((a, s) for a in RAN for s in ("succeeded", "failed", "unresolved"))]
+
+
+def feedback_strangers() -> list[list]:
+    strangers = [act_of("probe_links", "/news/"), act_of("probe_links", "/New"), act_of("probe_links", "/newsx"),
+                 act_of("probe", "/abou"), act_of("inspect_headers", "/About"), act_of("probe", "/news"),
+                 {"action_id": "probe_links", "tool": "probe_links"}]
+    return [[(outcome_of(stranger, "succeeded", number), RAN, CATALOGUE)] for number, stranger in enumerate(strangers)] + \
+        [[(outcome_of(RAN[0], "succeeded"), [], CATALOGUE)]]
+
+
+def feedback_prefixes() -> list[list]:
+    catalogue = {"probe": an_entry("fam-a", 1.0, 1.0), "probe_links": an_entry("fam-b", 1.0, 1.0),
+                 "probe_links_deep": an_entry("fam-c", 1.0, 1.0), "p": an_entry("fam-d", 1.0, 1.0)}
+    acts = [act_of("probe_links_deep", "/x"), act_of("probe_links", "/x"), act_of("probe", "/x"), act_of("p", "/x")]
+    return [[(outcome_of(action, "succeeded", number), acts, catalogue)] for number, action in enumerate(acts)] + \
+        [[(outcome_of(action, "failed", number), acts[::-1], dict(reversed(catalogue.items())))]
+         for number, action in enumerate(acts)]
+
+
+def feedback_twice() -> list[list]:
+    first, other = outcome_of(RAN[0], "succeeded", 1), outcome_of(RAN[1], "failed", 2)
+    return [[(first, RAN, CATALOGUE), (other, RAN, CATALOGUE), (first, RAN[::-1], CATALOGUE),
+             (outcome_of(RAN[0], "unresolved", 3), RAN, CATALOGUE), (first, RAN + RAN[:1], CATALOGUE)]]
+
+
+def drawn_outcomes():
+    from hypothesis import strategies as st
+
+    def make(acts, chosen, status, stranger):
+        action = acts[chosen % len(acts)] if acts and not stranger else act_of("probe", "/stranger")
+        return [(outcome_of(action, status, chosen), acts, CATALOGUE)]
+
+    acts = st.lists(st.builds(act_of, st.sampled_from(sorted(CATALOGUE)), st.sampled_from(PATHS)), max_size=6,
+                    unique_by=lambda action: action["action_id"])
+    return st.builds(make, acts, st.integers(0, 99), st.sampled_from(("succeeded", "failed", "unresolved")),
+                     st.booleans())
+
+
+FEEDBACK_EDGE_CLASSES = (
+    Edge("every outcome status, settled or not", fixed=feedback_statuses, drawn=drawn_outcomes, draws=5),
+    Edge("an outcome of an act the run never executed, or of one whose identity differs only at its end",
+         fixed=feedback_strangers, drawn=drawn_outcomes, draws=5),
+    Edge("tools whose names start one another's", fixed=feedback_prefixes, drawn=drawn_outcomes, draws=5),
+    Edge("the same outcome asked again, after others, with the acts in another order", fixed=feedback_twice,
+         drawn=lambda: drawn_outcomes().map(lambda questions: questions * 2), draws=5),
+)
+
+
+def choose_rule(question: tuple) -> Rule:
+    history, catalogue, max_actions = question
+    proposals, executed, closed, credit = [], [], set(), {}
+    for step in history:
+        if step["step"] == "proposed":
+            proposals.append(step)
+        elif step["step"] in ("executed", "turned away"):
+            closed.add(step["action_id"])
+            if step["step"] == "executed":
+                executed.append(step)
+        elif step["step"] == "settled":
+            earned = feedback_rule((step, executed, catalogue)).answer
+            if earned is not None:
+                credit[earned["family"]] = credit.get(earned["family"], 0.0) + earned["credit"]
+    still_open = [proposal for proposal in proposals if proposal["action_id"] not in closed]
+    if len(executed) >= max_actions or not still_open:
+        return Rule(None, CHOOSE_WORDS)
+    best = rank_rule((still_open, catalogue, credit)).answer[0]
+    return Rule(best, CHOOSE_WORDS)
+
+
+def chosen(found) -> object:
+    if found is None:
+        return None
+    if not isinstance(found, dict) or sorted(found) != ["action_id", "score"]:
+        return f"no answer (it returned {str(found)[:80]!r}, not None or {{'action_id', 'score'}})"
+    return (found["action_id"], near(found["score"]))
+
+
+def steps(*made: tuple) -> list[dict]:
+    """A history from (step, action, extra) triples: extra is a reason or an outcome's status."""
+    history = []
+    for number, (step, action, extra) in enumerate(made):
+        if step == "settled":
+            history.append({"step": "settled", "outcome_id": f"{number:064x}", "action_id": action["action_id"],
+                            "status": extra})
+        elif step == "turned away":
+            history.append({"step": step, **action, "reason": extra or "the door refused it"})
+        else:
+            history.append({"step": step, **action})
+    return history
+
+
+A, B, C, D = act_of("probe_links", "/news"), act_of("probe", "/about"), act_of("scan_links", "/zeta"), \
+    act_of("inspect_headers", "/about")
+PROPOSED = (("proposed", A, ""), ("proposed", B, ""), ("proposed", C, ""), ("proposed", D, ""))
+
+
+def choose_budgets() -> list[list]:
+    ran = steps(*PROPOSED, ("executed", A, ""), ("settled", A, "succeeded"), ("turned away", B, ""),
+                ("executed", C, ""))
+    return [[(ran, CATALOGUE, budget)] for budget in (0, 1, 2, 3, 10**9)] + \
+        [[(steps(*PROPOSED), CATALOGUE, budget)] for budget in (0, 1)]
+
+
+def choose_closed() -> list[list]:
+    return [[(steps(*PROPOSED, ("executed", A, ""), ("executed", C, ""), ("settled", C, "failed"),
+                    ("settled", A, "succeeded")), CATALOGUE, 9)],
+            [(steps(*PROPOSED, ("turned away", A, ""), ("turned away", B, "the action budget is spent"),
+                    ("executed", D, "")), CATALOGUE, 9)],
+            [(steps(("proposed", B, ""), ("executed", B, ""), ("proposed", A, ""), ("settled", B, "succeeded"),
+                    ("proposed", C, ""), ("turned away", A, "")), CATALOGUE, 9)],
+            [(steps(("proposed", A, ""), ("proposed", B, ""), ("executed", A, ""), ("executed", B, ""),
+                    ("settled", B, "unresolved"), ("settled", A, "succeeded"), ("proposed", C, ""),
+                    ("proposed", D, "")), CATALOGUE, 9)]]
+
+
+def choose_open() -> list[list]:
+    tied = {tool: an_entry("fam-t", 2.0, 1.0) for tool in CATALOGUE}
+    return [[([], CATALOGUE, 4)], [(steps(("proposed", A, ""), ("executed", A, "")), CATALOGUE, 4)],
+            [(steps(("proposed", C, "")), CATALOGUE, 4)],
+            [(steps(*PROPOSED[::-1]), tied, 4)], [(steps(*PROPOSED), tied, 4)]]
+
+
+def choose_twice() -> list[list]:
+    first = steps(*PROPOSED, ("executed", A, ""), ("settled", A, "succeeded"))
+    other = steps(*PROPOSED, ("executed", B, ""), ("settled", B, "succeeded"))
+    return [[(first, CATALOGUE, 4), (other, CATALOGUE, 4), (first, CATALOGUE, 4), (other, CATALOGUE, 1)]]
+
+
+def drawn_histories():
+    from hypothesis import strategies as st
+
+    def make(picks, budget):
+        proposed, done, made = [], [], []
+        for kind, which, extra in picks:
+            pool = {"propose": None, "execute": proposed, "turn away": proposed, "settle": done}[kind]
+            if kind == "propose":
+                action = act_of(sorted(CATALOGUE)[which % len(CATALOGUE)], PATHS[which % len(PATHS)])
+                if action not in proposed:
+                    proposed.append(action)
+                    made.append(("proposed", action, ""))
+            elif pool:
+                action = pool[which % len(pool)]
+                if kind == "settle":
+                    made.append(("settled", action, extra))
+                elif all(action != act for step, act, _ in made if step in ("executed", "turned away")):
+                    made.append(("executed" if kind == "execute" else "turned away", action, ""))
+                    if kind == "execute":
+                        done.append(action)
+        return [(steps(*made), CATALOGUE, budget)]
+
+    pick = st.tuples(st.sampled_from(("propose", "propose", "execute", "turn away", "settle")), st.integers(0, 50),
+                     st.sampled_from(("succeeded", "failed", "unresolved")))
+    return st.builds(make, st.lists(pick, max_size=16), st.integers(0, 5))
+
+
+CHOOSE_EDGE_CLASSES = (
+    Edge("a budget of none, one, exactly spent, and one more than has run", fixed=choose_budgets,
+         drawn=drawn_histories, draws=5),
+    Edge("acts executed, turned away, and outcomes settled late, after later acts ran", fixed=choose_closed,
+         drawn=drawn_histories, draws=5),
+    Edge("nothing open, one proposal open, and open proposals whose scores tie", fixed=choose_open,
+         drawn=drawn_histories, draws=5),
+    Edge("the same history asked again, after another", fixed=choose_twice,
+         drawn=lambda: drawn_histories().map(lambda questions: questions * 2), draws=5),
+)
+EDGE_CLASSES = RANK_EDGE_CLASSES + FEEDBACK_EDGE_CLASSES + CHOOSE_EDGE_CLASSES
+
+
+def ranking_in_words(question: tuple) -> str:
+    proposals, catalogue, credit = question
+    identities = [proposal["action_id"].replace(LAB, "") for proposal in proposals]
+    return f"the proposals {identities}, the catalogue {catalogue} and the credit {credit}"
+
+
+def outcome_in_words(question: tuple) -> str:
+    outcome, actions, catalogue = question
+    return (f"the outcome {outcome['status']!r} of {outcome['action_id'].replace(LAB, '')!r}, the executed acts "
+            f"{[a['action_id'].replace(LAB, '') for a in actions]} and the catalogue {catalogue}")
+
+
+def history_in_words(question: tuple) -> str:
+    history, catalogue, budget = question
+    told = [f"{step['step']} {step['action_id'].replace(LAB, '')}" + (f" {step['status']}" if "status" in step else "")
+            for step in history]
+    return f"the history {told}, the catalogue {catalogue} and max_actions {budget}"
+
+
+def test_every_edge_class_of_the_three_contracts_gets_the_rules_answer():
+    compare(yours, "rank", RANK_EDGE_CLASSES, rule=rank_rule, judged=rows, shown=ranking_in_words, unchanged=True)
+    compare(yours, "feedback", FEEDBACK_EDGE_CLASSES, rule=feedback_rule, judged=credited, shown=outcome_in_words,
+            unchanged=True)
+    compare(yours, "choose", CHOOSE_EDGE_CLASSES, rule=choose_rule, judged=chosen, shown=history_in_words,
+            unchanged=True)
 
 
 def show(run) -> None:

@@ -285,7 +285,7 @@ def test_the_first_check_of_lesson_2_does_not_give_away_the_prediction():
 def test_a_pass_says_what_to_do_next_and_a_solution_run_saves_no_progress():
     done = run_course(REPO, "check", "2", COURSE_TARGET="solution")
     assert done.returncode == 0, done.stdout
-    assert done.stdout.splitlines()[0] == "All 13 checks pass: lesson 2 is complete."
+    assert done.stdout.splitlines()[0] == "All 14 checks pass: lesson 2 is complete."
     assert done.stdout.splitlines()[-1].startswith("Next: lesson 3, Stages")
     assert "Saved in" not in done.stdout
 

@@ -83,6 +83,16 @@ def decided(events: Iterable[dict]) -> dict[str, dict]:
             for event in events if event.get("kind") == "review" and event.get("status") == "admitted"}
 
 
+def rejected(events: Iterable[dict]) -> dict[str, dict]:
+    """The rejections the ledger records, by review subject: each stands as it is, signed file given again or not.
+
+    A rejection only ever refuses an act, so keeping one on the ledger's word
+    lets nothing run; an approval counts only with its evidence (the
+    operator's configuration, or a signed decision admitted again).
+    """
+    return {subject: review for subject, review in decided(events).items() if review["decision"] == "rejected"}
+
+
 def held_in(events: Iterable[dict], policy: Policy, gating: Gating) -> dict[str, Held]:
     """Every act the ledger shows the gate held for review, decided since or not, by review subject."""
     found: dict[str, Held] = {}

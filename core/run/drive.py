@@ -679,7 +679,9 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
     doors.final_door's place, as for ``run``. ``signed`` holds a person's
     signed decisions by file name (decisions.read_folder): each one admitted
     (decisions.admitted) counts as a review the operator holds, and each
-    other one is a recorded refusal with its code. Raises
+    other one is a recorded refusal with its code. A rejection the
+    journal records stands without its signed file (decisions.rejected), so
+    a resume without it never asks for that act again. Raises
     journal.JournalError with one line naming what is wrong.
     """
     if transport not in TRANSPORTS:
@@ -697,7 +699,7 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
         given, refused = decisions.admitted(signed or {}, run.run_id,
                                             decisions.waiting(read.events, config.policy, config.gating),
                                             recorded, config.approvers, check)
-        config = replace(config, reviews={**given, **config.reviews})
+        config = replace(config, reviews={**decisions.rejected(read.events), **given, **config.reviews})
         count, distrust = trusted(run, config, read, door)
         keep = journal.restart_point(read.events[:count])
         rebuilt = door_of(config, run, None, door)

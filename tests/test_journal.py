@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.audit.replay import replay
-from core.run import drive, journal
+from core.run import decisions, drive, journal
 from core.run.canon import canonical_bytes
 from core.run.doors import CODES, final_door
 from core.run.rederive import ask_again, verify
@@ -215,28 +215,28 @@ def forge_approval(source: Path, into: Path, at: int, config: drive.Configuratio
 
 
 def test_an_approval_forged_into_the_journal_does_not_count_and_the_act_stays_held(tmp_path):
-    """A journal edited in the middle, its chain recomputed, adding an approval the operator's configuration does not hold (and the approved act begun), resumes without it: the act stays held and never reaches the lab; one line names the line."""
+    """A journal edited in the middle, its chain recomputed, adding an approval the operator's configuration does not hold (and the approved act begun), resumes without it: the act stays held, the run waits for a person's decision on it, and it never reaches the lab; one line names the line."""
     raw = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text(encoding="utf-8"))
     reviewers = [r for r in raw["reviewers"] if not r["subject"].endswith("/search")]
     config = drive.configuration({**raw, "reviewers": reviewers})
-    source = full_journal(tmp_path, config)
+    source = tmp_path / "full.jsonl"
+    with pytest.raises(decisions.Waiting), Journal.start(source, drive.identify(config).to_dict()) as sink:
+        drive.run(config, sink=sink, adapter=Lab(OUTLIVING))  # a journaled run waits at the act no review decides
     held = [e for e in journal.read(source).events if e["code"] == "held_for_review"
             and e["payload"]["destination"].endswith("/search")][0]
     path = forge_approval(source, tmp_path / "forged.jsonl", held["seq"], config, held)
     subject = subject_of(SEARCH, held["payload"]["arguments"])
     lab = Lab(OUTLIVING)
-    done = resumed(path, lab, config)
-    report = done.driven.report
-    assert len(done.notes) == 1 and f"line {held['seq'] + 2}" in done.notes[0]
-    assert "does not hold" in done.notes[0]
-    assert subject not in {r["subject_id"] for r in report["reviews"]}
-    assert SEARCH not in {a["action_id"] for a in report["actions"]}
+    with pytest.raises(decisions.Waiting) as waited:
+        resumed(path, lab, config)
+    assert waited.value.held.subject == subject
+    events = journal.read(path).events
+    notes = [e["reason"] for e in events if e["code"] == "journal_not_trusted"]
+    assert len(notes) == 1 and f"line {held['seq'] + 2}" in notes[0] and "does not hold" in notes[0]
+    assert subject not in decisions.decided(events)
+    assert not [e for e in events if e["kind"] == "action" and e["status"] == "admitted" and e["id"] == SEARCH]
     assert not lab.requests_of(path, SEARCH, held["payload"]["arguments"])
-    assert [e["code"] for e in report["events"] if e["code"] == "journal_not_trusted"] == ["journal_not_trusted"]
-    assert verify(report).ok and replay(report).divergences == ()
-    # the same run never interrupted holds the act the same way
-    uninterrupted = drive.run(config).report
-    assert (report["findings"], report["verdicts"]) == (uninterrupted["findings"], uninterrupted["verdicts"])
+    assert events[-1]["code"] == "held_for_review" and events[-1]["seq"] == held["seq"] + 1
 
 
 def test_an_approval_forged_over_a_rejection_does_not_count(reference_journal, tmp_path):

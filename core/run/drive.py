@@ -659,7 +659,8 @@ class DecisionsDisagree(journal.JournalError):
 
 def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB, transport: str = "inprocess", *,
            model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet,
-           door: FinalDoor = final_door, signed: Mapping[str, str | None] | None = None) -> Resumed:
+           door: FinalDoor = final_door, signed: Mapping[str, str | None] | None = None,
+           journal_class: type[journal.Journal] = journal.Journal) -> Resumed:
     """Carry on the run whose journal is at ``path``, to its sealed report; the journal goes on being written.
 
     The file must be a journal (journal.NotAJournal otherwise, and nothing
@@ -681,14 +682,16 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
     (decisions.admitted) counts as a review the operator holds, and each
     other one is a recorded refusal with its code. A rejection the
     journal records stands without its signed file (decisions.rejected), so
-    a resume without it never asks for that act again. Raises
+    a resume without it never asks for that act again. ``journal_class``
+    reopens the journal in journal.Journal's place (a subclass that watches
+    each write, as the kill matrix's does). Raises
     journal.JournalError with one line naming what is wrong.
     """
     if transport not in TRANSPORTS:
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
     pack = load_safety_pack()
     run = identify(config, lab_dir)
-    sink, read = journal.Journal.reopen(path)
+    sink, read = journal_class.reopen(path)
     with sink:
         if read.run != run.to_dict():
             raise journal.JournalError(f"{shown_path(path)} is the journal of run "

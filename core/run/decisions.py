@@ -64,6 +64,7 @@ class Waiting(Exception):
     def __init__(self, held: Held) -> None:
         super().__init__(f"waiting for {held.role} to decide {held.subject}")
         self.held = held
+        self.decided_late = False  # a decision given was refused as naming an act that did not wait (drive.resume)
 
 
 def held_act(policy: Policy, gating: Gating, payload: Mapping, reason: str) -> Held | None:

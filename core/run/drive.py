@@ -682,13 +682,32 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
     (decisions.admitted) counts as a review the operator holds, and each
     other one is a recorded refusal with its code. A rejection the
     journal records stands without its signed file (decisions.rejected), so
-    a resume without it never asks for that act again. ``journal_class``
+    a resume without it never asks for that act again; a signed decision
+    refused as naming an act that does not wait is tried again once the
+    run waits (``resume_once``). ``journal_class``
     reopens the journal in journal.Journal's place (a subclass that watches
     each write, as the kill matrix's does). Raises
     journal.JournalError with one line naming what is wrong.
     """
     if transport not in TRANSPORTS:
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
+    carry_on_once = lambda: resume_once(config, path, lab_dir, transport, model, adapter, watch,  # noqa: E731
+                                        door, signed, journal_class)
+    try:
+        return carry_on_once()
+    except decisions.Waiting as waiting:
+        if not waiting.decided_late:
+            raise
+    return carry_on_once()  # the act waits on disk now, so the decision signed for it is admitted
+
+
+def resume_once(config: Configuration, path: str | Path, lab_dir: Path, transport: str, model: Model | None,
+                adapter: Adapter | None, watch: Watch, door: FinalDoor, signed: Mapping[str, str | None] | None,
+                journal_class: type[journal.Journal]) -> Resumed:
+    """``resume``, once. A Waiting it raises says whether a signed decision given was refused as naming an act
+    that did not wait (``decided_late``): it may name the act held now, whose hold was not on disk (a resume
+    killed after cutting the hold off, before it held the act again), so ``resume`` carries on once more, and
+    admits it if so."""
     pack = load_safety_pack()
     run = identify(config, lab_dir)
     sink, read = journal_class.reopen(path)
@@ -716,7 +735,11 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
                 rebuilt.refuse("journal", note, code=code, by="drive.resume")
         for decision in refused if rebuilt.closed is None else ():
             rebuilt.refuse("review", decision.reason, code=decision.code, by="drive.resume (decisions.admitted)")
-        driven = carried_through(rebuilt, config, lab_dir, transport, model, adapter, watch, pack, sink)
+        try:
+            driven = carried_through(rebuilt, config, lab_dir, transport, model, adapter, watch, pack, sink)
+        except decisions.Waiting as waiting:
+            waiting.decided_late = any(decision.code == "decision_another_act" for decision in refused)
+            raise
         return Resumed(driven, notes)
 
 

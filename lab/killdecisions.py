@@ -245,6 +245,7 @@ class Reference:
     approved: frozenset[str]
     rejected: frozenset[str]
     consequential: dict[str, bool]  # each act's idempotency key (its execution's) -> whether it needs a review
+    firsts: tuple[int, ...] = ()  # the first write of each resumed process, counted over the chain
 
     @property
     def writes(self) -> int:
@@ -253,13 +254,14 @@ class Reference:
 
 def uninterrupted(chain: Chain) -> Reference:
     """Run, wait, sign, resume ... to the report, never killed: what every point is judged by."""
-    person, kinds, sends, legs = chain.person(), [], 0, 0
+    person, kinds, sends, legs, firsts = chain.person(), [], 0, 0, []
     with lab_served(chain.record) as port:
         status: int | str = main.WAITING
         while status == main.WAITING:
             if legs > MOST_RESUMES:
                 raise RuntimeError("the uninterrupted chain waits for ever")
             done = leg(legs == 0, chain.kept, chain.config_path, chain.reviews, port, chain.out)
+            firsts += [len(kinds) + 1] if legs and done.kinds else []
             legs, status, sends = legs + 1, done.status, sends + done.sends
             kinds.extend(done.kinds)
             if status == main.WAITING and not person.decide(chain.kept, chain.record):
@@ -274,7 +276,8 @@ def uninterrupted(chain: Chain) -> Reference:
     consequential = {drive.idempotency_key(execution, run_id, subject_of(a["tool"], a["arguments"], a["destination"])):
                      is_consequential(person.config, a["tool"]) for a in report["actions"]}
     return Reference(report, tuple(server.read_record(chain.record)), tuple(kinds), sends, legs,
-                     frozenset(person.decided("approved")), frozenset(person.decided("rejected")), consequential)
+                     frozenset(person.decided("approved")), frozenset(person.decided("rejected")), consequential,
+                     tuple(firsts))
 
 
 def checked(chain: Chain, report: dict) -> str:
@@ -456,7 +459,8 @@ def approved_first(events: list[dict], subject: str, action_id: str) -> bool:
 
 def kill_points(ref: Reference, sample: bool) -> list[Point]:
     """Every write and every request of the uninterrupted chain; sampled, the first point of each kind: a write by
-    its event's kind, status, code and outcome status, a request by whether its act is consequential."""
+    its event's kind, status, code and outcome status, a request by whether its act is consequential; and the
+    first write of each resumed process (the moment after a resume cut its journal back)."""
     points = [Point(WRITE, n) for n in range(1, ref.writes + 1)] + [Point(SEND, n) for n in range(1, ref.sends + 1)]
     if not sample:
         return points
@@ -465,7 +469,8 @@ def kill_points(ref: Reference, sample: bool) -> list[Point]:
         kind = (WRITE, *ref.kinds[point.n - 1]) if point.what == WRITE \
             else (SEND, ref.consequential[ref.record[point.n - 1].get("idempotency_key")])
         kinds.setdefault(kind, point)
-    return list(kinds.values())
+    firsts = [Point(WRITE, n) for n in ref.firsts if Point(WRITE, n) not in kinds.values()]
+    return sorted([*kinds.values(), *firsts], key=points.index)
 
 
 def kill_matrix(points: str | None = None, sample: bool = False, folder: Path | None = None,

@@ -8,6 +8,7 @@ broken on purpose, in a process of its own.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -270,7 +271,7 @@ def test_the_kill_matrix_with_a_person_counts_a_lab_that_forgets_keys_as_duplica
 
 
 def test_the_matrix_with_a_person_writes_no_review_down_and_lists_a_key_anyone_can_derive(tmp_path):
-    """The person-in-the-loop scenario's configuration writes no review down, names the signature check and lists, for every approver role, one demo key whose seed is SHA-256 of a printed phrase; its matrix has a kill point for every write and every request of the whole chain."""
+    """The person-in-the-loop scenario's configuration writes no review down, names the signature check and lists, for every approver role, one demo key whose seed is SHA-256 of a printed phrase; its matrix has a kill point for every write and every request of the whole chain, and its sample the first write of each resumed process."""
     from lab import killdecisions
     config = drive.load_configuration(killdecisions.configuration(tmp_path))
     assert config.reviews == {} and config.plugins["review_signature"] == "signoff.plugin:check_decision"
@@ -284,3 +285,5 @@ def test_the_matrix_with_a_person_writes_no_review_down_and_lists_a_key_anyone_c
                                   {str(n): False for n in range(4)})
     assert [str(p) for p in killdecisions.kill_points(ref, False)] == [*map(str, range(1, 10)), "s1", "s2", "s3", "s4"]
     assert [str(p) for p in killdecisions.kill_points(ref, True)] == ["1", "s1"]
+    resumed_at_3 = dataclasses.replace(ref, firsts=(3,))  # a resumed process's first write is a kind of its own
+    assert [str(p) for p in killdecisions.kill_points(resumed_at_3, True)] == ["1", "3", "s1"]

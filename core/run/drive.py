@@ -691,14 +691,13 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
     """
     if transport not in TRANSPORTS:
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
-    carry_on_once = lambda: resume_once(config, path, lab_dir, transport, model, adapter, watch,  # noqa: E731
-                                        door, signed, journal_class)
+    given = (config, path, lab_dir, transport, model, adapter, watch, door, signed, journal_class)
     try:
-        return carry_on_once()
+        return resume_once(*given)
     except decisions.Waiting as waiting:
         if not waiting.decided_late:
             raise
-    return carry_on_once()  # the act waits on disk now, so the decision signed for it is admitted
+    return resume_once(*given)  # the act waits on disk now, so the decision signed for it is admitted
 
 
 def resume_once(config: Configuration, path: str | Path, lab_dir: Path, transport: str, model: Model | None,

@@ -81,9 +81,12 @@ mutate: $(STAMP)
 	$(BIN)/python -m mutation $(LESSONS) --survivors
 
 # The reference run killed with SIGKILL after every ledger write and every request the lab answers,
-# then resumed, each judged by the lab's own record (make test runs the first point of each kind).
+# then resumed, each judged by the lab's own record (make test runs the first point of each kind);
+# then the same with a person in the loop: no review written down, signed decisions arriving after
+# the kill (lab/killdecisions.py).
 killmatrix: $(STAMP)
 	$(BIN)/python -m lab.killmatrix
+	$(BIN)/python -m lab.killmatrix --decisions
 
 # JupyterLab refuses to start as root unless told; containers and CI often run as root.
 LAB_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)

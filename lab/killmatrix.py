@@ -5,6 +5,8 @@
     python -m lab.killmatrix --points 10,s3  the writes and sends named (s3: after the third send)
     python -m lab.killmatrix --kill s7 --journal FILE --lab-url URL
                                              one run killed there, its journal kept, nothing resumed
+    python -m lab.killmatrix --decisions     the same with a person in the loop (lab/killdecisions.py):
+                                             no review written down, signed decisions arriving after a kill
 
 For each kill point the reference run is driven over real loopback HTTP, with
 a journal (core/run/journal.py), against a lab served in a process of its
@@ -519,8 +521,18 @@ def main_command(argv: list[str] | None = None, resume: Resume = resume_command)
     parser.add_argument("--journal", type=Path, metavar="FILE", help="with --kill: the journal to write (new)")
     parser.add_argument("--lab-url", metavar="URL", help="with --kill: the lab served at http://127.0.0.1:PORT")
     parser.add_argument("--show", action="store_true", help="also print each point that failed, and why")
+    parser.add_argument("--decisions", action="store_true",
+                        help="no review written down: a person signs each decision when the run waits, after a kill too")
     args = parser.parse_args(argv)
     try:
+        if args.decisions:
+            if args.kill is not None:
+                raise ValueError("--kill kills the reference run once: leave out --decisions")
+            from lab import killdecisions  # it builds on this module
+
+            decided, ref = killdecisions.kill_matrix(args.points, args.sample)
+            print("\n".join(decided.lines(ref) + (decided.failures if args.show else [])))
+            return 0 if decided.clean else 1
         if args.kill is not None:
             if args.journal is None or args.lab_url is None:
                 raise ValueError("--kill needs --journal FILE and --lab-url URL")

@@ -80,10 +80,7 @@ def full_journal(folder: Path, config: drive.Configuration | None = None) -> Pat
     config = config or drive.load_configuration()
     path = folder / "full.jsonl"
     with Journal.start(path, drive.identify(config).to_dict()) as sink:
-        try:
-            drive.run(config, sink=sink, adapter=Lab(OUTLIVING))
-        except decisions.Waiting:
-            pass  # a held act nothing decides: the journal ends where the run waits for a person
+        drive.run(config, sink=sink, adapter=Lab(OUTLIVING))
     return path
 
 
@@ -218,28 +215,28 @@ def forge_approval(source: Path, into: Path, at: int, config: drive.Configuratio
 
 
 def test_an_approval_forged_into_the_journal_does_not_count_and_the_act_stays_held(tmp_path):
-    """A journal edited after a held act, its chain recomputed, adding an approval the operator's configuration does not hold (and the approved act begun), resumes without it: the act waits for a person again and never reaches the lab; one note names the line."""
+    """A journal edited in the middle, its chain recomputed, adding an approval the operator's configuration does not hold (and the approved act begun), resumes without it: the act stays held, the run waits for a person's decision on it, and it never reaches the lab; one line names the line."""
     raw = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text(encoding="utf-8"))
     reviewers = [r for r in raw["reviewers"] if not r["subject"].endswith("/search")]
     config = drive.configuration({**raw, "reviewers": reviewers})
-    source = full_journal(tmp_path, config)
+    source = tmp_path / "full.jsonl"
+    with pytest.raises(decisions.Waiting), Journal.start(source, drive.identify(config).to_dict()) as sink:
+        drive.run(config, sink=sink, adapter=Lab(OUTLIVING))  # a journaled run waits at the act no review decides
     held = [e for e in journal.read(source).events if e["code"] == "held_for_review"
             and e["payload"]["destination"].endswith("/search")][0]
     path = forge_approval(source, tmp_path / "forged.jsonl", held["seq"], config, held)
     subject = subject_of(SEARCH, held["payload"]["arguments"])
     lab = Lab(OUTLIVING)
-    with pytest.raises(decisions.Waiting) as waiting:
+    with pytest.raises(decisions.Waiting) as waited:
         resumed(path, lab, config)
-    assert waiting.value.held.subject == subject
-    assert not lab.requests_of(path, SEARCH, held["payload"]["arguments"])
+    assert waited.value.held.subject == subject
     events = journal.read(path).events
-    notes = [e for e in events if e["code"] == "journal_not_trusted"]
-    assert len(notes) == 1 and f"line {held['seq'] + 2}" in notes[0]["reason"] and "does not hold" in notes[0]["reason"]
+    notes = [e["reason"] for e in events if e["code"] == "journal_not_trusted"]
+    assert len(notes) == 1 and f"line {held['seq'] + 2}" in notes[0] and "does not hold" in notes[0]
     assert subject not in decisions.decided(events)
-    # without a journal the same run holds the act the same way, as a refusal, and goes on
-    uninterrupted = drive.run(config).report
-    assert subject not in {r["subject_id"] for r in uninterrupted["reviews"]}
-    assert SEARCH not in {a["action_id"] for a in uninterrupted["actions"]}
+    assert not [e for e in events if e["kind"] == "action" and e["status"] == "admitted" and e["id"] == SEARCH]
+    assert not lab.requests_of(path, SEARCH, held["payload"]["arguments"])
+    assert events[-1]["code"] == "held_for_review" and events[-1]["seq"] == held["seq"] + 1
 
 
 def test_an_approval_forged_over_a_rejection_does_not_count(reference_journal, tmp_path):

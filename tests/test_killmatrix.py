@@ -8,6 +8,8 @@ broken on purpose, in a process of its own.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import os
 import random
@@ -27,6 +29,7 @@ from core.run.rederive import verify
 from core.run.gate import subject_of
 from lab import server
 from lab.killmatrix import Reference, kill_points
+from tlog import note
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE = json.loads((REPO / "data" / "course" / "report.json").read_text(encoding="utf-8"))
@@ -203,3 +206,84 @@ def test_one_kill_leaves_the_journal_as_the_kill_left_it_and_bad_input_gets_one_
                 ["--kill", "3"]):
         refused = killmatrix(*bad)
         assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and refused.stderr.startswith("killmatrix: ")
+
+
+# --- with a person in the loop (lab/killdecisions.py) --------------------------------------
+
+DECIDED = re.compile(r"(\d+) kill points with a person in the loop: (\d+) duplicated acts, (\d+) lost approvals, "
+                     r"(\d+) unapproved acts, (\d+) rejected acts that ran; (\d+) of (\d+) resumed to a report that "
+                     r"seal verify and replay pass with --config and --reviews")
+
+
+def decided_counts(done: subprocess.CompletedProcess) -> tuple[int, ...]:
+    found = DECIDED.fullmatch(done.stdout.splitlines()[0]) if done.stdout else None
+    assert found, done.stdout + done.stderr
+    return tuple(int(number) for number in found.groups())
+
+
+@pytest.mark.whole
+def test_the_kill_matrix_with_a_person_in_the_loop_loses_no_decision_and_runs_nothing_undecided():
+    """With no review written down, killed with SIGKILL at the first point of each kind and carried on with signed decisions that arrive after the kill (killed again right after one is recorded), the run acts nothing twice, loses no approval, runs nothing unapproved or rejected, and resumes to a report that seal verify and replay pass with --config and --reviews."""
+    done = killmatrix("--decisions", "--sample", "--show")
+    k, duplicated, lost, unapproved, rejected, resumed, of = decided_counts(done)
+    assert (duplicated, lost, unapproved, rejected, resumed, of) == (0, 0, 0, 0, k, k), done.stdout
+    assert k >= 20 and done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    after_kill, killed_twice = map(int, re.fullmatch(r"(\d+) decisions signed after a kill; (\d+) points killed "
+                                                      r"again right after the resumed run recorded a decision",
+                                                      lines[1]).groups())
+    assert after_kill >= 1 and killed_twice >= 1, lines
+    assert lines[3] == "0 acts sent again that were not in doubt when the run was killed"
+    assert lines[5].endswith("3 acts approved and 1 rejected by signed decisions)"), lines
+
+
+@pytest.mark.whole  # the matrix's own checks can fail: with the sample, in make test only
+def test_the_kill_matrix_with_a_person_counts_a_rejected_act_that_a_gateless_resume_sends():
+    """Killed right after the person's signed rejection is recorded, a resumed harness whose gate lets every act through sends the rejected probe: the matrix counts a rejected act that ran, and fails."""
+    script = textwrap.dedent("""
+        import sys, tempfile
+        from pathlib import Path
+        from core.run import doors
+        from lab import killdecisions
+        folder = Path(tempfile.mkdtemp())
+        ref = killdecisions.uninterrupted(killdecisions.Chain(folder, killdecisions.configuration(folder)))
+        reviews = [n for n, kind in enumerate(ref.kinds, start=1) if kind[:2] == ("review", "admitted")]
+        tally, ref = killdecisions.kill_matrix(str(reviews[1]), door=doors.final_door_with(without=("the_gate",)))
+        print("\\n".join(tally.lines(ref) + tally.failures))
+        sys.exit(0 if tally.clean else 1)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert decided_counts(done)[4] == 1 and done.returncode == 1, done.stdout + done.stderr
+    assert "/search with arguments" in done.stdout and "rejected, acted" in done.stdout, done.stdout
+
+
+@pytest.mark.whole  # the matrix's own checks can fail: with the sample, in make test only
+def test_the_kill_matrix_with_a_person_counts_a_lab_that_forgets_keys_as_duplicated_acts():
+    """Against a lab that does not deduplicate, a probe the person approved, sent again after the kill, acts twice, and the matrix with a person in the loop says so."""
+    done = killmatrix("--decisions", "--points", "s7", script="""
+        import sys
+        from lab import app
+        from lab.killmatrix import main_command
+        answer = app.FirstAnswers.answer
+        app.FirstAnswers.answer = lambda self, key, environ, serve: answer(self, None, environ, serve)
+    """)
+    assert decided_counts(done)[:2] == (1, 1) and done.returncode == 1, done.stdout + done.stderr
+
+
+def test_the_matrix_with_a_person_writes_no_review_down_and_lists_a_key_anyone_can_derive(tmp_path):
+    """The person-in-the-loop scenario's configuration writes no review down, names the signature check and lists, for every approver role, one demo key whose seed is SHA-256 of a printed phrase; its matrix has a kill point for every write and every request of the whole chain, and its sample the first write of each resumed process."""
+    from lab import killdecisions
+    config = drive.load_configuration(killdecisions.configuration(tmp_path))
+    assert config.reviews == {} and config.plugins["review_signature"] == "signoff.plugin:check_decision"
+    reviewer = killdecisions.demo_reviewer()
+    assert reviewer.verifier().encode() == note.Signer(
+        killdecisions.REVIEWER, note.ED25519, hashlib.sha256(killdecisions.PHRASE.encode()).digest()).verifier().encode()
+    roles = {review["reviewer"] for review in drive.load_configuration().reviews.values()}
+    assert config.approvers == {role: [reviewer.verifier().encode()] for role in roles}
+    record = tuple({"idempotency_key": str(n)} for n in range(4))
+    ref = killdecisions.Reference({}, record, (("event", "admitted", "", ""),) * 9, 4, 5, frozenset(), frozenset(),
+                                  {str(n): False for n in range(4)})
+    assert [str(p) for p in killdecisions.kill_points(ref, False)] == [*map(str, range(1, 10)), "s1", "s2", "s3", "s4"]
+    assert [str(p) for p in killdecisions.kill_points(ref, True)] == ["1", "s1"]
+    resumed_at_3 = dataclasses.replace(ref, firsts=(3,))  # a resumed process's first write is a kind of its own
+    assert [str(p) for p in killdecisions.kill_points(resumed_at_3, True)] == ["1", "3", "s1"]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from core.run import decisions, drive, main as harness
+from core.run import decisions, drive, journal, main as harness
 from signoff import decision
 from tlog import note
 
@@ -220,3 +220,38 @@ def test_the_reviews_folder_is_read_without_waiting_on_a_hostile_file(tmp_path):
     (folder / "sub").mkdir()
     (folder / "big").write_bytes(b"x" * (decisions.MAX_DECISION_BYTES + 1))
     assert decisions.read_folder(folder) == {"big": None, "fifo": None, "sub": None}
+
+
+def test_a_recorded_rejection_stays_final_when_the_run_is_resumed_without_its_signed_file(tmp_path, capsys):
+    """A signed rejection the journal records stands when the run is resumed without the reviews folder that held it: the finished run is not asked again, and an approval signed later is refused as a second decision, so the rejected probe never runs."""
+    config = configuration(tmp_path)
+    waits(tmp_path, config, capsys)
+    run_id = run_id_of(config)
+    signed_file(tmp_path / "first", "no", decision.sign(LEAD, run_id, PROBE, ROLE, "rejected", "not today"))
+    assert resume(tmp_path, config, tmp_path / "first", capsys) == 0
+    finished = (tmp_path / "r.json").read_bytes()
+    (tmp_path / "later").mkdir()
+    assert resume(tmp_path, config, tmp_path / "later", capsys) == 0  # no decision given: nothing to wait for
+    assert (tmp_path / "r.json").read_bytes() == finished
+    signed_file(tmp_path / "later", "yes", decision.sign(LEAD, run_id, PROBE, ROLE, "approved", "changed my mind"))
+    assert resume(tmp_path, config, tmp_path / "later", capsys) == 0
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert [r["decision"] for r in report["reviews"] if r["subject_id"] == PROBE] == ["rejected"]
+    assert not [e for e in report["events"] if e["kind"] == "action" and e["status"] == "admitted"
+                and e["payload"]["tool"] == "probe_reflection" and e["payload"]["destination"].endswith("/debug")]
+
+
+def test_a_decision_signed_before_a_resume_that_was_killed_still_decides_the_act_it_waited_on(tmp_path, capsys):
+    """A resume killed after it cut the held act off its journal and before it held the act again leaves no act waiting on disk: resumed once more with the same signed decision, the run admits it for that act when the act is held again (no refusal as another act) and goes on to its report."""
+    config = configuration(tmp_path)
+    waits(tmp_path, config, capsys)
+    signed_file(tmp_path / "reviews", "lead", decision.sign(LEAD, run_id_of(config), PROBE, ROLE, "approved", "ok"))
+    sink, read = journal.Journal.reopen(tmp_path / "run.journal")
+    with sink:  # what the killed resume left: its restart point, before it wrote anything of its own
+        sink.cut_back(read, journal.restart_point(read.events))
+    assert decisions.waiting(journal.read(tmp_path / "run.journal").events, drive.load_configuration(config).policy,
+                             drive.load_configuration(config).gating) == {}
+    assert resume(tmp_path, config, tmp_path / "reviews", capsys) == 0
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert [r["decision"] for r in report["reviews"] if r["subject_id"] == PROBE] == ["approved"]
+    assert not [e for e in report["events"] if str(e.get("code")).startswith("decision_")]

@@ -64,6 +64,7 @@ class Waiting(Exception):
     def __init__(self, held: Held) -> None:
         super().__init__(f"waiting for {held.role} to decide {held.subject}")
         self.held = held
+        self.decided_late = False  # a decision given was refused as naming an act that did not wait (drive.resume)
 
 
 def held_act(policy: Policy, gating: Gating, payload: Mapping, reason: str) -> Held | None:
@@ -81,6 +82,16 @@ def decided(events: Iterable[dict]) -> dict[str, dict]:
     """Every decision the ledger records: the review subject -> the review's decision, reviewer and reason."""
     return {event["payload"]["subject_id"]: {key: event["payload"][key] for key in ("reviewer", "decision", "reason")}
             for event in events if event.get("kind") == "review" and event.get("status") == "admitted"}
+
+
+def rejected(events: Iterable[dict]) -> dict[str, dict]:
+    """The rejections the ledger records, by review subject: each stands as it is, signed file given again or not.
+
+    A rejection only ever refuses an act, so keeping one on the ledger's word
+    lets nothing run; an approval counts only with its evidence (the
+    operator's configuration, or a signed decision admitted again).
+    """
+    return {subject: review for subject, review in decided(events).items() if review["decision"] == "rejected"}
 
 
 def held_in(events: Iterable[dict], policy: Policy, gating: Gating) -> dict[str, Held]:

@@ -739,7 +739,8 @@ class DecisionsDisagree(journal.JournalError):
 
 def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB, transport: str = "inprocess", *,
            model: Model | None = None, adapter: Adapter | None = None, watch: Watch = _quiet,
-           door: FinalDoor = final_door, signed: Mapping[str, str | None] | None = None) -> Resumed:
+           door: FinalDoor = final_door, signed: Mapping[str, str | None] | None = None,
+           journal_class: type[journal.Journal] = journal.Journal) -> Resumed:
     """Carry on the run whose journal is at ``path``, to its sealed report; the journal goes on being written.
 
     The file must be a journal (journal.NotAJournal otherwise, and nothing
@@ -759,14 +760,36 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
     doors.final_door's place, as for ``run``. ``signed`` holds a person's
     signed decisions by file name (decisions.read_folder): each one admitted
     (decisions.admitted) counts as a review the operator holds, and each
-    other one is a recorded refusal with its code. Raises
+    other one is a recorded refusal with its code. A rejection the
+    journal records stands without its signed file (decisions.rejected), so
+    a resume without it never asks for that act again; a signed decision
+    refused as naming an act that does not wait is tried again once the
+    run waits (``resume_once``). ``journal_class``
+    reopens the journal in journal.Journal's place (a subclass that watches
+    each write, as the kill matrix's does). Raises
     journal.JournalError with one line naming what is wrong.
     """
     if transport not in TRANSPORTS:
         raise ConfigError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
+    given = (config, path, lab_dir, transport, model, adapter, watch, door, signed, journal_class)
+    try:
+        return resume_once(*given)
+    except decisions.Waiting as waiting:
+        if not waiting.decided_late:
+            raise
+    return resume_once(*given)  # the act waits on disk now, so the decision signed for it is admitted
+
+
+def resume_once(config: Configuration, path: str | Path, lab_dir: Path, transport: str, model: Model | None,
+                adapter: Adapter | None, watch: Watch, door: FinalDoor, signed: Mapping[str, str | None] | None,
+                journal_class: type[journal.Journal]) -> Resumed:
+    """``resume``, once. A Waiting it raises says whether a signed decision given was refused as naming an act
+    that did not wait (``decided_late``): it may name the act held now, whose hold was not on disk (a resume
+    killed after cutting the hold off, before it held the act again), so ``resume`` carries on once more, and
+    admits it if so."""
     pack = load_safety_pack()
     run = identify(config, lab_dir)
-    sink, read = journal.Journal.reopen(path)
+    sink, read = journal_class.reopen(path)
     with sink:
         if read.run != run.to_dict():
             raise journal.JournalError(f"{shown_path(path)} is the journal of run "
@@ -777,7 +800,7 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
         given, refused = decisions.admitted(signed or {}, run.run_id,
                                             decisions.waiting(read.events, config.policy, config.gating),
                                             recorded, config.approvers, check)
-        config = replace(config, reviews={**given, **config.reviews})
+        config = replace(config, reviews={**decisions.rejected(read.events), **given, **config.reviews})
         count, distrust = trusted(run, config, read, door)
         keep = journal.restart_point(read.events[:count])
         rebuilt = door_of(config, run, None, door)
@@ -791,7 +814,11 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
                 rebuilt.refuse("journal", note, code=code, by="drive.resume")
         for decision in refused if seal.closed_of(rebuilt) is None else ():
             rebuilt.refuse("review", decision.reason, code=decision.code, by="drive.resume (decisions.admitted)")
-        driven = carried_through(rebuilt, config, lab_dir, transport, model, adapter, watch, pack, sink)
+        try:
+            driven = carried_through(rebuilt, config, lab_dir, transport, model, adapter, watch, pack, sink)
+        except decisions.Waiting as waiting:
+            waiting.decided_late = any(decision.code == "decision_another_act" for decision in refused)
+            raise
         return Resumed(driven, notes)
 
 

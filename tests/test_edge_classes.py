@@ -20,7 +20,7 @@ from course.wrong import names_the_idea, wrong_solutions
 from .conftest import REPO, run_course
 from .test_wrong_solutions import failed_rows
 
-LESSONS_WITH_CLASSES = (7, 9, 11)
+LESSONS_WITH_CLASSES = (6, 7, 9, 11)
 SEEDS = tuple(range(1, 21))  # the twenty seeds; COURSE_SEED=N replays one
 
 
@@ -83,7 +83,10 @@ AFTER_EDGE_CLASSES = ("lesson05_finds_the_tool_by_its_prefix", "lesson06_details
                       "lesson07_remembers_each_finding", "lesson09_takes_a_shortened_head",
                       "lesson09_hashes_under_a_fixed_algorithm", "lesson09_pops_the_chain_out_of_each_event",
                       "lesson11_takes_a_negative_index", "lesson11_compares_twelve_digits",
-                      "lesson11_raises_on_a_proof_that_does_not_fit")
+                      "lesson11_raises_on_a_proof_that_does_not_fit",
+                      "lesson06_caches_responses_by_url", "lesson06_swallows_a_keyboard_interrupt",
+                      "lesson06_takes_a_refused_connection_for_not_sent", "lesson06_catches_only_os_errors",
+                      "lesson06_pops_the_act_apart", "lesson06_leaves_a_1xx_answer_in_doubt")
 
 
 @pytest.mark.whole

@@ -533,7 +533,7 @@ def ask_rule(ask: Ask) -> Rule:
     start = "unresolved"
     if ask.door == "refuses the start":
         return Rule((("ledger", ()), ("adapter asked", 0), ("returned", "unresolved"), ("cites its capture", False),
-                     ("names the error", None)), RULES["refused start"])
+                     ("names the error", None), ("returns no other act's capture", True)), RULES["refused start"])
     named = None
     if ask.adapter == "responds" and capturable(ask.status):
         ledger, status, why = (start, f"capture {ask.status} as given", "succeeded"), "succeeded", "response"
@@ -543,7 +543,8 @@ def ask_rule(ask: Ask) -> Rule:
         ledger, status, why, named = (start, "failed"), "failed", "not sent", True
     elif ask.adapter == "raises" and ask.error in STOPS:
         return Rule((("ledger", (start,)), ("adapter asked", 1), ("returned", f"lets {ask.error} out"),
-                     ("cites its capture", False), ("names the error", None)), RULES["stops"])
+                     ("cites its capture", False), ("names the error", None),
+                     ("returns no other act's capture", True)), RULES["stops"])
     elif ask.adapter == "raises":
         ledger, status, why, named = (start, "unresolved"), "unresolved", "in doubt", True
     else:
@@ -551,7 +552,8 @@ def ask_rule(ask: Ask) -> Rule:
     if ask.door == "refuses the settlement" and status != "unresolved":
         ledger, status, why, named = ledger[:-1], "unresolved", "refused settlement", None
     return Rule((("ledger", ledger), ("adapter asked", 1), ("returned", status),
-                 ("cites its capture", status == "succeeded"), ("names the error", named)), RULES[why])
+                 ("cites its capture", status == "succeeded"), ("names the error", named),
+                 ("returns no other act's capture", True)), RULES[why])
 
 
 ASKED: list[dict] = []  # the question being asked: its door, its act and each adapter call (read by ask_answered)
@@ -615,19 +617,20 @@ def ask_answered(found) -> object:
         "for another URL, or before the start was written"
     if isinstance(found, Raised):
         return (("ledger", tuple(ledger)), ("adapter asked", asked_once), ("returned", f"lets {found.type} out"),
-                ("cites its capture", False), ("names the error", None))
+                ("cites its capture", False), ("names the error", None), ("returns no other act's capture", True))
     if not isinstance(found, dict) or not {"status", "capture_id", "detail"} <= set(found):
         return f"no answer (it returned {str(found)[:60]!r}, not {{'status': ..., 'capture_id': ..., 'detail': ...}})"
     captured = door_capture(door, act)
     outcomes = outcomes_of(door, act["action_id"])
     named = None
-    if ask_rule(ask).answer[-1][1] is not None and outcomes:  # an outcome that must name the error
+    if dict(ask_rule(ask).answer)["names the error"] is not None and outcomes:  # an outcome that must name it
         detail = str(outcomes[-1].get("detail"))
         kinds = ("NotSent", "not sent") if ask.adapter == "not sent" else (ask.error,)  # its kind, in words too
         named = ask.message in detail if ask.message else any(kind in detail for kind in kinds)
     return (("ledger", tuple(ledger)), ("adapter asked", asked_once), ("returned", found["status"]),
             ("cites its capture", found["status"] == "succeeded" and bool(captured)
-             and found["capture_id"] == captured), ("names the error", named))
+             and found["capture_id"] == captured), ("names the error", named),
+            ("returns no other act's capture", found["capture_id"] in ("", captured)))
 
 
 def ask_in_words(ask: Ask) -> str:

@@ -429,6 +429,9 @@ def cap_questions() -> list[list[dict]]:
             caps = {"recon.passive": 10, name: cap} if cap is not None else \
                 {key: value for key, value in {"recon.passive": 10}.items() if key != name}
             asked.append(situation(COMMITTED, name, tool="inspect_headers", caps=caps, used={name: used}))
+        for cap in (1, 2, 0, None):  # a class the run has not counted yet has used none of its cap
+            caps = {"recon.passive": 10, name: cap} if cap is not None else {}
+            asked.append(situation(COMMITTED, name, tool="inspect_headers", caps=caps, used={"other.class": 3}))
     return [asked]
 
 

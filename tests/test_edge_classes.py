@@ -88,7 +88,7 @@ AFTER_EDGE_CLASSES = ("lesson05_finds_the_tool_by_its_prefix", "lesson06_details
                       "lesson06_takes_a_refused_connection_for_not_sent", "lesson06_catches_only_os_errors",
                       "lesson06_pops_the_act_apart", "lesson06_leaves_a_1xx_answer_in_doubt",
                       "lesson11_ignores_the_seq", "lesson11_trusts_the_seals_count",
-                      "lesson11_compares_seqs_by_identity",
+                      "lesson11_compares_seqs_by_identity", "lesson11_pops_the_chain_out_of_each_event",
                       "lesson08_reads_the_first_review", "lesson08_takes_a_cap_of_0_for_no_limit",
                       "lesson08_reverses_the_reviews", "lesson08_finds_an_old_name_in_any_case")
 

@@ -12,10 +12,11 @@ The adapters answer from tables this run makes from a seed it draws and
 prints when a case fails (``COURSE_SEED=N course check 6`` makes them again):
 URLs with responses of many statuses, URLs nothing was sent to, requests
 that time out or are reset once they may have reached the target, answers
-that are not responses. The last check runs your step in the lesson's loop
+that are not responses. One check runs your step in the lesson's loop
 (core/run/drive.py:work) and compares the ledger with the reference
-executor's on the same acts. By default the checks run starter/lesson06.py;
-`course check 6` shows each.
+executor's on the same acts; the last asks every edge class of the contract,
+listed as data (``EDGE_CLASSES``), each act in a run of its own. By default
+the checks run starter/lesson06.py; `course check 6` shows each.
 """
 
 from __future__ import annotations

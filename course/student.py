@@ -202,9 +202,28 @@ class Callback:
         """The reply the child gets for one call: what ``function`` returned, or what it raised."""
         try:
             return {"returned": self.function(*arguments)}
+        except Relayed as relayed:  # a KeyboardInterrupt for the child, never raised in the check's process
+            return _raised(relayed.exception)
         except Exception as exc:  # the check's own function raising is its answer (an adapter's error, say)
-            kind = type(exc)
-            return {"raised": {"module": kind.__module__, "type": kind.__qualname__, "message": str(exc)}}
+            return _raised(exc)
+
+
+def _raised(exc: BaseException) -> dict:
+    kind = type(exc)
+    return {"raised": {"module": kind.__module__, "type": kind.__qualname__, "message": str(exc)}}
+
+
+class Relayed(Exception):
+    """Raised by a check's function so that the student's code gets ``exception`` from its call.
+
+    For a builtin BaseException that is no Exception (KeyboardInterrupt,
+    SystemExit): raised as itself in the check's process it would stop the
+    check, where a Ctrl-C must keep doing so.
+    """
+
+    def __init__(self, exception: BaseException) -> None:
+        super().__init__(repr(exception))
+        self.exception = exception
 
 
 class Student:

@@ -236,7 +236,8 @@ def rebuilt(raised: dict) -> Exception:
         found = getattr(builtins if module == "builtins" else sys.modules.get(module), name, None)
     except Exception:  # noqa: BLE001  a stand-in module refuses a name it does not let out
         found = None
-    if not (isinstance(found, type) and issubclass(found, Exception)):
+    # A builtin BaseException is itself too (KeyboardInterrupt: the check relays it), any other only an Exception.
+    if not (isinstance(found, type) and issubclass(found, BaseException if module == "builtins" else Exception)):
         found = type(name.rpartition(".")[2] or "Error", (Exception,), {"__module__": module})
     return found(message)
 

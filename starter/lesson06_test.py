@@ -12,14 +12,16 @@ The adapters answer from tables this run makes from a seed it draws and
 prints when a case fails (``COURSE_SEED=N course check 6`` makes them again):
 URLs with responses of many statuses, URLs nothing was sent to, requests
 that time out or are reset once they may have reached the target, answers
-that are not responses. The last check runs your step in the lesson's loop
+that are not responses. One check runs your step in the lesson's loop
 (core/run/drive.py:work) and compares the ledger with the reference
-executor's on the same acts. By default the checks run starter/lesson06.py;
-`course check 6` shows each.
+executor's on the same acts; the last asks every edge class of the contract,
+listed as data (``EDGE_CLASSES``), each act in a run of its own. By default
+the checks run starter/lesson06.py; `course check 6` shows each.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import textwrap
@@ -35,7 +37,8 @@ from core.run.execute import AdapterResult, ExecutionResult, NotSent, execute, r
 from core.run.observe import render_response
 from core.run.policy import reference_policy
 from core.run.records import make_run
-from course.student import Callback, Student, seed
+from course.differ import Edge, Rule, compare
+from course.student import Callback, Raised, Relayed, Student, seed
 
 yours = Student(6, names=("write_ahead",), blocked=("core.run.execute",), unreadable=("data",),
                 let_out={"core.run.execute": ("NotSent",)})
@@ -461,6 +464,291 @@ def test_your_step_in_the_lessons_loop():
         pytest.fail(f"In the lesson's loop, event {at + 1} of your run is {said}, where the reference executor's is "
                     f"{theirs[at][:4] if at < len(theirs) else 'nothing more'}: the loop goes on after every act, "
                     f"and each act leaves the ledger as the rules above say {from_seed()}", pytrace=False)
+
+
+# --- the edge classes of write_ahead's contract, each asked in every run -------------------------------------
+#
+# Each class is a kind of act the rules above judge, listed as data: questions every run asks, and more that
+# Hypothesis draws from this run's seed. Each question is one act on a door of its own (a run of its own), so a
+# file that remembers an earlier act is asked about the same URL again. What the contract fixes is compared with
+# what the rule gives: the act's outcomes and capture as the door admitted them, how often the adapter was asked,
+# the status write_ahead returns and the capture it cites, whether the detail names the error, and that the act
+# comes back as it was sent. The details' words are the other checks' business.
+
+EDGE_KINDS = {  # the exceptions an adapter raises in the edge classes, by name: after sending, or stopping the run
+    kind.__name__: kind for kind in (TimeoutError, ConnectionResetError, BrokenPipeError, ConnectionAbortedError,
+                                     ConnectionRefusedError, OSError, ValueError, KeyError, RuntimeError, TypeError,
+                                     Exception, KeyboardInterrupt, SystemExit)}
+STOPS = ("KeyboardInterrupt", "SystemExit")  # BaseExceptions that are no Exception: no adapter's error
+RULES = {  # the rule that decides a question, in the contract's fixed words
+    "response": "a response, whatever its status, is captured exactly as the adapter reported it and the act is "
+                "settled succeeded, citing that capture; the adapter is asked once, after the start is written",
+    "refused capture": "a response the door cannot capture leaves the act in doubt: a second unresolved outcome, "
+                       "nothing settled",
+    "not sent": "an act with nothing sent (NotSent) is settled failed, with a detail naming the error",
+    "in doubt": "an error once the request may have left leaves the act in doubt: a second unresolved outcome "
+                "naming the error, nothing settled",
+    "odd": "an answer that is not a response leaves the act in doubt: a second unresolved outcome, nothing settled",
+    "stops": "a KeyboardInterrupt or SystemExit is no adapter's error: the step lets it out, and the ledger keeps "
+             "the unresolved start",
+    "refused start": "an act whose unresolved start the door refuses is never attempted: the adapter is not asked",
+    "refused settlement": "a settlement the door refuses leaves the act unresolved, and the step returns "
+                          "'unresolved'",
+}
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One question of an edge class: an act on ``path``, what the adapter does, and what the door does."""
+
+    path: str
+    adapter: str  # "responds", "not sent", "raises" (EDGE_KINDS[error]), "odd" (answers ``odd``, JSON)
+    status: object = 200
+    headers: tuple[tuple[str, str], ...] = ()
+    body: str = ""
+    error: str = ""
+    message: str = ""
+    odd: str = "null"
+    door: str = "admits"  # or "refuses the start", "refuses the settlement"
+
+    def fetch(self):
+        """What the check's adapter does for this act's URL."""
+        if self.adapter == "responds":
+            return {"status": self.status, "headers": [list(pair) for pair in self.headers], "body": self.body}
+        if self.adapter == "not sent":
+            raise NotSent(self.message)
+        if self.adapter == "raises":
+            error = EDGE_KINDS[self.error](self.message) if self.message else EDGE_KINDS[self.error]()
+            if self.error in STOPS:
+                raise Relayed(error)
+            raise error
+        return json.loads(self.odd)
+
+
+def capturable(status) -> bool:
+    return type(status) is int and 100 <= status <= 599
+
+
+def ask_rule(ask: Ask) -> Rule:
+    """What the contract fixes for ``ask``: the act's admitted records, the adapter's calls, what comes back."""
+    start = "unresolved"
+    if ask.door == "refuses the start":
+        return Rule((("ledger", ()), ("adapter asked", 0), ("returned", "unresolved"), ("cites its capture", False),
+                     ("names the error", None), ("returns no other act's capture", True)), RULES["refused start"])
+    named = None
+    if ask.adapter == "responds" and capturable(ask.status):
+        ledger, status, why = (start, f"capture {ask.status} as given", "succeeded"), "succeeded", "response"
+    elif ask.adapter == "responds":
+        ledger, status, why = (start, "unresolved"), "unresolved", "refused capture"
+    elif ask.adapter == "not sent":
+        ledger, status, why, named = (start, "failed"), "failed", "not sent", True
+    elif ask.adapter == "raises" and ask.error in STOPS:
+        return Rule((("ledger", (start,)), ("adapter asked", 1), ("returned", f"lets {ask.error} out"),
+                     ("cites its capture", False), ("names the error", None),
+                     ("returns no other act's capture", True)), RULES["stops"])
+    elif ask.adapter == "raises":
+        ledger, status, why, named = (start, "unresolved"), "unresolved", "in doubt", True
+    else:
+        ledger, status, why = (start, "unresolved"), "unresolved", "odd"
+    if ask.door == "refuses the settlement" and status != "unresolved":
+        ledger, status, why, named = ledger[:-1], "unresolved", "refused settlement", None
+    return Rule((("ledger", ledger), ("adapter asked", 1), ("returned", status),
+                 ("cites its capture", status == "succeeded"), ("names the error", named),
+                 ("returns no other act's capture", True)), RULES[why])
+
+
+ASKED: list[dict] = []  # the question being asked: its door, its act and each adapter call (read by ask_answered)
+RUNS: list[tuple] = []  # the run questions are asked in now: its door and the paths acted on there
+_worlds = iter(range(10**9))
+ACTS_PER_RUN = 60
+
+
+def run_for(path: str):
+    """The door of a run that has not acted on ``path`` yet: a URL asked again is asked in another run."""
+    if not RUNS or path in RUNS[0][1] or len(RUNS[0][1]) >= ACTS_PER_RUN:
+        RUNS[:] = [(door_without_selection(f"lesson06-edge-{next(_worlds)}", max_actions=ACTS_PER_RUN), set())]
+    RUNS[0][1].add(path)
+    return RUNS[0][0]
+
+
+def ask_arguments(ask: Ask) -> tuple:
+    """A run's door, the act admitted there, and the two functions your write_ahead gets for it."""
+    door = run_for(ask.path)
+    act = admitted_act(door, Case(ask.path, "responds"))
+    if ask.door == "refuses the start":
+        door.record("outcome", {"run_id": act["run_id"], "action_id": act["action_id"], "status": "failed",
+                                "capture_id": "", "detail": "settled by the operator before it ran"})
+    state = {"ask": ask, "door": door, "act": act, "calls": [], "first": len(door.ledger)}
+    ASKED[:] = [state]
+
+    def fetch(url):
+        held = [o["status"] for o in outcomes_of(door, act["action_id"])]
+        state["calls"].append((url == act["url"], held == ["unresolved"]))
+        if url != act["url"]:
+            raise NotSent(f"the check's adapter has no answer for {url}")
+        return ask.fetch()
+
+    def record(kind, payload):
+        if (ask.door == "refuses the settlement" and kind == "outcome" and isinstance(payload, dict)
+                and payload.get("status") in ("succeeded", "failed")):
+            return {"recorded": False, "reason": SETTLEMENT_REFUSAL}
+        return door.record(kind, payload)
+
+    return dict(act), Callback(record), Callback(fetch)
+
+
+def ask_answered(found) -> object:
+    """What the contract fixes of the act your write_ahead carried out (read from the door and the adapter)."""
+    state = ASKED[0]
+    ask, door, act = state["ask"], state["door"], state["act"]
+    mine = [e for e in door.ledger[state["first"]:] if e["status"] == "admitted"]
+    ledger = []
+    for event in mine:
+        payload = event["payload"] if isinstance(event["payload"], dict) else {}
+        if event["kind"] == "capture":
+            exact = payload.get("body") == render_response(ask.status, ask.headers, ask.body) \
+                if ask.adapter == "responds" and capturable(ask.status) else False
+            ledger.append(f"capture {payload.get('status')} " + ("as given" if exact else "not as given"))
+        elif event["kind"] == "outcome" and payload.get("action_id") == act["action_id"]:
+            ledger.append(str(payload.get("status")))
+        else:
+            ledger.append(f"{event['kind']} of another act")
+    calls = state["calls"]
+    asked_once = len(calls) if all(own and after_start for own, after_start in calls) else \
+        "for another URL, or before the start was written"
+    if isinstance(found, Raised):
+        return (("ledger", tuple(ledger)), ("adapter asked", asked_once), ("returned", f"lets {found.type} out"),
+                ("cites its capture", False), ("names the error", None), ("returns no other act's capture", True))
+    if not isinstance(found, dict) or not {"status", "capture_id", "detail"} <= set(found):
+        return f"no answer (it returned {str(found)[:60]!r}, not {{'status': ..., 'capture_id': ..., 'detail': ...}})"
+    captured = door_capture(door, act)
+    outcomes = outcomes_of(door, act["action_id"])
+    named = None
+    if dict(ask_rule(ask).answer)["names the error"] is not None and outcomes:  # an outcome that must name it
+        detail = str(outcomes[-1].get("detail"))
+        kinds = ("NotSent", "not sent") if ask.adapter == "not sent" else (ask.error,)  # its kind, in words too
+        named = ask.message in detail if ask.message else any(kind in detail for kind in kinds)
+    return (("ledger", tuple(ledger)), ("adapter asked", asked_once), ("returned", found["status"]),
+            ("cites its capture", found["status"] == "succeeded" and bool(captured)
+             and found["capture_id"] == captured), ("names the error", named),
+            ("returns no other act's capture", found["capture_id"] in ("", captured)))
+
+
+def ask_in_words(ask: Ask) -> str:
+    adapter = {"responds": f"the adapter answering {{'status': {ask.status!r}, 'headers': "
+                           f"{[list(p) for p in ask.headers]!r}, 'body': {ask.body!r}}}",
+               "not sent": f"the adapter raising NotSent({ask.message!r})",
+               "raises": f"the adapter raising {ask.error}({ask.message!r})",
+               "odd": f"the adapter answering {ask.odd}"}[ask.adapter]
+    door = "" if ask.door == "admits" else f", the door {ask.door.replace('refuses', 'refusing')}"
+    return f"an act on {ask.path}, {adapter}{door}"
+
+
+ODD = ("null", "[]", '"HTTP/1.1 200 OK"', "200", "{}", '{"status": 200}', '{"status": 200, "body": ""}',
+       '{"headers": [], "body": "x"}')
+IN_DOUBT = tuple(name for name in EDGE_KINDS if name not in STOPS)
+LOOKS = ("", "x", "X", "\u0445", "caf\u00e9", "cafe\u0301", "a ", "a\r\n", "\u00a0", "<p>fern</p>\n",
+         "<p>fern</p>\n\n")  # bodies that differ in case, look-alikes, or only at the end
+HEADER_SETS = ((), (("Content-Type", "text/html"),), (("content-type", "text/html"),),
+               (("Content-Type", "text/html"), ("content-type", "text/plain")),
+               (("X-B", "2"), ("X-A", "1")), (("X-A", "1"), ("X-B", "2")), (("X-A", "1"), ("X-A", "1")),
+               (("ETag", "\u0435tag"),), (("ETag", "etag"),))
+
+
+STATUSES = (100, 101, 102, 199, 200, 201, 202, 204, 206, 299, 300, 301, 302, 304, 307, 399, 400, 401, 403, 404, 405,
+            410, 418, 429, 451, 499, 500, 501, 502, 503, 504, 505, 507, 511, 598, 599)  # each class's ends, and more
+
+
+def fixed_statuses() -> list[list[Ask]]:
+    return [[Ask(f"/status-{status}", "responds", status, (("Content-Type", "text/html"),), f"<p>{status}</p>\n")
+             for status in STATUSES]]
+
+
+def drawn_asks(adapters=("responds", "not sent", "raises", "odd"), doors=("admits",), same_path: bool = False):
+    """Hypothesis: one act (or a few on the same URL), the adapter doing one of ``adapters``, the door ``doors``."""
+    from hypothesis import strategies as st
+
+    message = st.text(alphabet="abcXYZ 09-:.\u00e9", max_size=12)
+    status = st.one_of(st.integers(100, 599), st.integers(100, 599), st.integers(-10, 1000),
+                       st.integers(2**31, 2**70), st.booleans())
+    headers = st.sampled_from(HEADER_SETS)
+    body = st.sampled_from(LOOKS)
+    one = st.builds(lambda path, adapter, status, headers, body, error, message, odd, door: Ask(
+        path, adapter, status, headers, body, error if adapter == "raises" else "", message, odd, door),
+        st.sampled_from(("/about", "/About", "/about/", "/ab\u03bfut")), st.sampled_from(adapters), status, headers,
+        body, st.sampled_from(IN_DOUBT), message, st.sampled_from(ODD), st.sampled_from(doors))
+    if not same_path:
+        return one.map(lambda ask: [ask])
+    return st.lists(one, min_size=2, max_size=4).map(lambda asks: [Ask("/again", *astuple(a)[1:]) for a in asks])
+
+
+def astuple(ask: Ask) -> tuple:
+    return (ask.path, ask.adapter, ask.status, ask.headers, ask.body, ask.error, ask.message, ask.odd, ask.door)
+
+
+DRAWS = 8  # inputs drawn per class beyond the fixed ones: each act is five calls across the channel
+STEP_EDGE_CLASSES = (
+    Edge("the same URL asked again by another act, the adapter answering otherwise",  # first: asked again at once
+         fixed=lambda: [[Ask("/again", "responds", 200, (("Content-Type", "text/html"),), "<p>first</p>\n"),
+                         Ask("/again", "responds", 503, (), "<p>second</p>\n"),
+                         Ask("/again", "raises", error="TimeoutError"),
+                         Ask("/again", "not sent", message="connection refused"),
+                         Ask("/again", "responds", 404, (), ""),
+                         Ask("/again", "odd", odd="null"),
+                         Ask("/again", "responds", 200, (("Content-Type", "text/html"),), "<p>first</p>\n")]],
+         drawn=lambda: drawn_asks(same_path=True), draws=5),
+    Edge("a response of any status from 100 to 599", fixed=fixed_statuses, drawn=lambda: drawn_asks(("responds",)),
+         draws=DRAWS),
+    Edge("a status no capture can hold: below 100, past 599, huge, a boolean or a string",
+         fixed=lambda: [[Ask(f"/odd-status-{n}", "responds", status, (), "<p>x</p>\n")
+                         for n, status in enumerate((0, 99, 600, 999, -200, 2**31, 10**20, True, False, "200"))]],
+         drawn=lambda: drawn_asks(("responds",)), draws=DRAWS),
+    Edge("headers and bodies that differ in letter case, look-alike characters, order, or only at their end",
+         fixed=lambda: [[Ask(f"/looks-{n}", "responds", 200, HEADER_SETS[n % len(HEADER_SETS)], body)
+                         for n, body in enumerate(LOOKS)],
+                        [Ask(f"/headers-{n}", "responds", 200, headers, LOOKS[-1])
+                         for n, headers in enumerate(HEADER_SETS)]],
+         drawn=lambda: drawn_asks(("responds",)), draws=DRAWS),
+    Edge("nothing sent (NotSent), with a message or with none",
+         fixed=lambda: [[Ask(f"/not-sent-{n}", "not sent", message=message)
+                         for n, message in enumerate(("connection refused", "", "x", "no route to lab.example"))]],
+         drawn=lambda: drawn_asks(("not sent",)), draws=DRAWS),
+    Edge("an error once the request may have left, of every Exception family, with a message or with none",
+         fixed=lambda: [[Ask(f"/in-doubt-{name}-{bool(message)}", "raises", error=name, message=message)
+                         for name in IN_DOUBT for message in ("went quiet after 30 s", "")]],
+         drawn=lambda: drawn_asks(("raises",)), draws=DRAWS),
+    Edge("an answer that is not a response",
+         fixed=lambda: [[Ask(f"/not-a-response-{n}", "odd", odd=odd) for n, odd in enumerate(ODD)]],
+         drawn=lambda: drawn_asks(("odd",)), draws=DRAWS),
+    Edge("a door that refuses the start, or the settlement",
+         fixed=lambda: [[Ask(f"/refusing-{n}", adapter, 200, (), "<p>x</p>\n", message="connection refused", door=door)
+                         for adapter in ("responds", "not sent") for n, door in enumerate(
+                             ("refuses the start", "refuses the settlement"))]],
+         drawn=lambda: drawn_asks(("responds", "not sent", "raises", "odd"),
+                                  ("refuses the start", "refuses the settlement")), draws=DRAWS),
+)
+INTERRUPT_EDGE_CLASSES = (
+    Edge("a KeyboardInterrupt from the adapter (a BaseException, no Exception)",
+         fixed=lambda: [[Ask("/interrupted", "raises", error="KeyboardInterrupt"),
+                         Ask("/interrupted-said", "raises", error="KeyboardInterrupt", message="Ctrl-C")]],
+         drawn=lambda: drawn_asks(("raises",)).map(
+             lambda asks: [Ask(*astuple(a)[:5], "KeyboardInterrupt", *astuple(a)[6:]) for a in asks]), draws=3),
+)
+EXIT_EDGE_CLASSES = (
+    Edge("a SystemExit from the adapter (a BaseException, no Exception)",
+         fixed=lambda: [[Ask("/exited", "raises", error="SystemExit"),
+                         Ask("/exited-said", "raises", error="SystemExit", message="told to stop")]],
+         drawn=lambda: drawn_asks(("raises",)).map(
+             lambda asks: [Ask(*astuple(a)[:5], "SystemExit", *astuple(a)[6:]) for a in asks]), draws=3),
+)
+EDGE_CLASSES = STEP_EDGE_CLASSES + INTERRUPT_EDGE_CLASSES + EXIT_EDGE_CLASSES
+
+
+def test_every_edge_class_of_the_contract_gets_the_rules_answer():
+    for classes, allowed in ((STEP_EDGE_CLASSES, None), (INTERRUPT_EDGE_CLASSES, KeyboardInterrupt),
+                             (EXIT_EDGE_CLASSES, SystemExit)):
+        compare(yours, "write_ahead", classes, rule=ask_rule, judged=ask_answered, shown=ask_in_words,
+                arguments=ask_arguments, allowed=allowed, unchanged=True)
 
 
 # --- python3 starter/lesson06_test.py: a small run with your step ------------------------------------

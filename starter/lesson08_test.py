@@ -12,6 +12,7 @@ decision in place of the gate's and walks a run through it. By default the
 checks run starter/lesson08.py; `course check 8` shows each.
 """
 
+import copy
 import hashlib
 import json
 import random
@@ -30,6 +31,7 @@ from core.run.recorder import Refusal
 from core.run.records import action_identity, make_run
 from core.run.taxonomy import TAXONOMY_DIR, UNCLASSIFIED, parse_table
 from course.manifest import course_root
+from course.differ import Edge, Rule, compare
 from course.student import Student, seed
 from course.target import target_path
 
@@ -72,8 +74,10 @@ def reference(situation: dict) -> tuple[dict, str]:
     row = table.classify(act["declared"])
     subject = act_subject(act["action_id"], act["arguments"])
     state = GateState(used=dict(situation["used"]))
-    for review in reviews:
-        state.decided[review["subject_id"]] = (review["decision"], review["reviewer"], "review")
+    for review in reviews:  # only the approver role's reviews count: its last decides, whoever reviewed after
+        held = state.decided.get(review["subject_id"], ("", "", ""))
+        if review["reviewer"] == row.approver_role or held[1] != row.approver_role:
+            state.decided[review["subject_id"]] = (review["decision"], review["reviewer"], "review")
         if review["decision"] == "approved" and review["reviewer"] == row.approver_role:
             state.approved.setdefault(review["action_id"], set()).add(review["subject_id"])
     decision = decide(gating, act["declared"], act["action_id"], subject, state)
@@ -306,6 +310,266 @@ def test_your_decision_on_tables_and_acts_made_for_this_run():
         case, shape = made_case(rng, number)
         expect(case, f"case {number + 1} of {FRESH_CASES} ({shape}), made from seed {seed()} "
                      f"(COURSE_SEED={seed()} course check 8 makes it again)")
+
+
+# --- the edge classes of decide's contract, each asked in every run ---------------------------------------------
+#
+# Each class is a kind of situation the rules above judge, listed as data: situations every run asks, and more
+# that Hypothesis draws from this run's seed. Your verdict, class and trigger class are compared with the gate's
+# rule (the reason's words are the other checks' business), and every argument must come back as it was sent.
+
+EDGE_WORDS = {  # the rules of the classes, in fixed words (never the situation's names)
+    "unknown": UNKNOWN,
+    "within": WITHIN,
+    "past, no approver": PAST_NO_APPROVER,
+    "past": PAST,
+    "no approver": NO_APPROVER,
+    "waits": WAITS,
+    "released": RELEASED,
+    "rejected": REJECTED,
+    "other role": OTHER_ROLE,
+    "exact": EXACT,
+}
+
+
+def edge_rule(case: dict) -> Rule:
+    """The gate's answer for ``case`` (verdict, class, trigger), and the rule that decides it in fixed words."""
+    expected, _ = reference(case)
+    table = parse_table(case["table"], "the check's table")
+    row, act = table.classify(case["act"]["declared"]), case["act"]
+    subject = act_subject(act["action_id"], act["arguments"])
+    mine = [r for r in case["reviews"] if r["subject_id"] == subject]
+    counted = [r for r in mine if r["reviewer"] == row.approver_role]
+    if row is UNCLASSIFIED:
+        key = "unknown"
+    elif not row.consequential and expected["verdict"] == "allow" and not counted:
+        key = "within"
+    elif not row.consequential and row.approver_role is None:
+        key = "past, no approver"
+    elif row.approver_role is None:
+        key = "no approver"
+    elif expected["trigger_class"] == CHANGE_NAME and not counted:
+        key = "exact"
+    elif counted:
+        key = "released" if counted[-1]["decision"] == "approved" else "rejected"
+    else:
+        key = "other role" if mine else ("waits" if row.consequential else "past")
+    return Rule((expected["verdict"], expected["action_class"], expected["trigger_class"]), EDGE_WORDS[key])
+
+
+CHANGE_NAME = "CHANGE"
+
+
+def edge_answered(found) -> object:
+    if isinstance(found, dict) and isinstance(found.get("reason"), str) and found["reason"].strip():
+        return (found.get("verdict"), found.get("action_class"), found.get("trigger_class"))
+    return (f"no answer (it returned {str(found)[:60]!r}, not a dict with verdict, action_class, trigger_class and "
+            "a reason)")
+
+
+def edge_arguments(case: dict) -> tuple:
+    return (copy.deepcopy(case["table"]), copy.deepcopy(case["caps"]), copy.deepcopy(case["act"]),
+            copy.deepcopy(case["used"]), copy.deepcopy(case["reviews"]))
+
+
+def edge_in_words(case: dict) -> str:
+    act = case["act"]
+    subject = act_subject(act["action_id"], act["arguments"])
+    reviews = [f"{r['decision']} by {r['reviewer']!r} of " + ("this exact act" if r["subject_id"] == subject else
+                                                              "its identity with other arguments"
+                                                              if r["action_id"] == act["action_id"] else "another act")
+               for r in case["reviews"]]
+    table = "the committed table" if case["table"] is COMMITTED else "a table made for this run"
+    return (f"the act {act['action_id']!r} with arguments {act['arguments']} declaring {act['declared']!r}, caps "
+            f"{case['caps']}, used {case['used']}, reviews {reviews or 'none'}, on {table}")
+
+
+def probe_of(arguments: dict | None = None, path: str = "/search", **given) -> dict:
+    chosen = MARKER_1 if arguments is None else arguments
+    return situation(COMMITTED, "probe.active_light", path=path, arguments=chosen, **given)
+
+
+def reviewed(case: dict, *reviews: tuple) -> dict:
+    """``case`` with reviews of its act: each (decision, reviewer) or (decision, reviewer, other arguments)."""
+    return {**case, "reviews": [review_of(case, *review) for review in reviews]}
+
+
+def again_questions() -> list[list[dict]]:
+    probe = probe_of()
+    passive = situation(COMMITTED, "recon.passive", tool="inspect_headers", path="/")
+    return [[probe, reviewed(probe, ("approved", "engagement-lead")), reviewed(probe, ("rejected", "engagement-lead")),
+             probe, reviewed(probe, ("approved", "engagement-lead", MARKER_2)),
+             {**passive, "used": {"recon.passive": 0}}, {**passive, "used": {"recon.passive": 10}},
+             {**passive, "used": {"recon.passive": 3}}, {**passive, "caps": {}}, passive]]
+
+
+LOOK_ALIKES = ("Recon.Passive", "RECON.PASSIVE", "recon.passive ", " recon.passive", "recon.p\u0430ssive",
+               "recon.passive\u200b", "recon_passive", "Passive", "passive ", "PROBE.ACTIVE_LIGHT",
+               "probe.active-light", "Active", "report.Publish")
+
+
+def spelling_questions() -> list[list[dict]]:
+    names = ("recon.passive", "passive", "probe.active_light", "active", "publish")
+    return [[situation(COMMITTED, declared, tool="inspect_headers", used={"recon.passive": 1})
+             for declared in LOOK_ALIKES], [situation(COMMITTED, name, tool="inspect_headers") for name in names]]
+
+
+def unknown_questions() -> list[list[dict]]:
+    return [[situation(COMMITTED, declared, caps={"recon.passive": 10, "unclassified": 5}, used={"unclassified": 0})
+             for declared in (None, "", "unclassified", "probe", "probe.active_light.x", "recon", "0")]]
+
+
+HUGE = 2**62
+
+
+def cap_questions() -> list[list[dict]]:
+    asked = []
+    for name in ("recon.passive", "recon.enumerate"):
+        for cap, used in ((1, 0), (1, 1), (1, 2), (10, 9), (10, 10), (10, 11), (0, 0), (0, 1), (HUGE, HUGE - 1),
+                          (HUGE, HUGE), (3, HUGE), (None, 0), (None, 3)):
+            caps = {"recon.passive": 10, name: cap} if cap is not None else \
+                {key: value for key, value in {"recon.passive": 10}.items() if key != name}
+            asked.append(situation(COMMITTED, name, tool="inspect_headers", caps=caps, used={name: used}))
+        for cap in (1, 2, 0, None):  # a class the run has not counted yet has used none of its cap
+            caps = {"recon.passive": 10, name: cap} if cap is not None else {}
+            asked.append(situation(COMMITTED, name, tool="inspect_headers", caps=caps, used={"other.class": 3}))
+    return [asked]
+
+
+def capped_consequential_questions() -> list[list[dict]]:
+    capped = {"recon.passive": 10, "probe.active_light": 5, "exploit.attempt": 5, "report.publish": HUGE}
+    asked = [probe_of(caps=capped, used={"probe.active_light": used}) for used in (0, 1, 4, 5, 6)]
+    asked.append(reviewed(probe_of(caps=capped), ("approved", "engagement-lead")))
+    asked.append(reviewed(probe_of(caps=capped), ("rejected", "engagement-lead")))
+    asked += [situation(COMMITTED, name, caps=capped) for name in ("exploit.attempt", "report.publish", "exploit")]
+    return [asked]
+
+
+ROLE_SPELLINGS = ("Engagement-Lead", "ENGAGEMENT-LEAD", "engagement-lead ", " engagement-lead", "engagement_lead",
+                  "engagement\u2010lead", "engagement-l\u0435ad", "engagementlead", "client-liaison")
+
+
+def role_questions() -> list[list[dict]]:
+    probe = probe_of()
+    return [[reviewed(probe, (decision, spelt)) for spelt in ROLE_SPELLINGS for decision in ("approved", "rejected")],
+            [reviewed(probe, ("approved", spelt, MARKER_2)) for spelt in ROLE_SPELLINGS[:3]]]
+
+
+def order_questions() -> list[list[dict]]:
+    probe, lead, liaison = probe_of(), "engagement-lead", "client-liaison"
+    elsewhere = {"subject_id": act_subject(action_identity("inspect_headers", f"{LAB}/elsewhere"), {}),
+                 "action_id": action_identity("inspect_headers", f"{LAB}/elsewhere"), "decision": "rejected",
+                 "reviewer": lead}
+    asked = [reviewed(probe, ("approved", lead), ("rejected", lead)),
+             reviewed(probe, ("rejected", lead), ("approved", lead)),
+             reviewed(probe, ("approved", lead), ("approved", lead)),
+             reviewed(probe, ("rejected", lead), ("rejected", lead)),
+             reviewed(probe, ("rejected", liaison), ("approved", lead)),
+             reviewed(probe, ("approved", lead), ("rejected", lead, MARKER_2)),
+             reviewed(probe, ("rejected", lead, MARKER_2), ("approved", lead, MARKER_2)),
+             reviewed(probe, ("approved", lead, MARKER_2), ("approved", lead))]
+    asked += [{**case, "reviews": [elsewhere, *case["reviews"], elsewhere]} for case in asked[:3]]
+    return [asked]
+
+
+def arguments_questions() -> list[list[dict]]:
+    lead = "engagement-lead"
+    reordered = {"marker": MARKER_1["marker"], "parameter": MARKER_1["parameter"]}
+    return [[reviewed(probe_of(reordered), ("approved", lead, MARKER_1)),
+             reviewed(probe_of({**MARKER_1, "marker": MARKER_1["marker"] + " "}), ("approved", lead, MARKER_1)),
+             reviewed(probe_of({**MARKER_1, "marker": MARKER_1["marker"][:-1] + "2"}), ("approved", lead, MARKER_1)),
+             reviewed(probe_of({**MARKER_1, "marker": MARKER_1["marker"].upper()}), ("approved", lead, MARKER_1)),
+             reviewed(probe_of({}), ("approved", lead, {})), reviewed(probe_of({}), ("approved", lead, MARKER_1)),
+             reviewed(probe_of({**MARKER_1, "extra": ""}), ("approved", lead, MARKER_1)),
+             reviewed(probe_of(MARKER_2), ("approved", "client-liaison", MARKER_1)),
+             reviewed(probe_of(MARKER_2), ("rejected", lead, MARKER_1))]]
+
+
+def drawn_cases(shapes: tuple[int, ...] = tuple(range(len(SHAPES)))):
+    """Hypothesis: a situation of one of ``shapes`` on a table made for it, then changed as the class says."""
+    from hypothesis import strategies as st
+
+    return st.builds(lambda number, shape: [made_case(random.Random(seed() * 53 + number), shape)[0]],
+                     st.integers(0, 2**16), st.sampled_from(shapes))
+
+
+def drawn_spelled():
+    from hypothesis import strategies as st
+
+    def spelt(case, how):
+        declared = case["act"]["declared"] or "recon.x"
+        changed = (declared.upper(), declared.title(), declared + " ", declared.replace(".", "_"),
+                   declared.replace("o", "\u043e", 1))[how]
+        return [{**case, "act": {**case["act"], "declared": changed}}]
+
+    return st.builds(lambda cases, how: spelt(cases[0], how), drawn_cases(), st.integers(0, 4))
+
+
+def drawn_capped():
+    from hypothesis import strategies as st
+
+    def capped(cases, cap, used):
+        case = cases[0]
+        name = case["act"]["declared"]
+        rows = {row["name"]: row for row in case["table"]["classes"]}
+        name = name if name in rows else next(iter(rows))
+        return [{**case, "act": {**case["act"], "declared": name}, "caps": {**case["caps"], name: cap},
+                 "used": {**case["used"], name: used}}]
+
+    return st.builds(capped, drawn_cases(), st.integers(0, HUGE), st.integers(0, HUGE)) | \
+        st.builds(capped, drawn_cases(), st.integers(0, 3), st.integers(0, 4))
+
+
+def drawn_roles():
+    from hypothesis import strategies as st
+
+    def respelt(cases, how):
+        case = cases[0]
+        def role(who: str) -> str:
+            return (who.upper(), who.title(), who + " ", who.replace("-", "_"), who.replace("e", "\u0435", 1))[how]
+
+        return [{**case, "reviews": [{**r, "reviewer": role(r["reviewer"])} for r in case["reviews"]]}]
+
+    return st.builds(respelt, drawn_cases(tuple(range(len(SHAPES)))[2:]), st.integers(0, 4))
+
+
+def drawn_orders():
+    from hypothesis import strategies as st
+
+    def ordered(cases, decisions):
+        case = cases[0]
+        table = parse_table(case["table"], "the check's table")
+        role = table.classify(case["act"]["declared"]).approver_role or "engagement-lead"
+        return [reviewed(case, *[(decision, role) for decision in decisions])]
+
+    return st.builds(ordered, drawn_cases((3, 4, 9)), st.lists(st.sampled_from(("approved", "rejected")), min_size=1,
+                                                                 max_size=4))
+
+
+EDGE_CLASSES = (
+    Edge("the same act asked again, with other reviews or counts", fixed=again_questions,
+         drawn=lambda: drawn_cases().map(lambda cases: [*cases, {**cases[0], "reviews": []}, *cases]),
+         draws=5),
+    Edge("a declared class in other letter case, with a space, or a look-alike character", fixed=spelling_questions,
+         drawn=drawn_spelled, draws=8),
+    Edge("an act undeclared, of an empty name, of the reserved name unclassified, or of a class no row knows",
+         fixed=unknown_questions, drawn=lambda: drawn_cases((7, 8)), draws=5),
+    Edge("a cap at its boundary: none used, one below, at or past it; a cap of 0, of 1, huge, or none",
+         fixed=cap_questions, drawn=drawn_capped, draws=8),
+    Edge("a cap configured for a consequential class", fixed=capped_consequential_questions, drawn=drawn_capped,
+         draws=8),
+    Edge("a reviewer's role in other letter case, with a space, or a look-alike character", fixed=role_questions,
+         drawn=drawn_roles, draws=8),
+    Edge("several reviews of the act, repeated or reordered: the approver's last decision counts",
+         fixed=order_questions, drawn=drawn_orders, draws=8),
+    Edge("arguments that differ only at one value's end, only in letter case, or only in key order",
+         fixed=arguments_questions, drawn=lambda: drawn_cases((5, 12, 13)), draws=5),
+)
+
+
+def test_every_edge_class_of_the_contract_gets_the_rules_answer():
+    compare(yours, "decide", EDGE_CLASSES, rule=edge_rule, judged=edge_answered, shown=edge_in_words,
+            arguments=edge_arguments, unchanged=True)
 
 
 # --- your decision, in lesson 8's door ------------------------------------------------------------

@@ -494,7 +494,10 @@ def index_questions() -> list[list[tuple]]:
     tree = made_tree(13, 1)
     last = tree["size"] - 1
     return [[(tree["leaves"][index % 13], index, 13, tree["paths"][index % 13]) for index in (-1, -13, 13, 14, -2)],
-            [(tree["leaves"][last], -1, 13, tree["paths"][last])], [(tree["leaves"][0], -1, 1, [])]]
+            [(tree["leaves"][last], -1, 13, tree["paths"][last])], [(tree["leaves"][0], -1, 1, [])],
+            # the leaf just past the end, with paths of every length up to the deepest place's: none fits
+            [(tree["leaves"][0], size, size, [_h(bytes([size, n])) for n in range(length)])
+             for size in (1, 2, 3, 5, 13, 17, 33) for length in range(path_length(0, size) + 2)]]
 
 
 def length_questions() -> list[list[tuple]]:
@@ -627,6 +630,100 @@ def other_report_questions() -> list[list[tuple]]:
             for other in (_hex(rng), head[:-1] + ("0" if head[-1] != "0" else "1"))]
 
 
+def resealed_as_they_stand(report: dict, events: list[dict]) -> dict:
+    """``report`` with ``events`` (numbered as they are) chained and sealed: a seal over whatever they say."""
+    bare = {key: value for key, value in report.items() if key not in ("events", "seal")}
+    return seal({**bare, "events": [unchained(event) for event in events]})
+
+
+def renumbered(report: dict, at: int, seq: int) -> dict:
+    events = [unchained(event) for event in report["events"]]
+    events[at]["seq"] = seq
+    return resealed_as_they_stand(report, events)
+
+
+def relinked(report: dict, at: int, link: str) -> dict:
+    events = copy.deepcopy(report["events"])
+    events[at]["chain"] = link
+    return {**report, "events": events}
+
+
+def resealed_field(report: dict, field: str, value) -> dict:
+    return {**report, "seal": {**report["seal"], field: value}}
+
+
+def flipped(digits: str) -> str:
+    return digits[:-1] + ("0" if digits[-1] != "0" else "1")
+
+
+def walk_questions() -> list[list[tuple]]:
+    """Reports each wrong in one place only lesson 9's walk finds, logged by the head their seal states.
+
+    A seq out of its place with the chain made over it, one event's chain link alone, the seal's count alone, or
+    its last link alone: the leaf of the run and the seal's head is in the tree, so only the walk tells them.
+    A ledger of more than 256 events, genuine, is asked too.
+    """
+    rng = random.Random(SEED * 131 + 24)
+    base = sealed_report(rng)
+    events, last = base["events"], len(base["events"])
+    chain = base["seal"]["chain"]
+    reports = [base, renumbered(base, -1, last + 1), renumbered(base, -1, last - 1), renumbered(base, 0, 0),
+               renumbered(base, 0, 2), renumbered(base, 1, 1),
+               relinked(base, 0, "0" * 64), relinked(base, 0, "f" * 64),
+               relinked(base, -1, flipped(events[-1]["chain"])),
+               relinked(base, 1, events[0]["chain"]),
+               resealed_field(base, "events", last + 1), resealed_field(base, "events", last - 1),
+               resealed_field(base, "events", 0), resealed_field(base, "chain", "0" * 64),
+               resealed_field(base, "chain", "f" * 64), resealed_field(base, "chain", flipped(chain)),
+               long_report()]
+    leaves = [_leaf(report["run"]["run_id"], report["seal"]["head"]) for report in reports]
+    tree = {"size": len(leaves), "leaves": leaves, "root": _root(leaves),
+            "paths": [_path(i, leaves) for i in range(len(leaves))]}
+    return [[(report, proof_of(tree, index), tree["root"]) for index, report in enumerate(reports)]]
+
+
+@functools.cache
+def long_report() -> dict:
+    """A genuine sealed report of 260 events: sequence numbers and counts past 256."""
+    rng = random.Random(SEED * 131 + 25)
+    events = [{"seq": seq, "kind": "note", "status": "admitted", "payload": {"n": rng.getrandbits(16)}}
+              for seq in range(1, 261)]
+    return seal({"run": {"run_id": _hex(rng)}, "events": events, "stage": "report"})
+
+
+def drawn_walk_questions():
+    """Hypothesis: one report of a small logged tree, wrong in one place only the walk finds, or genuine."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        size = draw(st.integers(1, 6))
+        tree = made_report_tree(size, 3000 + size)
+        index = draw(st.integers(0, size - 1))
+        report = report_of(tree, index)
+        events, count = report["events"], len(report["events"])
+        at = draw(st.integers(0, count - 1))
+        change = draw(st.sampled_from(("none", "seq", "link", "count", "last link")))
+        if change == "seq":
+            changed = renumbered(report, at, draw(st.sampled_from((0, at, at + 2, count + 1, -1))))
+        elif change == "link":
+            changed = relinked(report, at, draw(st.sampled_from(("0" * 64, "f" * 64, flipped(events[at]["chain"])))))
+        elif change == "count":
+            changed = resealed_field(report, "events", draw(st.sampled_from((count - 1, count + 1, 0, 2 * count))))
+        elif change == "last link":
+            chain = report["seal"]["chain"]
+            changed = resealed_field(report, "chain", draw(st.sampled_from(("0" * 64, "f" * 64, flipped(chain)))))
+        else:
+            changed = report
+        leaves = list(tree["leaves"])
+        leaves[index] = _leaf(changed["run"]["run_id"], changed["seal"]["head"])
+        logged = {"size": size, "leaves": leaves, "root": _root(leaves),
+                  "paths": [_path(i, leaves) for i in range(size)]}
+        return [(changed, proof_of(logged, index), logged["root"])]
+
+    return question()
+
+
 def drawn_published_questions():
     """Hypothesis: a report of a tree of 1 to 40 leaves, a proof for it or a near one, and a root, near or not."""
     from hypothesis import strategies as st
@@ -652,15 +749,18 @@ PUBLISHED_EDGE_CLASSES = (
          fixed=unfit_proof_questions, drawn=drawn_published_questions),
     Edge("a report whose run or head differs from the logged one, even in one last digit",
          fixed=other_report_questions, drawn=drawn_published_questions),
+    Edge("a report logged by its seal's head whose walk fails in one place only: a seq out of place with the chain "
+         "made over it, one event's link, the seal's count or its last link; and one of more than 256 events",
+         fixed=walk_questions, drawn=drawn_walk_questions, draws=8),
 )
 EDGE_CLASSES = ROOT_EDGE_CLASSES + PUBLISHED_EDGE_CLASSES
 
 
 def test_every_edge_class_of_the_two_contracts_gets_the_rules_answer(module):
     compare(module, "root_from_path", ROOT_EDGE_CLASSES, rule=root_rule, judged=root_answered, shown=root_question,
-            allowed=ValueError)
+            allowed=ValueError, unchanged=True)
     compare(module, "is_published", PUBLISHED_EDGE_CLASSES, rule=published_rule, judged=published_answered,
-            shown=published_question, arguments=lambda question: copy.deepcopy(question))
+            shown=published_question, arguments=lambda question: copy.deepcopy(question), unchanged=True)
 
 
 def tell(run) -> str:

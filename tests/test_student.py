@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from course.student import Callback, Student, let_out_source, seed
+from course.student import Callback, Raised, Relayed, Student, let_out_source, seed
 
 REPO = Path(__file__).resolve().parent.parent
 OBSERVE = REPO / "core" / "run" / "observe.py"
@@ -199,6 +199,31 @@ def test_the_childs_code_calls_the_checks_functions_with_data_and_the_check_sees
                     ["not sent", "connection refused", "core.run.execute"], "TimeoutError('timed out')",
                     "LookupError('no page')"]
     assert seen == [("record", "outcome"), ("fetch", "/a"), ("fetch", "/down"), ("fetch", "/slow"), ("fetch", "/odd")]
+
+
+def test_a_check_function_relays_a_keyboard_interrupt_to_the_students_code_as_itself(write):
+    """A check's function that raises Relayed(KeyboardInterrupt()) stops the student's code, not the check."""
+
+    def fetch(kind):
+        raise Relayed({"KeyboardInterrupt": KeyboardInterrupt, "SystemExit": SystemExit}[kind]("stopped"))
+
+    yours = write("""
+        def answer(fetch, kind):
+            try:
+                fetch(kind)
+            except Exception as error:
+                return ["an Exception", type(error).__name__]
+        def caught(fetch, kind):
+            try:
+                fetch(kind)
+            except BaseException as error:
+                return [type(error).__name__, str(error)]
+    """, names=("answer", "caught"))
+    for kind in ("KeyboardInterrupt", "SystemExit"):
+        assert yours.call("caught", Callback(fetch), kind) == [kind, "stopped"]
+        said = yours.call("answer", Callback(fetch), kind, allowed={"KeyboardInterrupt": KeyboardInterrupt,
+                                                                      "SystemExit": SystemExit}[kind])
+        assert said == Raised(kind, "stopped"), said
 
 
 def test_a_check_function_takes_data_only_and_a_forged_call_breaks_the_channel(write):

@@ -32,11 +32,13 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def demo_main(label: str, description: str, run_demo: Callable[[], dict], argv: list[str] | None,
-              expected: tuple[type[Exception], ...] = ()) -> int:
+              expected: tuple[type[Exception], ...] = (), named: bool = False) -> int:
     """Every lesson demo's command line: ``python3 -m core.run.<label> --out PATH`` writes its artifact.
 
     A failure the demo expects (``expected``) or a file that cannot be
-    written is one line on stderr and exit status 1.
+    written is one line on stderr and exit status 1. ``named`` puts the
+    failure's class before its message and joins a message of several lines
+    into one (for a demo that expects any exception, whose message may be anyone's).
     """
     from core.run.canon import write_artifact  # canon.py is the demos' business, not the parser's
 
@@ -44,10 +46,13 @@ def demo_main(label: str, description: str, run_demo: Callable[[], dict], argv: 
     parser.add_argument("--out", required=True, metavar="PATH", help="where to write the JSON artifact")
     args = parser.parse_args(argv)
     try:
-        write_artifact(args.out, run_demo())
+        artifact = run_demo()
     except expected as exc:
-        print(f"{label}: {exc}", file=sys.stderr)
+        said = " ".join(f"{exc.__class__.__name__}: {exc}".split()) if named else exc
+        print(f"{label}: {said}", file=sys.stderr)
         return 1
+    try:
+        write_artifact(args.out, artifact)
     except OSError as exc:
         print(f"{label}: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 1

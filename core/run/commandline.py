@@ -64,7 +64,7 @@ def demo_main(label: str, description: str, run_demo: Callable[[], dict], argv: 
         print(f"{label}: {said}", file=sys.stderr)
         return 1
     except OSError as exc:  # a file the demo reads, or a server it starts
-        print(f"{label}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"{label}: {exc}", file=sys.stderr)
         return 1
     if chosen not in (None, "all"):
         written = {args.out: written[chosen]}

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections.abc import Callable
 from dataclasses import InitVar, dataclass, field
 
 from core.run.propose import PROPOSAL_KIND
@@ -346,7 +347,7 @@ def family_credit(door: Recorder) -> dict[str, float]:
     return {family: earned.credit for family, earned in selection_state(door).credit.items()}
 
 
-def watched(door: Recorder) -> tuple[list[dict], callable]:
+def watched(door: Recorder) -> tuple[list[dict], Callable[[str, object], None]]:
     """The loop's steps as this lesson writes them down, and the driver's watch (drive.work) that records them.
 
     A ``propose`` or ``observe`` step holds the door's answers; a ``select``

@@ -28,14 +28,14 @@ from fractions import Fraction
 import pytest
 
 from core.run.demo_selection import REPLIES as DEMO_REPLIES, build_policy as demo_policy, fixed_pages
-from core.run.demo_selection import proposal, scripted, selections, slipping, steps_of
+from core.run.demo_selection import proposal, scripted, slipping, steps_of
 from core.run.doors import door_for
 from core.run.drive import work
 from core.run.execute import AdapterResult, NotSent, execute
 from core.run.policy import Policy, PolicyError
 from core.run.records import action_identity, make_run
 from core.run.select import rank as door_rank
-from core.run.select import score, selection_state
+from core.run.select import score, selection_state, selections
 from course.differ import Edge, Rule, compare
 from course.student import Student, seed
 from course.target import load_lesson

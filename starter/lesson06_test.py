@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from core.run.demo_execution import door_without_selection
+from core.run.drive import door_without_selection
 from core.run.demo_selection import proposal, scripted
 from core.run.doors import door_for
 from core.run.drive import work

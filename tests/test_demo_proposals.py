@@ -8,6 +8,7 @@ import pytest
 
 from core.run import demo_proposals
 from core.run.demo_proposals import DemoError, run_demo
+from core.run.propose import REFUSAL_KINDS
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def test_each_prompt_is_the_one_its_model_call_names_and_the_last_call_never_rea
 
 def test_every_refusal_kind_happens_once_and_the_injection_leads_back_to_the_news_page(demo):
     kinds = [refusal["refusal"] for refusal in demo["refusals"]]
-    assert sorted(kinds) == sorted(name for name, _ in demo_proposals.REFUSAL_KINDS)
+    assert sorted(kinds) == sorted(name for name, _ in REFUSAL_KINDS)
     trace = demo["injection"]
     assert trace["page"][0]["capture_of"] == "inspect_headers -> https://lab.example:443/news"
     assert trace["proposal"]["destination"] == "https://other.example/"
@@ -57,7 +58,7 @@ def test_a_plan_that_carries_out_an_unstored_proposal_is_refused_by_the_demo():
 
 
 def test_a_refusal_kind_that_never_happens_is_named():
-    kinds = demo_proposals.REFUSAL_KINDS + (("a refusal nobody wrote", "no such words"),)
+    kinds = REFUSAL_KINDS + (("a refusal nobody wrote", "no such words"),)
     with pytest.raises(DemoError, match="a refusal nobody wrote"):
         run_demo(refusal_kinds=kinds)
 

@@ -13,7 +13,8 @@ import sys
 
 import pytest
 
-from core.run.demo_seal import LAB_NAMES, TAMPERS, run_demo
+from core.run.demo_seal import run_demo
+from core.run.seal import TAMPERS
 from core.run.rederive import verify as verify_report
 from core.run.rederive import render as render_markdown
 from core.run.seal import verify_chain
@@ -58,7 +59,7 @@ def test_the_aborted_run_keeps_what_it_admitted(demo):
 
 def test_the_tamper_lab_entries_match_the_files(demo):
     """Each tamper entry in the artifact names its committed file, says what was done, and repeats what verify says of that file."""
-    assert list(demo["tamper_lab"]) == sorted(LAB_NAMES)
+    assert list(demo["tamper_lab"]) == sorted(TAMPERS)
     for name, entry in demo["tamper_lab"].items():
         report = json.loads((ROOT / entry["file"]).read_text(encoding="utf-8"))
         chain, whole = verify_chain(report), verify_report(report)

@@ -2,17 +2,15 @@
 
     python3 -m core.run.demo_proposals --out data/course/proposals-demo.json
 
-Lesson 4's door against the fixture lab, in process, with the lab's scripted
-model, driven by the driver's work loop (drive.work). The first round asks the
-model before anything is captured. Every later round carries out one act an
-earlier round stored as a proposal, in the order of ``PLAN`` (choosing is lesson
-5's selection and the executor lesson 6's, so each act is recorded at once:
-drive.recorded_at_once), observes the capture, and asks the model again. With
-the model call budget spent, one more call is refused and the model not asked.
-The door refuses every kind of bad proposal this lesson knows
-(``REFUSAL_KINDS``), and the demo checks each happened. The adapter and model
-are the lab's, loaded by name (plugins.py): ``core`` never imports the lab.
-All the run meets is fixed, so the artifact is byte-identical on every run.
+Lesson 4's door against the fixture lab, in process, with the lab's scripted model, driven by the
+driver's work loop (drive.work). The first round asks the model before anything is captured. Every
+later round carries out one act an earlier round stored as a proposal, in the order of ``PLAN``
+(choosing is lesson 5's selection and the executor lesson 6's, so each act is recorded at once:
+drive.recorded_at_once), observes the capture, and asks the model again. With the model call budget
+spent, one more call is refused and the model not asked. The door refuses every kind of bad proposal
+this lesson knows (``REFUSAL_KINDS``), and the demo checks each happened. The adapter and model are
+the lab's, loaded by name (plugins.py): ``core`` never imports the lab. All the run meets is fixed,
+so the artifact is byte-identical on every run.
 """
 
 from __future__ import annotations
@@ -22,9 +20,10 @@ import sys
 from core.run.commandline import demo_main
 from core.run.doors import door_for
 from core.run.drive import Enough, recorded_at_once, work
+from core.run.observe import with_their_acts
 from core.run.plugins import PluginError, load_plugin
 from core.run.policy import Policy, reference_policy
-from core.run.propose import PROPOSAL_KIND, propose
+from core.run.propose import PROPOSAL_KIND, REFUSAL_KINDS, propose, refusals_by_round, traces_to_the_page
 from core.run.recorder import Recorder
 from core.run.records import make_run
 
@@ -43,17 +42,6 @@ PLAN = (
     "inspect_metadata -> https://lab.example:443/about",
     "inspect_headers -> https://lab.example:443/debug",
     "probe_reflection -> https://lab.example:443/debug",
-)
-
-# Every kind of refusal the demo must show: a name for it and the refusal code its event carries.
-REFUSAL_KINDS = (
-    ("malformed text", "reply_not_json"),
-    ("wrong shape", "reply_wrong_shape"),
-    ("undeclared tool", "unknown_tool"),
-    ("unobserved requirement", "unobserved_requirement"),
-    ("destination outside the authorization", "out_of_scope"),
-    ("undeclared argument", "bad_arguments"),
-    ("model call budget spent", "budget_spent"),
 )
 
 
@@ -108,55 +96,16 @@ def run_demo(plan: tuple[str, ...] = PLAN, refusal_kinds: tuple[tuple[str, str],
     finally:
         adapter.close()
     watch("proposed", propose(door, listened))  # one call past the model call budget: refused, never asked
-    return {"observations": observations(door), "rounds": rounds, "refusals": refusals(door, refusal_kinds),
-            "injection": trace_injection(door), "report": door.snapshot()}
-
-
-def observations(door: Recorder) -> list[dict]:
-    """Each observation with the act whose capture it was read from."""
-    return [{**observation, "read_from": door.get("capture", observation["capture_id"])["action_id"]}
-            for observation in door.records("observation")]
-
-
-def refusals(door: Recorder, kinds: tuple[tuple[str, str], ...] = REFUSAL_KINDS) -> list[dict]:
-    """Every refused model call or proposal, named by its code; each of ``kinds`` must occur.
-
-    A round begins with its model call, admitted or refused, so the events
-    after the Nth model call and before the next are round N's.
-    """
-    found, number, named = [], 0, {code: name for name, code in reversed(kinds)}  # the first name of a code
-    for event in door.ledger:
-        number += event["kind"] == "model_call"
-        if event["kind"] in ("model_call", PROPOSAL_KIND) and event["status"] == "refused":
-            found.append({"refusal": named.get(event["code"], "other"), "round": number, "reason": event["reason"]})
-    missing = [name for name, _ in kinds if name not in {refusal["refusal"] for refusal in found}]
+    found = refusals_by_round(door.ledger, refusal_kinds)
+    missing = [name for name, _ in refusal_kinds if name not in {refusal["refusal"] for refusal in found}]
     if missing:
         raise DemoError(f"the run showed no refusal of the kind(s) {', '.join(missing)}")
-    return found
-
-
-def trace_injection(door: Recorder) -> dict:
-    """Follow the refused out-of-scope proposal back to the page text that asked for it.
-
-    From the ledger: the refused proposal and its reason; its model call and
-    the captures that call's prompt showed; the act each was a capture of;
-    and the lines of the page that name the refused destination.
-    """
-    refused = [event for event in door.ledger if event["kind"] == PROPOSAL_KIND and event["status"] == "refused"
-               and event["code"] == "out_of_scope"]
-    if len(refused) != 1:
-        raise DemoError(f"the run should refuse one proposal outside the authorization, not {len(refused)}")
-    event, sources = refused[0], []
-    proposal = event["payload"]
-    call = door.get("model_call", proposal["model_call_id"])
-    for capture in (door.get("capture", capture_id) for capture_id in call["capture_ids"]):
-        lines = [line.strip() for line in capture["body"].split("\n") if proposal["destination"] in line]
-        if lines:
-            sources.append({"capture_id": capture["capture_id"], "capture_of": capture["action_id"], "lines": lines})
-    if not sources:
-        raise DemoError("no capture shown to the model names the refused destination")
-    return {"page": sources, "model_call": call, "proposal": proposal, "refused": {"seq": event["seq"],
-            "reason": event["reason"]}}
+    injection = traces_to_the_page(door, "out_of_scope")  # the page text that asked to test another site
+    if len(injection) != 1 or not injection[0]["page"]:
+        raise DemoError("the run should refuse one proposal outside the authorization, traced to a page the model "
+                        f"was shown; it traced {len(injection)}")
+    return {"observations": with_their_acts(door), "rounds": rounds, "refusals": found, "injection": injection[0],
+            "report": door.snapshot()}
 
 
 def main(argv: list[str] | None = None, model: str = MODEL) -> int:

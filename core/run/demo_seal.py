@@ -4,63 +4,39 @@
     python3 -m core.run.demo_seal --tamper NAME --out data/course/tamper/NAME.json
     python3 -m core.run.demo_seal --tamper all --out DIR      (every file of the tamper lab)
 
-Both runs are lesson 5's loop (demo_selection.work: a scripted model,
-fixed copies of lab pages) through the final door, so the gate, the close
-and the seal all take part. One runs until selection ends and is finished;
-the other is aborted after its first act. The artifact shows:
-
-* each run closed and sealed, and every record asked for after the close
-  refused with the close's reason, the ledger not one event longer;
-* the tamper lab: altered copies of the finished report (a flipped byte, a
-  deleted event, two events swapped, a splice from a twin run, a cut-short
-  ledger, and a derived section edited and then resealed), with what
-  verify says of each;
-* the Markdown of each report, rendered from its sealed JSON alone.
-
-Everything is fixed data (no lab server, no clock), so every file is
-byte-identical on every machine.
+Both runs are lesson 5's loop (drive.work: a scripted model, fixed copies of lab pages) through the
+final door, so the gate, the close and the seal all take part. One runs until selection ends and is
+finished; the other is aborted after its first act. The artifact shows each run closed and sealed,
+and every record asked for after the close refused with the close's reason, the ledger not one event
+longer (seal.asked_after_the_close); the tamper lab, altered copies of the finished report
+(seal.TAMPERS, seal.tamper), with what verify says of each (rederive.verdicts); and the Markdown of
+each report, rendered from its sealed JSON alone. Everything is fixed data (no lab server, no
+clock), so every file is byte-identical on every machine.
 """
 
 from __future__ import annotations
 
-import copy
 import sys
-from pathlib import Path
 
-from core.run.canon import artifact_text, write_artifact
-from core.run.commandline import OneLineParser
+from core.run.commandline import demo_main
 from core.run.demo_selection import REPLIES, fixed_pages, scripted
 from core.run.doors import final_door
-from core.run.rederive import verify
 from core.run.drive import run_through, seal_report, seal_run, work
 from core.run.gate import Gating
 from core.run.policy import Policy, reference_policy
 from core.run.recorder import Recorder
 from core.run.records import make_run
-from core.run.report import render_markdown
-from core.run.seal import abort, finish, reseal, verify_chain
-from core.run.stages import advance
+from core.run.rederive import render, verdicts
+from core.run.seal import TAMPERS, SealError, abort, asked_after_the_close, tamper
 
-# The reference catalogue without its probe (a probe would wait for a review, lesson 8's
-# story), two actions at most.
+# The reference catalogue without its probe (a probe would wait for a review, lesson 8's story);
+# two actions at most.
 TOOLS = ("inspect_headers", "inspect_metadata")
 GATING = {"taxonomy_version": 2, "caps": {"recon.passive": 10}, "fail_open_classes": []}
 PASSIVE_REPLIES = tuple([p for p in reply if p["tool"] in TOOLS] for reply in REPLIES)
 
 FINISHED = "selection ended: the action budget is spent"
 ABORTED = "the operator withdrew the authorization"
-
-# The tamper lab: each file's name, and what was done to the finished report to make it.
-TAMPERS = {
-    "intact": "nothing: the finished report as it was sealed",
-    "flipped-byte": "one bit of one byte flipped: the about page's capture says ExampleCMS 3.3.1, not 3.2.1",
-    "deleted-event": "the first feedback event deleted",
-    "swapped-events": "two observations read from one capture swapped",
-    "spliced-run": "every event after the first selection taken from a twin run made in another world",
-    "truncated": "the last three events cut off",
-    "resealed-section": "the counts section edited (no refusals), then the report resealed",
-}
-LAB_NAMES = tuple(TAMPERS)
 
 
 class DemoError(RuntimeError):
@@ -98,19 +74,6 @@ def aborted_run() -> Recorder:
     return door
 
 
-def after_the_close(door: Recorder) -> dict:
-    """Ask a closed door for more: a record, a stage move, another close. Each is refused; nothing is appended."""
-    run_id = door.run.run_id
-    before = artifact_text(door.snapshot())
-    asked = {
-        "observation": door.record("observation", {"run_id": run_id, "field": "late", "value": True}),
-        "stage move": advance(door, "observe"),
-        "abort": abort(door, "one more try"),
-        "finish": finish(door, "finished twice"),
-    }
-    return {"asked": asked, "events": len(door.events), "ledger_unchanged": artifact_text(door.snapshot()) == before}
-
-
 def sealed(door: Recorder) -> dict:
     """The run's sealed report: finished now if it is still open (an aborted run is sealed as it stands)."""
     if door.closed is None:
@@ -118,101 +81,31 @@ def sealed(door: Recorder) -> dict:
     return seal_report(door)
 
 
-# --- the tamper lab ---------------------------------------------------------------------
-
-
-def first(events: list[dict], kind: str, where=lambda event: True) -> int:
-    """The index of the first admitted event of ``kind`` that ``where`` accepts."""
-    for index, event in enumerate(events):
-        if event["kind"] == kind and event["status"] == "admitted" and where(event):
-            return index
-    raise DemoError(f"the finished run has no {kind} event to tamper with")
-
-
-def tamper(name: str, report: dict, twin: dict) -> dict:
-    """The tamper lab's file ``name``: ``report`` altered as TAMPERS says (``twin`` is the other run)."""
-    altered = copy.deepcopy(report)
-    events = altered["events"]
-    if name == "intact":
-        pass
-    elif name == "flipped-byte":
-        capture = events[first(events, "capture", lambda e: "ExampleCMS 3.2.1" in e["payload"]["body"])]["payload"]
-        capture["body"] = capture["body"].replace("3.2.1", "3.3.1")  # '2' is 0x32, '3' is 0x33: one bit
-    elif name == "deleted-event":
-        del events[first(events, "feedback")]
-    elif name == "swapped-events":
-        at = first(events, "observation", lambda e: e["payload"].get("capture_id"))
-        events[at], events[at + 1] = events[at + 1], events[at]
-    elif name == "spliced-run":
-        at = first(events, "selection") + 1
-        altered["events"] = events[:at] + copy.deepcopy(twin["events"][at:])
-    elif name == "truncated":
-        altered["events"] = events[:-3]
-    elif name == "resealed-section":
-        altered["counts"] = {**altered["counts"], "refusals": 0}
-        altered = reseal(altered)
-    else:
-        raise DemoError(f"no tamper named {name!r}")
-    return altered
-
-
 def tamper_lab() -> dict[str, dict]:
-    """Every file of the tamper lab, by name."""
+    """Every file of the tamper lab, by name: the finished report altered, a twin run's the splice's source."""
     report, twin = sealed(finished_run()), sealed(finished_run("seal-demo-twin"))
-    return {name: tamper(name, report, twin) for name in LAB_NAMES}
-
-
-def verdict(report: dict) -> dict:
-    """What the chain says, and what the whole verify (chain, then every derived section) says."""
-    chain, whole = verify_chain(report), verify(report)
-    return {"chain": {"ok": chain.ok, "seq": chain.seq, "message": chain.message},
-            "verify": {"ok": whole.ok, "seq": whole.seq, "section": whole.section, "message": whole.message}}
-
-
-# --- the artifact -----------------------------------------------------------------------
+    return {name: tamper(name, report, twin) for name in TAMPERS}
 
 
 def run_demo() -> dict:
     finished, aborted = finished_run(), aborted_run()
     finished_report, aborted_report = sealed(finished), sealed(aborted)
-    twin = sealed(finished_run("seal-demo-twin"))
-    lab = {name: tamper(name, finished_report, twin) for name in LAB_NAMES}
+    lab = tamper_lab()
     return {
-        "finished": {"report": finished_report, "verify": verdict(finished_report),
-                     "after_the_close": after_the_close(finished)},
-        "aborted": {"report": aborted_report, "verify": verdict(aborted_report),
-                    "after_the_close": after_the_close(aborted)},
+        "finished": {"report": finished_report, "verify": verdicts(finished_report),
+                     "after_the_close": asked_after_the_close(finished)},
+        "aborted": {"report": aborted_report, "verify": verdicts(aborted_report),
+                    "after_the_close": asked_after_the_close(aborted)},
         "tamper_lab": {name: {"file": f"data/course/tamper/{name}.json", "alteration": TAMPERS[name],
-                              **verdict(lab[name])} for name in LAB_NAMES},
-        "markdown": {"finished": render_markdown(finished_report, verify(finished_report)),
-                     "aborted": render_markdown(aborted_report, verify(aborted_report))},
+                              **verdicts(lab[name])} for name in TAMPERS},
+        "markdown": {"finished": render(finished_report), "aborted": render(aborted_report)},
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The demo's command line: commandline.demo_main's rules, plus --tamper for the tamper lab's files."""
-    parser = OneLineParser("demo_seal", prog="python3 -m core.run.demo_seal",
-                           description="Write lesson 9's demo artifact, or a file of its tamper lab.")
-    parser.add_argument("--out", required=True, metavar="PATH",
-                        help="where to write the JSON artifact (a folder with --tamper all)")
-    parser.add_argument("--tamper", choices=[*LAB_NAMES, "all"], metavar="NAME",
-                        help=f"write the tamper lab's file NAME instead ({', '.join(LAB_NAMES)}, or all)")
-    args = parser.parse_args(argv)
-    try:
-        if args.tamper is None:
-            write_artifact(args.out, run_demo())
-        elif args.tamper == "all":
-            for name, report in tamper_lab().items():
-                write_artifact(Path(args.out) / f"{name}.json", report)
-        else:
-            write_artifact(args.out, tamper_lab()[args.tamper])
-    except DemoError as exc:
-        print(f"demo_seal: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"demo_seal: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    return 0
+    # --tamper NAME writes one file of the tamper lab instead, --tamper all the whole lab into a folder.
+    return demo_main("demo_seal", "Write lesson 9's demo artifact, or a file of its tamper lab.", run_demo, argv,
+                     expected=(DemoError, SealError), files=("tamper", tuple(TAMPERS), tamper_lab))
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ from core.run import decisions, journal
 from core.run import report as reports
 from core.run import seal
 from core.run.canon import digest
-from core.run.doors import FinalDoor, final_door
+from core.run.doors import FinalDoor, door_for, final_door
 from core.run.rederive import SECTIONS, Setting, ask_again
 from core.run.execute import (Adapter, AdapterResult, ExecutionResult, attempt, execute, request_url,
                               require_sendable)
@@ -273,6 +273,22 @@ def go_to(door: Recorder, goal: str) -> None:
     it to the stage that part rules (lesson 8's gate in the verify stage).
     """
     enter(door, *path_to(table_of(door), stage_of(door), goal))
+
+
+def door_without_selection(world: str, max_actions: int = 3) -> Recorder:
+    """Lesson 6's door without lesson 5's selection guard, moved to the execute stage, for handing acts in directly.
+
+    The pages and tests use it to attack execution alone: choosing the act
+    is lesson 5's business, and with ``is_the_selection`` in place every act
+    nobody selected would be refused before the executor's own steps show.
+    Everything else the door checks, the policy first, stays. The policy is
+    lesson 6's demo's (one header tool, one probe), with ``max_actions``.
+    """
+    policy = reference_policy(tools=("inspect_headers", "probe_reflection"), max_actions=max_actions,
+                              max_model_calls=4)
+    door = door_for(6, make_run(policy.snapshot(), {"world": world}), policy, without=("is_the_selection",))
+    go_to(door, "execute")
+    return door
 
 
 def path_to(table: StageTable, start: str, goal: str) -> list[str]:

@@ -43,6 +43,7 @@ adapter reports its own timeout by raising.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import urlencode
@@ -198,3 +199,51 @@ def attempt(door: Recorder, action_id: str, adapter: Adapter, started: str = "ha
     if not settled["recorded"]:
         return ended("unresolved", capture_id, f"outcome refused: {settled['reason']}")
     return ended("succeeded", capture_id, "")
+
+
+# --- an act read back from the ledger --------------------------------------------------
+
+
+def outcomes_of(door: Recorder, action_id: str) -> list[dict]:
+    """Every outcome the run holds for ``action_id``, in the order the door admitted them."""
+    return [outcome for outcome in door.records("outcome") if outcome["action_id"] == action_id]
+
+
+def events_spanned(door: Recorder, answers: list[dict] | tuple[dict, ...]) -> list[dict]:
+    """The ledger events from the first of ``answers`` to the last, both included (each an admitted answer).
+
+    An execution's answers are written in ledger order, so for one that was
+    not refused these are its action, outcomes and capture, and whatever
+    the door wrote between them.
+    """
+    first, last = (door.seq_of[(answer["kind"], answer["id"])] for answer in (answers[0], answers[-1]))
+    return door.events[first - 1:last]
+
+
+def settle(door: Recorder, action_id: str, settlement: dict) -> dict:
+    """Record a settled outcome for ``action_id``: what an operator does once they know how the act ended.
+
+    ``settlement`` holds the outcome's ``status`` and ``detail``; it cites no
+    capture. The door admits it only while the act is still unresolved.
+    """
+    return door.record("outcome", {"run_id": door.run.run_id, "action_id": action_id, "capture_id": "",
+                                   **settlement})
+
+
+def watched() -> tuple[list[dict], Callable[[str, object], None]]:
+    """The loop's executions as this lesson writes them down, and the driver's watch (drive.work) that records them.
+
+    Each execution is an ``execute`` step with its act's identity, how it
+    ended, its capture, the detail and the door's answers; a selection the
+    door refused (which ends the loop) is a ``select`` step with its answer.
+    """
+    steps: list[dict] = []
+
+    def watch(step: str, answer: object) -> None:
+        if step == "executed":
+            steps.append({"step": "execute", "action_id": answer.action_id, "status": answer.status,
+                          "capture_id": answer.capture_id, "detail": answer.detail, "answers": list(answer.answers)})
+        elif step == "selected" and not answer["recorded"]:
+            steps.append({"step": "select", "answer": answer})
+
+    return steps, watch

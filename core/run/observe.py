@@ -185,3 +185,16 @@ def cites_a_held_capture(door: Recorder, request: Request) -> None:
             raise Refusal("uncited_observation", f"an observation in stage {shown(stage_of(door))} must cite the "
                                                  "capture it was read from")
 
+
+
+# --- reading them back ---------------------------------------------------------------
+
+
+def with_their_acts(door: Recorder) -> list[dict]:
+    """Every observation the door holds, in ledger order, each with ``read_from``: the act its capture was of.
+
+    An observation the operator stated (no capture) has none to show, so every
+    observation passed here must cite a capture the run holds.
+    """
+    return [{**observation, "read_from": door.get("capture", observation["capture_id"])["action_id"]}
+            for observation in door.records(OBSERVATION_KIND)]

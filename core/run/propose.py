@@ -368,3 +368,55 @@ def _described(error: Exception) -> str:
         return repr(error)
     except Exception:
         return type(error).__name__
+
+
+# --- reading the refusals back ---------------------------------------------------------
+
+# Every kind of refusal a model's answer meets at lesson 4's door: a name for it and the code its event carries.
+REFUSAL_KINDS = (
+    ("malformed text", "reply_not_json"),
+    ("wrong shape", "reply_wrong_shape"),
+    ("undeclared tool", "unknown_tool"),
+    ("unobserved requirement", "unobserved_requirement"),
+    ("destination outside the authorization", "out_of_scope"),
+    ("undeclared argument", "bad_arguments"),
+    ("model call budget spent", "budget_spent"),
+)
+
+
+def refusals_by_round(ledger: list[dict], kinds: tuple[tuple[str, str], ...] = REFUSAL_KINDS) -> list[dict]:
+    """Every refused model call or proposal in ``ledger``, in order: its kind's name, its round and its reason.
+
+    A round begins with its model call, admitted or refused, so the events
+    after the Nth model call and before the next are round N's. A code two
+    kinds share takes the first one's name; a code no kind names is "other".
+    """
+    found, number, named = [], 0, {code: name for name, code in reversed(kinds)}
+    for event in ledger:
+        number += event["kind"] == MODEL_CALL_KIND
+        if event["kind"] in (MODEL_CALL_KIND, PROPOSAL_KIND) and event["status"] == "refused":
+            found.append({"refusal": named.get(event["code"], "other"), "round": number, "reason": event["reason"]})
+    return found
+
+
+def traces_to_the_page(door: Recorder, code: str) -> list[dict]:
+    """Each refused proposal whose refusal carries ``code``, in ledger order, traced back to the page that asked.
+
+    A trace holds the proposal, the model call it came from, and ``page``:
+    each capture that call's prompt showed whose body names the proposal's
+    destination, with the act it is a capture of and those lines (empty when
+    no capture shown names it); and the refusal's seq and reason.
+    """
+    traces = []
+    for refused in door.ledger:
+        if refused["kind"] != PROPOSAL_KIND or refused["status"] != "refused" or refused["code"] != code:
+            continue
+        proposal, page = refused["payload"], []
+        call = door.get(MODEL_CALL_KIND, proposal["model_call_id"])
+        for capture in (door.get("capture", capture_id) for capture_id in call["capture_ids"]):
+            lines = [line.strip() for line in capture["body"].split("\n") if proposal["destination"] in line]
+            if lines:
+                page.append({"capture_id": capture["capture_id"], "capture_of": capture["action_id"], "lines": lines})
+        traces.append({"page": page, "model_call": call, "proposal": proposal,
+                       "refused": {"seq": refused["seq"], "reason": refused["reason"]}})
+    return traces

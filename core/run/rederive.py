@@ -218,3 +218,14 @@ def verify(sealed: dict, *, door: FinalDoor = final_door,
 def render(sealed: dict) -> str:
     """The Markdown report of ``sealed``, headed by what verifying it whole found (report.render_markdown)."""
     return report.render_markdown(sealed, verify(sealed))
+
+
+def verdicts(sealed: dict) -> dict:
+    """What the chain alone says of ``sealed`` (seal.verify_chain), and what verifying it whole says (``verify``).
+
+    Each as data: ``ok``, the ``seq`` of the first event that disagrees and the
+    ``message``; the whole verify also names the ``section`` that disagrees.
+    """
+    chain, whole = seal.verify_chain(sealed), verify(sealed)
+    return {"chain": {"ok": chain.ok, "seq": chain.seq, "message": chain.message},
+            "verify": {"ok": whole.ok, "seq": whole.seq, "section": whole.section, "message": whole.message}}

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections.abc import Callable
 from dataclasses import InitVar, dataclass, field
 
 from core.run.propose import PROPOSAL_KIND
@@ -316,3 +317,112 @@ CODES = {
 def select_next(door: Recorder) -> dict:
     """Ask the door for the next choice; the answer names the selection or the reason there is none."""
     return door.record(SELECTION_KIND, {"run_id": door.run.run_id})
+
+
+# --- the loop as this lesson shows it ---------------------------------------------------
+
+
+def ranking(door: Recorder) -> list[dict]:
+    """The ranking the door will select from (``rank``), each candidate with the parts of its score.
+
+    Each row holds the tool's family, weight and cost, what its family has
+    earned, the score and its arithmetic. RuntimeError if the parts, put
+    together by ``score``, do not give ``rank``'s score: the two have drifted.
+    """
+    credit = selection_state(door).credit
+    rows = []
+    for candidate in rank(door):
+        tool = door.policy.tool_named(door.get(PROPOSAL_KIND, candidate.action_id)["tool"])
+        earned = credit[tool.family].credit if tool.family in credit else 0.0
+        if score(tool.weight, tool.cost, earned) != candidate.score:
+            raise RuntimeError(f"the score's parts disagree with rank() for {candidate.action_id}")
+        rows.append({"action_id": candidate.action_id, "tool": tool.tool_id, "family": tool.family,
+                     "weight": tool.weight, "credit": earned, "cost": tool.cost, "score": candidate.score,
+                     "arithmetic": candidate.reason, "cites": list(candidate.cites)})
+    return rows
+
+
+def family_credit(door: Recorder) -> dict[str, float]:
+    """What each family has earned so far (a plain dict; sorted keys when written)."""
+    return {family: earned.credit for family, earned in selection_state(door).credit.items()}
+
+
+def watched(door: Recorder) -> tuple[list[dict], Callable[[str, object], None]]:
+    """The loop's steps as this lesson writes them down, and the driver's watch (drive.work) that records them.
+
+    A ``propose`` or ``observe`` step holds the door's answers; a ``select``
+    step the ranking written just before the selection (``ranking``), the
+    door's answer and the selection; an ``execute`` step the act's identity,
+    how it ended and the door's answers, then its feedback and every
+    family's credit after it.
+    """
+    steps: list[dict] = []
+
+    def watch(step: str, answer: object) -> None:
+        if step == "proposed":
+            steps.append({"step": "propose", "answers": answer})
+        elif step == "selecting":
+            steps.append({"step": "select", "ranking": ranking(door)})
+        elif step == "selected":
+            steps[-1]["answer"] = answer
+            if answer["recorded"]:
+                steps[-1]["selection"] = door.get(SELECTION_KIND, answer["id"])
+        elif step == "executed":
+            selected = door.get(SELECTION_KIND, steps[-1]["answer"]["id"])["action_id"]
+            steps.append({"step": "execute", "action_id": selected, "status": answer.status,
+                          "answers": list(answer.answers)})
+        elif step == "credited":
+            steps[-1].update(feedback=door.get(FEEDBACK_KIND, answer["id"]), family_credit=family_credit(door))
+        elif step == "observed":
+            steps.append({"step": "observe", "answers": answer})
+
+    return steps, watch
+
+
+def selections(steps: list[dict]) -> list[str]:
+    """The action identities the door selected, in order, from ``watched``'s steps."""
+    return [step["selection"]["action_id"] for step in steps if "selection" in step]
+
+
+def what_selection_shows(door: Recorder, steps: list[dict], meddled: dict[str, dict]) -> dict:
+    """The six things lesson 5 looks for in a loop's ``steps`` (``watched``'s), each pointed out.
+
+    The loop must have made at least two selections, one of them a tie at the
+    top; had one proposal refused as already recorded, of an identity it
+    executed; had one act turned away at execution whose identity
+    ``meddled`` names (the arguments slipped into it); and ended on a refused
+    selection. ``scores`` is the second selection's ranking; ``tie`` the
+    identities tied at the top of the first, in arrival and ranked order;
+    ``executed_identity`` the one proposed again and how often it was
+    selected; ``turned_away`` the refused act and the ranking after it;
+    ``feedback`` every credit with the families' credit after it;
+    ``budget`` the last refusal and what was still open.
+    """
+    picks = [step for step in steps if step["step"] == "select"]
+    runs = [step for step in steps if step["step"] == "execute"]
+    first = picks[0]
+    tied = [row["action_id"] for row in first["ranking"] if row["score"] == first["ranking"][0]["score"]]
+    arrived = [p["action_id"] for p in door.records(PROPOSAL_KIND) if p["action_id"] in tied]
+    again = next(event for event in door.ledger if event["kind"] == PROPOSAL_KIND
+                 and event["code"] == "already_recorded")
+    proposed_again = action_identity(again["payload"]["tool"], again["payload"]["destination"])
+    executed_again = next(step["action_id"] for step in runs if step["action_id"] == proposed_again)
+    turned = next(i for i, step in enumerate(steps) if step["step"] == "execute" and step["status"] == "refused")
+    refused, after = steps[turned], steps[turned + 1]  # the loop goes straight on to the next selection
+    return {
+        "scores": {"selection": 2, "ranking": picks[1]["ranking"]},
+        "tie": {"arrival_order": arrived, "ranked": tied, "selected": first["selection"]["action_id"],
+                "reason": first["selection"]["reason"]},
+        "executed_identity": {"action_id": executed_again, "proposed_again": {"recorded": False,
+                                                                              "reason": again["reason"]},
+                              "times_selected": selections(steps).count(executed_again)},
+        "turned_away": {"action_id": refused["action_id"], "arguments_sent": meddled[refused["action_id"]],
+                        "door_answer": refused["answers"][0],
+                        "next_ranking": [row["action_id"] for row in after["ranking"]],
+                        "next_selected": after["ranking"][0]["action_id"]},
+        "feedback": [{**step["feedback"], "family_credit_after": step["family_credit"]}
+                     for step in runs if "feedback" in step],
+        "budget": {"answer": picks[-1]["answer"], "still_open": [row["action_id"] for row in picks[-1]["ranking"]],
+                   "actions": door.count("action"), "max_actions": door.policy.max_actions},
+        "selected_in_order": selections(steps),
+    }

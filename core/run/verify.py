@@ -392,3 +392,69 @@ def check_finding(door: Recorder, check: Check, act: Act) -> list[dict]:
     if not finding["recorded"]:
         return [finding]
     return [finding, verify_finding(door, finding["id"], check, act)]
+
+
+# --- what a check shows ----------------------------------------------------------------
+
+
+def evidence(door: Recorder, result: ExecutionResult, expect: str) -> dict:
+    """One verification act as the verdict sees it: its identity, how it ended, and what its capture shows.
+
+    ``line`` is the first line of the capture that shows ``expect``, or its
+    status line when none does ("" when no capture was made).
+    """
+    found = {"action_id": result.action_id, "execution": result.status, "detail": result.detail,
+             "capture_id": result.capture_id}
+    if not result.capture_id:
+        return {**found, "http_status": None, "shows_expect": False, "line": ""}
+    capture = door.get("capture", result.capture_id)
+    lines = capture["body"].splitlines()
+    showing = [line.strip() for line in lines if expect in line]
+    return {**found, "http_status": capture["status"], "shows_expect": bool(showing),
+            "line": showing[0] if showing else lines[0]}
+
+
+def verify_check(door: Recorder, check: Check, act: Act) -> dict:
+    """Run one check through the door (check_finding); the finding, both acts with their evidence, and the verdict.
+
+    ``confirming``, ``control`` and ``verdict`` are there only when the
+    finding was admitted; ``verdict`` is the verdict record, or the door's
+    refusal of it.
+    """
+    results: list[ExecutionResult] = []
+
+    def acting(payload: dict) -> ExecutionResult:
+        results.append(act(payload))
+        return results[-1]
+
+    answers = check_finding(door, check, acting)
+    step = {"claim": check.claim, "plan": {"evidence": {"action": check.evidence_action, "quote": check.quote},
+                                           "confirm": check.confirm, "control": check.control,
+                                           "expect": check.expect},
+            "finding": answers[0]}
+    if len(answers) == 2:
+        step["confirming"], step["control"] = (evidence(door, result, check.expect) for result in results)
+        step["verdict"] = door.get(VERDICT_KIND, answers[1]["id"]) if answers[1]["recorded"] else answers[1]
+    return step
+
+
+def verdict_with_evidence(step: dict) -> dict:
+    """A checked finding (``verify_check``'s step, its verdict admitted) as its verdict reads.
+
+    The claim, the verdict and its reason, and both acts' evidence.
+    """
+    return {"claim": step["claim"], "verdict": step["verdict"]["verdict"], "reason": step["verdict"]["reason"],
+            "confirming": step["confirming"], "control": step["control"]}
+
+
+def kept_beside_its_verdict(door: Recorder, verdict: dict) -> dict:
+    """Where an admitted ``verdict`` and the finding it judged stand in the ledger: a verdict replaces nothing.
+
+    The finding's id, claim and seq, the verdict's seq, and ``still_held``:
+    whether the door still holds the finding (it always does; a refuted
+    finding stays beside its verdict).
+    """
+    finding_id = verdict["finding_id"]
+    return {"finding_id": finding_id, "finding_seq": door.seq_of[("finding", finding_id)],
+            "verdict_seq": door.seq_of[(VERDICT_KIND, verdict["verdict_id"])],
+            "still_held": door.holds("finding", finding_id), "claim": door.get("finding", finding_id)["claim"]}

@@ -47,6 +47,7 @@ re-derived, which only the kept head catches.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,7 +56,7 @@ from core.run.canon import CanonError, canonical_bytes, digest
 from core.run.jsonfile import read_json, shown_path
 from core.run.recorder import Kind, Recorder, Refusal, Request
 from core.run.records import shown
-from core.run.stages import EVERY_STAGE
+from core.run.stages import EVERY_STAGE, advance
 
 ALGORITHM = "sha256-jcs-chain/2"
 SEAL_FIELDS = ("algorithm", "events", "chain", "body", "head")
@@ -336,3 +337,77 @@ def against_kept_head(verification: Verification, report: dict, kept: str) -> Ve
 def is_head(text: str) -> bool:
     """A head as a person copies it: 64 lower-case hex digits."""
     return len(text) == 64 and set(text) <= set("0123456789abcdef")
+
+
+# --- what a closed run answers, and a lab of altered copies ------------------------------
+
+
+def asked_after_the_close(door: Recorder) -> dict:
+    """Ask a closed ``door`` for more: a record, a stage move, another abort and finish; the answers.
+
+    Each is refused with the close's reason and none is appended:
+    ``ledger_unchanged`` says whether the snapshot is byte for byte what it
+    was before, and ``events`` how many the ledger holds.
+    """
+    run_id = door.run.run_id
+    before = canonical_bytes(door.snapshot())
+    asked = {
+        "observation": door.record("observation", {"run_id": run_id, "field": "late", "value": True}),
+        "stage move": advance(door, "observe"),
+        "abort": abort(door, "one more try"),
+        "finish": finish(door, "finished twice"),
+    }
+    unchanged = canonical_bytes(door.snapshot()) == before
+    return {"asked": asked, "events": len(door.events), "ledger_unchanged": unchanged}
+
+
+# The tamper lab: each file's name, and what was done to a finished report to make it.
+TAMPERS = {
+    "intact": "nothing: the finished report as it was sealed",
+    "flipped-byte": "one bit of one byte flipped: the about page's capture says ExampleCMS 3.3.1, not 3.2.1",
+    "deleted-event": "the first feedback event deleted",
+    "swapped-events": "two observations read from one capture swapped",
+    "spliced-run": "every event after the first selection taken from a twin run made in another world",
+    "truncated": "the last three events cut off",
+    "resealed-section": "the counts section edited (no refusals), then the report resealed",
+}
+
+
+def _first(events: list[dict], kind: str, where=lambda event: True) -> int:
+    """The index of the first admitted event of ``kind`` that ``where`` accepts; SealError if there is none."""
+    for index, event in enumerate(events):
+        if event["kind"] == kind and event["status"] == "admitted" and where(event):
+            return index
+    raise SealError(f"the report has no {kind} event to tamper with")
+
+
+def tamper(name: str, report: dict, twin: dict) -> dict:
+    """The tamper lab's file ``name``: a copy of the sealed ``report`` altered as ``TAMPERS`` says.
+
+    ``twin`` is a sealed report of the same run made in another world (the
+    splice's source). ``report`` is left as it was; SealError names a tamper
+    that does not exist, or a report with no event the tamper needs.
+    """
+    altered = copy.deepcopy(report)
+    events = altered["events"]
+    if name == "intact":
+        pass
+    elif name == "flipped-byte":
+        capture = events[_first(events, "capture", lambda e: "ExampleCMS 3.2.1" in e["payload"]["body"])]["payload"]
+        capture["body"] = capture["body"].replace("3.2.1", "3.3.1")  # '2' is 0x32, '3' is 0x33: one bit
+    elif name == "deleted-event":
+        del events[_first(events, "feedback")]
+    elif name == "swapped-events":
+        at = _first(events, "observation", lambda e: e["payload"].get("capture_id"))
+        events[at], events[at + 1] = events[at + 1], events[at]
+    elif name == "spliced-run":
+        at = _first(events, "selection") + 1
+        altered["events"] = events[:at] + copy.deepcopy(twin["events"][at:])
+    elif name == "truncated":
+        altered["events"] = events[:-3]
+    elif name == "resealed-section":
+        altered["counts"] = {**altered["counts"], "refusals": 0}
+        altered = reseal(altered)
+    else:
+        raise SealError(f"no tamper named {name!r}")
+    return altered

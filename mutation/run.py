@@ -143,11 +143,16 @@ def mutants(lesson: int) -> list[Mutant]:
 
 
 def equivalents(path: Path = EQUIVALENT) -> dict[tuple[int, int, str, str], str]:
-    """The listed equivalent mutants: their key (``Mutant.key``) and the reason."""
+    """The listed mutants the check is right to pass: their key (``Mutant.key``) and the reason.
+
+    Both kinds: ``mutant`` (equivalent: no input the contract allows tells it
+    apart) and ``permitted`` (another answer the contract lets the student choose).
+    """
     if not path.exists():
         return {}
     listed = {}
-    for entry in tomllib.loads(path.read_text(encoding="utf-8")).get("mutant", []):
+    found = tomllib.loads(path.read_text(encoding="utf-8"))
+    for entry in [*found.get("mutant", []), *found.get("permitted", [])]:
         key = (int(entry["lesson"]), int(entry["at"]), entry["line"].strip(), entry["mutant"].strip())
         if not entry.get("reason", "").strip():
             raise ValueError(f"{path.name}: the mutant {key} is listed with no reason")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
 import sys
 from pathlib import Path
 
@@ -71,14 +70,15 @@ def show_waiting(path: Path, config_path: Path) -> int:
         print(f"run {run_id[:12]} waits for no decision")
         return 0
     for act in held.values():
-        print(f"run     {run_id}\n"
-              f"act     {act.tool} -> {act.destination}\n"
-              f"with    {json.dumps(act.arguments, sort_keys=True, ensure_ascii=True)}\n"
-              f"class   {act.action_class}, waits for {act.role}\n"
-              f"held    {act.reason}\n"
-              f"subject {act.subject}\n"
-              f"decide  python -m signoff sign --run {run_id} --act {shlex.quote(act.subject)} --role {act.role} "
-              "(--approve | --reject) --reason TEXT --key KEYFILE --out DIR/FILE")
+        identity, _, digest = act.subject.partition(" with arguments ")
+        print(f"run      {run_id}\n"
+              f"act      {identity}\n"
+              f"with     {json.dumps(act.arguments, sort_keys=True, ensure_ascii=True)}\n"
+              f"digest   {digest}\n"
+              f"class    {act.action_class}, waits for {act.role}\n"
+              f"decide   python -m signoff sign --run RUN --act 'ACT with arguments DIGEST' \\\n"
+              f"           --role {act.role} (--approve | --reject) --reason TEXT \\\n"
+              "           --key KEYFILE --out DIR/FILE")
     return 0
 
 

@@ -18,12 +18,12 @@ from __future__ import annotations
 import random
 from types import SimpleNamespace
 
-from core.run.doors import door_for, stage_table
+from core.run.doors import Door, door_for, stage_table
 from core.run.policy import Policy
 from core.run.recorder import Kind, Recorder, Refusal
 from core.run.records import make_run
-from core.run.stages import (ADMITTED_IN, STAGES, TRANSITION_KIND, TRANSITIONS, StageTable, Transition, advance,
-                             build_transition, in_its_stage, start, table_of)
+from core.run.stages import (ADMITTED_IN, STAGE, STAGES, TRANSITION_KIND, TRANSITIONS, StageTable, Transition,
+                             advance, build_transition, in_its_stage, start, table_of)
 from course.differ import Edge, Rule, compare
 from course.student import Student, seed
 
@@ -269,7 +269,7 @@ def reference_door(table: dict, stage: object) -> SimpleNamespace:
     """What the reference's two questions read of a door (its stage, its table), over ``table`` as it is given."""
     held = SimpleNamespace(stages=tuple(table["stages"]), transitions=tuple(map(tuple, table["transitions"])),
                            admitted_in=table["admitted_in"])
-    return SimpleNamespace(stage=stage, parts={"stage_table": held})
+    return SimpleNamespace(state={STAGE: stage}, parts={"stage_table": held})
 
 
 def move_rule(question: tuple) -> Rule:
@@ -461,7 +461,7 @@ def doors(table: StageTable, world: str) -> tuple[Recorder, Recorder]:
     guards = [your_stage_guard if guard is in_its_stage else guard for guard in reference.guards]
     kinds = [Kind(row.name, row.fields, row.store, row.id_field, your_move, row.hooks)
              if row.name == TRANSITION_KIND else row for row in reference.kinds.values()]
-    mine = Recorder(reference.run, POLICY, kinds, guards, **dict(reference.parts))
+    mine = Door(reference.run, POLICY, kinds, guards, **dict(reference.parts))
     start(mine)
     return reference, mine
 

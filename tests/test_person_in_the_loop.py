@@ -179,7 +179,9 @@ def test_the_whole_loop_through_the_real_commands(tmp_path):
     first = run_command("-m", "core.run.main", *config, "--journal", "run.journal", "--out", "r.json", cwd=tmp_path)
     assert first.returncode == 5 and PROBE in first.stderr, first.stderr
     listed = run_command("-m", "signoff", "waiting", "run.journal", *config, cwd=tmp_path)
-    assert listed.returncode == 0 and PROBE in listed.stdout and '{"marker": "lab-probe-<i>7</i>"' in listed.stdout
+    identity, _, digest = PROBE.partition(" with arguments ")
+    assert listed.returncode == 0 and '{"marker": "lab-probe-<i>7</i>"' in listed.stdout
+    assert f"act      {identity}\n" in listed.stdout and f"digest   {digest}\n" in listed.stdout
     run_id = listed.stdout.split()[1]
     (tmp_path / "reviews").mkdir()
     sign = run_command("-m", "signoff", "sign", "--run", run_id, "--act", PROBE, "--role", ROLE, "--approve",

@@ -88,6 +88,8 @@ AFTER_EDGE_CLASSES = ("lesson05_finds_the_tool_by_its_prefix", "lesson06_details
                       "lesson03_lets_a_listed_move_reach_an_undeclared_stage",
                       "lesson11_takes_a_negative_index", "lesson11_compares_twelve_digits",
                       "lesson11_raises_on_a_proof_that_does_not_fit",
+                      "lesson11_takes_the_body_from_the_seal", "lesson11_ignores_the_proofs_own_fields",
+                      "lesson11_raises_on_a_proof_missing_a_field", "lesson11_takes_the_algorithm_the_seal_names",
                       "lesson01_knows_four_server_errors", "lesson01_cuts_the_reports_findings_in_place",
                       "lesson01_strips_the_expected_text",
                       "lesson02_keeps_the_courses_reference_with_other_hyphens",

@@ -99,6 +99,7 @@ AFTER_EDGE_CLASSES = ("lesson05_finds_the_tool_by_its_prefix", "lesson06_details
                       "lesson05_rounds_each_score_to_six_places", "lesson05_sorts_the_proposals_it_was_handed",
                       "lesson05_takes_a_budget_of_zero_for_no_budget",
                       "lesson06_caches_responses_by_url", "lesson06_swallows_a_keyboard_interrupt",
+                      "lesson06_cites_the_capture_of_a_refused_settlement",
                       "lesson06_takes_a_refused_connection_for_not_sent", "lesson06_catches_only_os_errors",
                       "lesson06_pops_the_act_apart", "lesson06_leaves_a_1xx_answer_in_doubt",
                       "lesson11_ignores_the_seq", "lesson11_trusts_the_seals_count",

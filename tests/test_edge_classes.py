@@ -97,6 +97,7 @@ AFTER_EDGE_CLASSES = ("lesson05_finds_the_tool_by_its_prefix", "lesson06_details
                       "lesson04_remembers_a_tag_from_an_earlier_page", "lesson04_takes_the_body_out_of_the_capture",
                       "lesson04_wants_a_content_attribute", "lesson04_strips_the_name_before_comparing",
                       "lesson05_rounds_each_score_to_six_places", "lesson05_sorts_the_proposals_it_was_handed",
+                      "lesson05_divides_before_it_multiplies",
                       "lesson05_takes_a_budget_of_zero_for_no_budget",
                       "lesson06_caches_responses_by_url", "lesson06_swallows_a_keyboard_interrupt",
                       "lesson06_cites_the_capture_of_a_refused_settlement",

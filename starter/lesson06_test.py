@@ -538,7 +538,8 @@ def ask_rule(ask: Ask) -> Rule:
     start = "unresolved"
     if ask.door == "refuses the start":
         return Rule((("ledger", ()), ("adapter asked", 0), ("returned", "unresolved"), ("cites its capture", False),
-                     ("names the error", None), ("returns only the capture its settlement cites", True)), RULES["refused start"])
+                     ("names the error", None), ("returns only the capture its settlement cites", True)),
+                    RULES["refused start"])
     named = None
     if ask.adapter == "responds" and capturable(ask.status):
         ledger, status, why = (start, f"capture {ask.status} as given", "succeeded"), "succeeded", "response"
@@ -622,7 +623,8 @@ def ask_answered(found) -> object:
         "for another URL, or before the start was written"
     if isinstance(found, Raised):
         return (("ledger", tuple(ledger)), ("adapter asked", asked_once), ("returned", f"lets {found.type} out"),
-                ("cites its capture", False), ("names the error", None), ("returns only the capture its settlement cites", True))
+                ("cites its capture", False), ("names the error", None),
+                ("returns only the capture its settlement cites", True))
     if not isinstance(found, dict) or not {"status", "capture_id", "detail"} <= set(found):
         return f"no answer (it returned {str(found)[:60]!r}, not {{'status': ..., 'capture_id': ..., 'detail': ...}})"
     captured = door_capture(door, act)

@@ -822,6 +822,62 @@ def algorithm_questions() -> list[list[tuple]]:
     return [[(report, proof_of(tree, index), tree["root"]) for index, report in enumerate(reports)]]
 
 
+def drawn_report_questions(change):
+    """Hypothesis: a report of a small logged tree and its own proof, ``change``d by what the strategy draws."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        size = draw(st.integers(1, 6))
+        tree = made_report_tree(size, 4000 + size)
+        index = draw(st.integers(0, size - 1))
+        return [draw(change(st, tree, index))]
+
+    return question()
+
+
+def body_changed(st, tree: dict, index: int):
+    report = report_of(tree, index)
+    edits = st.sampled_from((
+        lambda text: {**report, "stage": text}, lambda text: {**report, text or "counts": {"admitted": 1}},
+        lambda text: {key: value for key, value in report.items() if key != "stage"},
+        lambda text: {**report, "run": {**report["run"], "note": text}}, lambda text: report))
+    return st.builds(lambda edit, text: (edit(text), proof_of(tree, index), tree["root"]), edits,
+                     st.text(alphabet="abcXYZ 09-\u00e9", max_size=8))
+
+
+def fields_changed(st, tree: dict, index: int):
+    proof = proof_of(tree, index)
+    other = proof_of(tree, (index + 1) % tree["size"])["leaf_hash"]
+    named = st.sampled_from(({**proof, "leaf_hash": other}, {**proof, "leaf_hash": _b64(_h(b"x"))}, proof,
+                             *({**proof, "root_hash": _b64(root)} for root in near_roots(tree["root"]))))
+    return named.map(lambda told: (report_of(tree, index), told, tree["root"]))
+
+
+def proof_broken(st, tree: dict, index: int):
+    proof = proof_of(tree, index)
+    junk = st.sampled_from((None, "1", [], {}, 7, "not base64"))
+    missing = st.sampled_from(PROOF_FIELDS).map(lambda gone: {k: v for k, v in proof.items() if k != gone})
+    wrong = st.builds(lambda key, value: {**proof, key: value}, st.sampled_from(PROOF_FIELDS), junk)
+    return st.one_of(missing, wrong).map(lambda told: (report_of(tree, index), told, tree["root"]))
+
+
+def algorithm_renamed(st, tree: dict, index: int):
+    def renamed(name):
+        report = report_of(tree, index)
+        fields = {**report["seal"], "algorithm": name}
+        renamed_report = {**report, "seal": {**fields, "head": head_of(fields)}}
+        leaves = list(tree["leaves"])
+        leaves[index] = _leaf(report["run"]["run_id"], renamed_report["seal"]["head"])
+        logged = {"size": tree["size"], "leaves": leaves, "root": _root(leaves),
+                  "paths": [_path(i, leaves) for i in range(tree["size"])]}
+        return (renamed_report, proof_of(logged, index), logged["root"])
+
+    names = st.one_of(st.sampled_from((ALGORITHM, "sha256-jcs-chain/1", ALGORITHM.upper(), ALGORITHM[:-1], "")),
+                      st.text(alphabet="sha256-jcs/12", max_size=20))
+    return names.map(renamed)
+
+
 PUBLISHED_EDGE_CLASSES = (
     Edge("a trusted root that differs from where the path leads only at its end, only at its start, or past its "
          "first bytes", fixed=near_root_questions, drawn=drawn_published_questions),
@@ -833,13 +889,13 @@ PUBLISHED_EDGE_CLASSES = (
          "made over it, one event's link, the seal's count or its last link; and one of more than 256 events",
          fixed=walk_questions, drawn=drawn_walk_questions, draws=8),
     Edge("a report whose body, outside its ledger, was edited with its seal left as it was (a section changed, "
-         "added or removed)", fixed=body_questions),
+         "added or removed)", fixed=body_questions, drawn=lambda: drawn_report_questions(body_changed), draws=8),
     Edge("a proof whose own leaf_hash or root_hash is not the report's leaf or the trusted root",
-         fixed=named_questions),
+         fixed=named_questions, drawn=lambda: drawn_report_questions(fields_changed), draws=8),
     Edge("a proof not as `tlog prove` prints it: a field missing, or a field of another kind",
-         fixed=malformed_questions),
+         fixed=malformed_questions, drawn=lambda: drawn_report_questions(proof_broken), draws=8),
     Edge("a seal that names another algorithm than the course's, its head hashed under that name and logged",
-         fixed=algorithm_questions),
+         fixed=algorithm_questions, drawn=lambda: drawn_report_questions(algorithm_renamed), draws=8),
 )
 EDGE_CLASSES = ROOT_EDGE_CLASSES + PUBLISHED_EDGE_CLASSES
 

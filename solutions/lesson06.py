@@ -59,7 +59,6 @@ def write_ahead(act: dict, record, fetch) -> dict:
         return ended("unresolved", detail)
     settled = outcome("succeeded", "", captured["id"])
     if not settled["recorded"]:
-        return ended("unresolved", f"outcome refused: {settled['reason']}",
-                     captured["id"])
+        return ended("unresolved", f"outcome refused: {settled['reason']}")
     return ended("succeeded", "", captured["id"])
 # student writes: end

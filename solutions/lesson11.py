@@ -56,6 +56,8 @@ def sha256_hex(value) -> str:
 def recomputed_head(report: dict) -> str | None:
     """The head the report's content hashes to (lesson 9's walk), or None."""
     sealed, prev = report["seal"], sha256_hex({"run_id": report["run"]["run_id"]})
+    if sealed["algorithm"] != "sha256-jcs-chain/2":
+        return None  # the course seals under one algorithm (lesson 9)
     for position, event in enumerate(report["events"], start=1):
         bare = {key: value for key, value in event.items() if key != "chain"}
         prev = sha256_hex({"event": bare, "prev": prev})
@@ -76,12 +78,14 @@ def is_published(report: dict, proof: dict, root: bytes) -> bool:
         return False
     # the leaf from the report you hold, never the one the proof names
     leaf = leaf_hash(report["run"]["run_id"], head)
-    path = decode(proof["inclusion_path"])
-    try:
+    try:  # a proof not as `tlog prove` prints it proves nothing
+        path = decode(proof["inclusion_path"])
         found = root_from_path(leaf, proof["leaf_index"], proof["tree_size"], path)
-    except ValueError:  # a path that does not fit proves nothing
+        named = decode([proof["leaf_hash"], proof["root_hash"]])
+    except (KeyError, TypeError, ValueError):  # nor does a path that does not fit
         return False
-    return found == root
+    # a proof that names another leaf or another root is not this report's
+    return found == root and named == [leaf, root]
 # student writes: end
 
 

@@ -34,6 +34,9 @@ earned 0.0), and the score is
 
     score = weight * (1 + credit of the tool's family) / (1 + cost)
 
+evaluated as written, as the door evaluates it: the same arithmetic grouped
+another way (``weight / (1 + cost) * (1 + credit)``) can differ in its last
+bit, and two scores the rule makes exactly equal would no longer tie.
 Equal scores go to the smaller action identity, the two strings compared as
 strings, whatever order the proposals came in: a run must choose the same act
 from the same proposals however the model listed them.

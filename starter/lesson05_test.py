@@ -654,7 +654,8 @@ def test_the_run_follows_the_plan_and_the_budget_ends_it(plan):
 # formula's steps are ordered), the credit and who gets it, the choice; every argument must come back as it
 # was sent.
 
-RANK_WORDS = ("score = weight * (1 + the credit of the tool's family) / (1 + cost), highest first; equal scores go "
+RANK_WORDS = ("score = weight * (1 + the credit of the tool's family) / (1 + cost), evaluated as written, highest "
+              "first; equal scores go "
               "to the smaller action identity, compared as strings, whatever order the proposals came in")
 FEEDBACK_WORDS = ("credit goes to the act the outcome names, if the run executed it, and to the family of that act's "
                   "tool: 1.0 for succeeded, 0.0 for failed, and None for an outcome not settled")
@@ -724,7 +725,24 @@ def rank_sizes() -> list[list]:
     ties = [act_of(tool, path) for path in ("/zeta", "/about", "/a", "/About", "/a-b")
             for tool in ("inspect_headers", "probe")]  # 2.0 * 1 / 2 = 1.0 for both tools
     return [[([], CATALOGUE, {})], [([act_of("scan_links", "/x")], CATALOGUE, {"fam-b": 3.0})], [(ties, CATALOGUE, {})],
-            [(ties[::-1], CATALOGUE, {"fam-a": 0.0, "fam-recon": 0.0})]]
+            [(ties[::-1], CATALOGUE, {"fam-a": 0.0, "fam-recon": 0.0})]] + \
+        [[([act_of(credited, "/about"), act_of(other, "/about")][::-1], catalogue, {"fam-credited": earned})]
+         for catalogue, earned, credited, other in float_ties()]
+
+
+# Scores that tie exactly as the rule's float arithmetic, written as it is, computes them (0.5 * 3.0 / 2.5 and
+# 1.5 * 1.0 / 2.5 are both 0.6), and that the same arithmetic grouped another way (0.5 / 2.5 * 3.0 is
+# 0.6000000000000001) would part in their last bit: the credited act is the smaller identity in one question
+# and the larger in the other, so a tie parted either way changes which act comes first.
+FLOAT_TIES = (((0.5, 1.5, 2.0), (1.5, 1.5)), ((0.5, 0.5, 4.0), (2.5, 0.5)), ((0.5, 0.4, 2.0), (1.5, 0.4)))
+
+
+def float_ties() -> list[tuple]:
+    """(catalogue, credit earned, credited tool, other tool) for each exact tie, the credited tool either identity."""
+    return [({credited: an_entry("fam-credited", weight, cost), other: an_entry("fam-other", *rest)}, earned,
+             credited, other)
+            for (weight, cost, earned), rest in FLOAT_TIES
+            for credited, other in (("probe", "inspect_headers"), ("inspect_headers", "probe"))]
 
 
 def rank_identities() -> list[list]:
@@ -934,7 +952,12 @@ def choose_open() -> list[list]:
     tied = {tool: an_entry("fam-t", 2.0, 1.0) for tool in CATALOGUE}
     return [[([], CATALOGUE, 4)], [(steps(("proposed", A, ""), ("executed", A, "")), CATALOGUE, 4)],
             [(steps(("proposed", C, "")), CATALOGUE, 4)],
-            [(steps(*PROPOSED[::-1]), tied, 4)], [(steps(*PROPOSED), tied, 4)]]
+            [(steps(*PROPOSED[::-1]), tied, 4)], [(steps(*PROPOSED), tied, 4)]] + \
+        [[(steps(*[made for n in range(int(earned)) for made in (
+            ("proposed", act_of(credited, f"/earned-{n}"), ""), ("executed", act_of(credited, f"/earned-{n}"), ""),
+            ("settled", act_of(credited, f"/earned-{n}"), "succeeded"))],
+            ("proposed", act_of(other, "/about"), ""), ("proposed", act_of(credited, "/about"), "")), catalogue, 99)]
+         for catalogue, earned, credited, other in float_ties()]
 
 
 def choose_twice() -> list[list]:

@@ -319,6 +319,10 @@ def returned_problem(step: Step, door, refused_settlement: bool = False) -> str:
         if answer["status"] != "unresolved":
             return (f"For {step.case.path}, {step.case.said()}, and write_ahead returned status {answer['status']!r}: "
                     "a settlement the door refuses leaves the act unresolved, so the step returns 'unresolved'")
+        if answer["capture_id"] != "":
+            return (f"For {step.case.path}, {step.case.said()}, and write_ahead returned capture "
+                    f"{str(answer['capture_id'])[:12]!r}: a settlement the door refuses leaves the act unresolved, "
+                    "and no settlement cites a capture, so the step returns capture_id \"\"")
         return ""
     settled = [o["status"] for o in outcomes_of(door, act["action_id"]) if o["status"] != "unresolved"]
     status = settled[0] if settled else "unresolved"
@@ -493,7 +497,7 @@ RULES = {  # the rule that decides a question, in the contract's fixed words
              "the unresolved start",
     "refused start": "an act whose unresolved start the door refuses is never attempted: the adapter is not asked",
     "refused settlement": "a settlement the door refuses leaves the act unresolved, and the step returns "
-                          "'unresolved'",
+                          "'unresolved' with capture_id \"\", since no settlement cites a capture",
 }
 
 
@@ -534,7 +538,8 @@ def ask_rule(ask: Ask) -> Rule:
     start = "unresolved"
     if ask.door == "refuses the start":
         return Rule((("ledger", ()), ("adapter asked", 0), ("returned", "unresolved"), ("cites its capture", False),
-                     ("names the error", None), ("returns no other act's capture", True)), RULES["refused start"])
+                     ("names the error", None), ("returns only the capture its settlement cites", True)),
+                    RULES["refused start"])
     named = None
     if ask.adapter == "responds" and capturable(ask.status):
         ledger, status, why = (start, f"capture {ask.status} as given", "succeeded"), "succeeded", "response"
@@ -545,7 +550,7 @@ def ask_rule(ask: Ask) -> Rule:
     elif ask.adapter == "raises" and ask.error in STOPS:
         return Rule((("ledger", (start,)), ("adapter asked", 1), ("returned", f"lets {ask.error} out"),
                      ("cites its capture", False), ("names the error", None),
-                     ("returns no other act's capture", True)), RULES["stops"])
+                     ("returns only the capture its settlement cites", True)), RULES["stops"])
     elif ask.adapter == "raises":
         ledger, status, why, named = (start, "unresolved"), "unresolved", "in doubt", True
     else:
@@ -554,7 +559,7 @@ def ask_rule(ask: Ask) -> Rule:
         ledger, status, why, named = ledger[:-1], "unresolved", "refused settlement", None
     return Rule((("ledger", ledger), ("adapter asked", 1), ("returned", status),
                  ("cites its capture", status == "succeeded"), ("names the error", named),
-                 ("returns no other act's capture", True)), RULES[why])
+                 ("returns only the capture its settlement cites", True)), RULES[why])
 
 
 ASKED: list[dict] = []  # the question being asked: its door, its act and each adapter call (read by ask_answered)
@@ -618,7 +623,8 @@ def ask_answered(found) -> object:
         "for another URL, or before the start was written"
     if isinstance(found, Raised):
         return (("ledger", tuple(ledger)), ("adapter asked", asked_once), ("returned", f"lets {found.type} out"),
-                ("cites its capture", False), ("names the error", None), ("returns no other act's capture", True))
+                ("cites its capture", False), ("names the error", None),
+                ("returns only the capture its settlement cites", True))
     if not isinstance(found, dict) or not {"status", "capture_id", "detail"} <= set(found):
         return f"no answer (it returned {str(found)[:60]!r}, not {{'status': ..., 'capture_id': ..., 'detail': ...}})"
     captured = door_capture(door, act)
@@ -631,7 +637,8 @@ def ask_answered(found) -> object:
     return (("ledger", tuple(ledger)), ("adapter asked", asked_once), ("returned", found["status"]),
             ("cites its capture", found["status"] == "succeeded" and bool(captured)
              and found["capture_id"] == captured), ("names the error", named),
-            ("returns no other act's capture", found["capture_id"] in ("", captured)))
+            ("returns only the capture its settlement cites",
+             found["capture_id"] in (("", captured) if found["status"] == "succeeded" else ("",))))
 
 
 def ask_in_words(ask: Ask) -> str:

@@ -13,11 +13,13 @@ The page's "Implement it" draws the tree and the walk.
 head its own content hashes to (lesson 9's chain, body and head), placed by the
 inclusion ``proof`` (as ``python -m tlog prove`` prints it, hashes in base64),
 leads to ``root``, the 32-byte root of a checkpoint you trust. Every other
-report, proof or root answers False: a report whose content no longer hashes to
-the head its seal states (events deleted, the seal left as it was), another
-head or run, a proof whose own leaf or root fields say otherwise, a path that
-does not fit. Why: the head the seal states is the report's word about itself,
-and the proof's fields are its bearer's; neither is evidence.
+report, proof or root answers False, and none raises: a report whose content no
+longer hashes to the head its seal states (events deleted, or a body section
+edited, the seal left as it was), a seal that names another algorithm than
+lesson 9's, another head or run, a proof with a field missing or of another
+kind, a proof whose own leaf or root fields say otherwise, a path that does not
+fit. Why: the head the seal states is the report's word about itself, and the
+proof's fields are its bearer's; neither is evidence.
 
 Do not import tlog (the check blocks it while your file loads and runs): a
 client checks a proof with nothing but hashlib and canonical JSON. Your check

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from core.run.rederive import verify as verify_report
-from core.run.seal import reseal, seal, unchained, verify_chain
+from core.run.seal import ALGORITHM, head_of, reseal, seal, unchained, verify_chain
 from course.manifest import course_root
 from course.differ import Edge, Rule, compare
 from course.student import Raised, Student, seed
@@ -402,7 +402,16 @@ PUBLISHED_RULES = {
            "path, leads to every byte of the trusted root",
     True: "a report whose own leaf, walked up a path that fits, leads to every byte of the trusted root is "
           "published",
+    "body": "the head is recomputed from the report's whole content, its body too: a body edited after sealing "
+            "hashes to another head, which no leaf holds, so is_published answers False",
+    "named": "a proof that names another leaf or another root than the report's leaf and the trusted root is "
+             "not this report's proof: is_published answers False",
+    "malformed": "a proof not as `tlog prove` prints it proves nothing: is_published answers False, and never "
+                 "raises",
+    "algorithm": "the course seals under one algorithm (lesson 9), so a seal that names another matches no "
+                 "logged head: is_published answers False",
 }
+PROOF_FIELDS = ("leaf_index", "tree_size", "root_hash", "leaf_hash", "inclusion_path")
 
 
 def _split(size: int) -> int:
@@ -455,10 +464,22 @@ def root_question(question: tuple) -> str:
 
 def published_rule(question: tuple) -> Rule:
     report, proof, root = question
-    if not verify_chain(report).ok:  # its content does not hash to its seal's head: no leaf of it was logged
-        return Rule(False, PUBLISHED_RULES[False])
+    if report["seal"]["algorithm"] != ALGORITHM:  # verify_chain refuses to read it at all
+        return Rule(False, PUBLISHED_RULES["algorithm"])
+    verdict = verify_chain(report)
+    if not verdict.ok:  # its content does not hash to its seal's head: no leaf of it was logged
+        return Rule(False, PUBLISHED_RULES["body" if verdict.section == "body" else False])
+    try:
+        named = [base64.b64decode(proof[key]) for key in ("leaf_hash", "root_hash")]
+        path = [base64.b64decode(item) for item in proof["inclusion_path"]]
+        whole = all(type(proof[key]) is int for key in ("leaf_index", "tree_size"))
+    except (KeyError, TypeError, ValueError):
+        whole = False
+    if not whole:
+        return Rule(False, PUBLISHED_RULES["malformed"])
     leaf = _leaf(report["run"]["run_id"], report["seal"]["head"])
-    path = [base64.b64decode(item) for item in proof["inclusion_path"]]
+    if named != [leaf, root]:
+        return Rule(False, PUBLISHED_RULES["named"])
     found = walked(leaf, proof["leaf_index"], proof["tree_size"], path)
     return Rule(found == root, PUBLISHED_RULES[found == root])
 
@@ -471,8 +492,12 @@ def published_answered(found) -> object:
 
 def published_question(question: tuple) -> str:
     report, proof, root = question
-    return (f"the report of run {report['run']['run_id'][:12]}... (head {report['seal']['head'][:12]}...), a proof "
-            f"for leaf {proof['leaf_index']} of {proof['tree_size']} with {len(proof['inclusion_path'])} hash(es), "
+    fields = {key: proof.get(key, "(missing)") for key in PROOF_FIELDS}
+    path = fields["inclusion_path"]
+    return (f"the report of run {report['run']['run_id'][:12]}... (head {report['seal']['head'][:12]}..., seal "
+            f"algorithm {report['seal']['algorithm']!r}), a proof for leaf {fields['leaf_index']!r} of "
+            f"{fields['tree_size']!r} with {len(path) if isinstance(path, list) else repr(path)} hash(es) in its "
+            f"path, naming leaf {str(fields['leaf_hash'])[:16]!r} and root {str(fields['root_hash'])[:16]!r}, "
             f"and the trusted root {root.hex()}")
 
 
@@ -608,8 +633,13 @@ def near_roots(root: bytes) -> list[bytes]:
 
 def near_root_questions() -> list[list[tuple]]:
     tree = made_report_tree(12, 20)
-    return [[(report_of(tree, index), proof_of(tree, index), root) for root in near_roots(tree["root"])]
+    return [[(report_of(tree, index), naming(proof_of(tree, index), root), root) for root in near_roots(tree["root"])]
             for index in (0, 7, 11)] + [[(report_of(tree, 3), proof_of(tree, 3), tree["root"])]]
+
+
+def naming(proof: dict, root: bytes) -> dict:
+    """``proof`` with its own root_hash the trusted ``root``: only the walk up its path tells them apart."""
+    return {**proof, "root_hash": _b64(root)}
 
 
 def unfit_proof_questions() -> list[list[tuple]]:
@@ -737,9 +767,115 @@ def drawn_published_questions():
         path = tree["paths"][index]
         path = draw(st.sampled_from((path, path, path[:-1], path + [tree["root"]])))
         root = draw(st.sampled_from((tree["root"], tree["root"], *near_roots(tree["root"]))))
-        return [(report_of(tree, index), proof_of(tree, place, path), root)]
+        return [(report_of(tree, index), naming(proof_of(tree, place, path), root), root)]
 
     return question()
+
+
+def body_questions() -> list[list[tuple]]:
+    """Reports whose body (every section outside the ledger) was edited after sealing, the seal left as it was.
+
+    The leaf of the run and the seal's head is in the tree and the ledger's walk holds: only the body's own
+    digest, recomputed, tells them from the genuine report, asked last.
+    """
+    tree = made_report_tree(7, 26)
+    report = report_of(tree, 2)
+    edits = [{**report, "stage": "finished"}, {**report, "counts": {"admitted": 1}},
+             {key: value for key, value in report.items() if key != "stage"},
+             {**report, "run": {**report["run"], "operator": "someone else"}}, report]
+    return [[(edited, proof_of(tree, 2), tree["root"]) for edited in edits]]
+
+
+def named_questions() -> list[list[tuple]]:
+    """Proofs that fit, from the report's own leaf to the trusted root, whose own leaf_hash or root_hash differs."""
+    tree = made_report_tree(8, 27)
+    proof = proof_of(tree, 5)
+    other_root = made_report_tree(8, 28)["root"]
+    return [[(report_of(tree, 5), told, tree["root"]) for told in (
+        {**proof, "leaf_hash": _b64(tree["leaves"][4])}, {**proof, "leaf_hash": _b64(_h(tree["leaves"][5]))},
+        {**proof, "root_hash": _b64(other_root)}, {**proof, "root_hash": _b64(near_roots(tree["root"])[0])},
+        proof)]]
+
+
+def malformed_questions() -> list[list[tuple]]:
+    """Proofs that are not as `tlog prove` prints them: each field missing in turn, or of another kind."""
+    tree = made_report_tree(6, 29)
+    proof = proof_of(tree, 1)
+    missing = [{key: value for key, value in proof.items() if key != gone} for gone in proof]
+    other = [{**proof, "inclusion_path": None}, {**proof, "inclusion_path": ["not base64"]},
+             {**proof, "leaf_index": "1"}, {**proof, "tree_size": None}, {**proof, "leaf_hash": 7},
+             {**proof, "root_hash": "not base64"}]
+    return [[(report_of(tree, 1), told, tree["root"])] for told in missing + other]
+
+
+def algorithm_questions() -> list[list[tuple]]:
+    """Reports whose seal names another algorithm than the course's, the head hashed under that name and logged."""
+    rng = random.Random(SEED * 131 + 30)
+    reports = []
+    for name in ("sha256-jcs-chain/1", ALGORITHM.upper(), ALGORITHM + " ", "sha256"):
+        genuine = sealed_report(rng)
+        fields = {**genuine["seal"], "algorithm": name}
+        reports.append({**genuine, "seal": {**fields, "head": head_of(fields)}})
+    leaves = [_leaf(report["run"]["run_id"], report["seal"]["head"]) for report in reports]
+    tree = {"size": len(leaves), "leaves": leaves, "root": _root(leaves),
+            "paths": [_path(i, leaves) for i in range(len(leaves))]}
+    return [[(report, proof_of(tree, index), tree["root"]) for index, report in enumerate(reports)]]
+
+
+def drawn_report_questions(change):
+    """Hypothesis: a report of a small logged tree and its own proof, ``change``d by what the strategy draws."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def question(draw):
+        size = draw(st.integers(1, 6))
+        tree = made_report_tree(size, 4000 + size)
+        index = draw(st.integers(0, size - 1))
+        return [draw(change(st, tree, index))]
+
+    return question()
+
+
+def body_changed(st, tree: dict, index: int):
+    report = report_of(tree, index)
+    edits = st.sampled_from((
+        lambda text: {**report, "stage": text}, lambda text: {**report, text or "counts": {"admitted": 1}},
+        lambda text: {key: value for key, value in report.items() if key != "stage"},
+        lambda text: {**report, "run": {**report["run"], "note": text}}, lambda text: report))
+    return st.builds(lambda edit, text: (edit(text), proof_of(tree, index), tree["root"]), edits,
+                     st.text(alphabet="abcXYZ 09-\u00e9", max_size=8))
+
+
+def fields_changed(st, tree: dict, index: int):
+    proof = proof_of(tree, index)
+    other = proof_of(tree, (index + 1) % tree["size"])["leaf_hash"]
+    named = st.sampled_from(({**proof, "leaf_hash": other}, {**proof, "leaf_hash": _b64(_h(b"x"))}, proof,
+                             *({**proof, "root_hash": _b64(root)} for root in near_roots(tree["root"]))))
+    return named.map(lambda told: (report_of(tree, index), told, tree["root"]))
+
+
+def proof_broken(st, tree: dict, index: int):
+    proof = proof_of(tree, index)
+    junk = st.sampled_from((None, "1", [], {}, 7, "not base64"))
+    missing = st.sampled_from(PROOF_FIELDS).map(lambda gone: {k: v for k, v in proof.items() if k != gone})
+    wrong = st.builds(lambda key, value: {**proof, key: value}, st.sampled_from(PROOF_FIELDS), junk)
+    return st.one_of(missing, wrong).map(lambda told: (report_of(tree, index), told, tree["root"]))
+
+
+def algorithm_renamed(st, tree: dict, index: int):
+    def renamed(name):
+        report = report_of(tree, index)
+        fields = {**report["seal"], "algorithm": name}
+        renamed_report = {**report, "seal": {**fields, "head": head_of(fields)}}
+        leaves = list(tree["leaves"])
+        leaves[index] = _leaf(report["run"]["run_id"], renamed_report["seal"]["head"])
+        logged = {"size": tree["size"], "leaves": leaves, "root": _root(leaves),
+                  "paths": [_path(i, leaves) for i in range(tree["size"])]}
+        return (renamed_report, proof_of(logged, index), logged["root"])
+
+    names = st.one_of(st.sampled_from((ALGORITHM, "sha256-jcs-chain/1", ALGORITHM.upper(), ALGORITHM[:-1], "")),
+                      st.text(alphabet="sha256-jcs/12", max_size=20))
+    return names.map(renamed)
 
 
 PUBLISHED_EDGE_CLASSES = (
@@ -752,6 +888,14 @@ PUBLISHED_EDGE_CLASSES = (
     Edge("a report logged by its seal's head whose walk fails in one place only: a seq out of place with the chain "
          "made over it, one event's link, the seal's count or its last link; and one of more than 256 events",
          fixed=walk_questions, drawn=drawn_walk_questions, draws=8),
+    Edge("a report whose body, outside its ledger, was edited with its seal left as it was (a section changed, "
+         "added or removed)", fixed=body_questions, drawn=lambda: drawn_report_questions(body_changed), draws=8),
+    Edge("a proof whose own leaf_hash or root_hash is not the report's leaf or the trusted root",
+         fixed=named_questions, drawn=lambda: drawn_report_questions(fields_changed), draws=8),
+    Edge("a proof not as `tlog prove` prints it: a field missing, or a field of another kind",
+         fixed=malformed_questions, drawn=lambda: drawn_report_questions(proof_broken), draws=8),
+    Edge("a seal that names another algorithm than the course's, its head hashed under that name and logged",
+         fixed=algorithm_questions, drawn=lambda: drawn_report_questions(algorithm_renamed), draws=8),
 )
 EDGE_CLASSES = ROOT_EDGE_CLASSES + PUBLISHED_EDGE_CLASSES
 

@@ -199,6 +199,7 @@ def test_every_command_answers_bad_input_in_one_line(here):
 
 
 # Each wrong answer, the check that must fail on it, and words its failure must say (the idea it misses).
+EDGES = "test_every_edge_class_of_the_two_contracts_gets_the_rules_answer"
 WRONG = {
     "hard_coded_demo": ("test_every_leaf_of_fresh_trees_leads_to_its_root", "must follow from the leaf and its path"),
     "skips_the_last_node": ("test_a_node_with_no_sibling_moves_up_unchanged", "moves up unchanged"),
@@ -216,6 +217,14 @@ WRONG = {
     "compares_twelve_digits": ("test_every_edge_class_of_the_two_contracts_gets_the_rules_answer",
                                "a trusted root that differs from where the path leads only at its end"),
     "raises_on_a_proof_that_does_not_fit": ("test_every_edge_class_of_the_two_contracts_gets_the_rules_answer", "a proof that does not fit its tree"),
+    "ignores_the_seq": (EDGES, "a report logged by its seal's head whose walk fails in one place only"),
+    "trusts_the_seals_count": (EDGES, "a report logged by its seal's head whose walk fails in one place only"),
+    "compares_seqs_by_identity": (EDGES, "one of more than 256 events"),
+    "pops_the_chain_out_of_each_event": (EDGES, "changes nothing it was handed"),
+    "takes_the_body_from_the_seal": (EDGES, "a report whose body, outside its ledger, was edited"),
+    "ignores_the_proofs_own_fields": (EDGES, "a proof whose own leaf_hash or root_hash is not the report's leaf"),
+    "raises_on_a_proof_missing_a_field": (EDGES, "a proof not as `tlog prove` prints it"),
+    "takes_the_algorithm_the_seal_names": (EDGES, "a seal that names another algorithm than the course's"),
 }
 
 

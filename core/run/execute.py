@@ -83,7 +83,9 @@ class ExecutionResult:
     is the door's reason), ``failed`` (nothing was sent; ``detail`` says
     why), ``unresolved`` (the act is in doubt, or its settlement was
     refused; ``detail`` says why) or ``succeeded`` (``capture_id`` names
-    what came back, and ``detail`` is empty).
+    what came back, and ``detail`` is empty). ``capture_id`` is the capture
+    the settlement cites, so it is "" whenever the act is not settled
+    ``succeeded``, even when the door admitted a capture before refusing it.
     """
 
     action_id: str  # "" when the door refused the action
@@ -197,7 +199,7 @@ def attempt(door: Recorder, action_id: str, adapter: Adapter, started: str = "ha
     capture_id = answers[-1]["id"]
     settled = outcome("succeeded", capture_id, "")
     if not settled["recorded"]:
-        return ended("unresolved", capture_id, f"outcome refused: {settled['reason']}")
+        return ended("unresolved", "", f"outcome refused: {settled['reason']}")  # no settlement cites it
     return ended("succeeded", capture_id, "")
 
 

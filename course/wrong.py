@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import os
 import re
 import tempfile
 from dataclasses import dataclass
@@ -126,7 +127,11 @@ def rebuilt_copy(path: Path) -> Path:
     folder = Path(tempfile.gettempdir()) / f"course-wrong-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
     folder.mkdir(exist_ok=True)
     copy = folder / f"{path.stem}.py"
-    copy.write_text(text, encoding="utf-8")
+    # Two test processes may rebuild the same wrong solution at once: each writes a file of its own
+    # and renames it into place, so a check never loads a copy that another process is half-way writing.
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, suffix=".part", delete=False) as part:
+        part.write(text)
+    os.replace(part.name, copy)
     return copy
 
 

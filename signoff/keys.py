@@ -14,10 +14,8 @@ import os
 import stat
 from pathlib import Path
 
-from core.run import jsonfile
+from tlog import keys as tlog_keys
 from tlog import note
-
-MAX_KEY_BYTES = 4096  # a key file is one line of about 100 bytes
 
 
 class ReviewKeyError(ValueError):
@@ -28,7 +26,7 @@ def make(name: str, out: str | Path) -> tuple[Path, Path]:
     """A fresh Ed25519 key named ``name``: ``OUT.key`` (mode 0600, never overwritten) and ``OUT.pub``."""
     signer = note.Signer(name, note.ED25519, os.urandom(32))
     try:
-        signer.verifier().encode()
+        note.parse_verifier(signer.verifier().encode())  # a name the key's own spelling can carry
     except note.NoteError as exc:
         raise ReviewKeyError(f"{name!r} cannot name a key: {exc}") from None
     private, public = Path(f"{out}.key"), Path(f"{out}.pub")
@@ -51,10 +49,9 @@ def read_signer(path: str | Path) -> note.Signer:
     except OSError as exc:
         raise ReviewKeyError(f"cannot read {path}: {exc.strerror or exc}") from None
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise ReviewKeyError(f"{path} can be read by others (mode {stat.S_IMODE(mode):o}): a private key is for its "
-                        f"owner alone (chmod 600 {path})")
-    text = jsonfile.read_text(path, error=ReviewKeyError, what="key file", limit=MAX_KEY_BYTES)
+        raise ReviewKeyError(f"{path} can be read by others (mode {stat.S_IMODE(mode):o}): a private key is for "
+                             f"its owner alone (chmod 600 {path})")
     try:
-        return note.parse_signer(text)
+        return tlog_keys.read_signer(path)
     except note.NoteError as exc:
         raise ReviewKeyError(f"{path}: {exc}") from None

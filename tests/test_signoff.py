@@ -156,3 +156,10 @@ def test_a_signed_decision_made_by_the_command_is_admitted_under_its_key(tmp_pat
     listed = {ROLE: [(tmp_path / "alice.pub").read_text(encoding="utf-8").strip()]}
     got = decision.check((tmp_path / "d.note").read_text(encoding="utf-8"), RUN, HELD, listed)
     assert (got.decision, got.reason) == ("rejected", "not today")
+
+
+def test_keygen_refuses_a_name_a_key_cannot_carry_and_writes_nothing(tmp_path):
+    """A key name with a space (which no key line can carry) is refused in one line, exit 2, and no file is written."""
+    done = run_signoff("keygen", "reviewer example", "--out", "k", cwd=tmp_path)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "cannot name a key" in done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -10,9 +10,11 @@ admits it (``admitted``) only when the signature check the operator's
 configuration names (``plugins.review_signature``) says a key the operator
 lists for that act's approver role (``approvers``) signed it, for this run
 and an act that waits in it. Every other decision is refused with a code
-(``CODES``), and a second decision on an act already decided is refused too:
-a recorded decision is final. With no signature check configured, no signed
-decision is admitted (fail closed).
+(``CODES``), and a second decision on an act already decided is refused too.
+A recorded rejection stands on the journal's word (drive.resume); a recorded
+approval counts on a resume only with its signed file given again, and
+without it the act waits for a decision once more. With no signature check
+configured, no signed decision is admitted (fail closed).
 
 What this does not give: the ledger's review record is lesson 2's, so it
 keeps the decision, the role and the reason (with the signer's key name),

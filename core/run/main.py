@@ -43,7 +43,7 @@ anything is written.
 The two commands that read a sealed report verify the whole of it, so they
 live here, beside the whole harness, and their modules hand over to them:
 
-    python3 -m core.run.seal verify PATH [--head HEX] [--config FILE [--lab DIR]]
+    python3 -m core.run.seal verify PATH [--head HEX] [--config FILE [--lab DIR] [--reviews DIR]]
     python3 -m core.run.seal seal IN --out OUT
     python3 -m core.run.report render PATH
 

@@ -57,7 +57,6 @@ class Held:
     arguments: dict
     action_class: str
     role: str  # the approver role whose decision it waits for
-    reason: str  # the gate's reason for holding it
 
 
 class Waiting(Exception):
@@ -69,7 +68,7 @@ class Waiting(Exception):
         self.decided_late = False  # a decision given was refused as naming an act that did not wait (drive.resume)
 
 
-def held_act(policy: Policy, gating: Gating, payload: Mapping, reason: str) -> Held | None:
+def held_act(policy: Policy, gating: Gating, payload: Mapping) -> Held | None:
     """The act an action ``payload`` asks for, as it waits for its class's approver role (None if it cannot)."""
     subject = subject_of(payload.get("tool"), payload.get("arguments"), payload.get("destination"))
     tool = policy.tool_named(payload.get("tool")) if isinstance(payload.get("tool"), str) else None
@@ -77,7 +76,7 @@ def held_act(policy: Policy, gating: Gating, payload: Mapping, reason: str) -> H
         return None
     row = gating.table.classify(tool.activity)
     return Held(subject, payload["tool"], payload["destination"], dict(payload["arguments"]), row.name,
-                row.approver_role or "", reason)
+                row.approver_role or "")
 
 
 def decided(events: Iterable[dict]) -> dict[str, dict]:
@@ -101,7 +100,7 @@ def held_in(events: Iterable[dict], policy: Policy, gating: Gating) -> dict[str,
     found: dict[str, Held] = {}
     for event in events:
         if event.get("code") == "held_for_review" and isinstance(event.get("payload"), dict):
-            held = held_act(policy, gating, event["payload"], str(event.get("reason", "")))
+            held = held_act(policy, gating, event["payload"])
             if held is not None:
                 found[held.subject] = held
     return found

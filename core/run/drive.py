@@ -417,7 +417,7 @@ def execute_reviewed(door: Recorder, payload: dict, adapter: Adapter,
     if result.status != "refused" or subject not in gate_state(door).held:
         return result
     if subject not in reviews:
-        held = decisions.held_act(door.policy, door.parts["gating"], payload, result.detail)
+        held = decisions.held_act(door.policy, door.parts["gating"], payload)
         if isinstance(door.sink, journal.Journal) and held is not None:
             raise decisions.Waiting(held)
         return result

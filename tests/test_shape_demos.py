@@ -60,7 +60,7 @@ def is_a_move_wrapper(function: ast.FunctionDef) -> bool:
 
 # Demos still over MOST_LINES: each is expected to fail the length test (strictly: once one is short enough,
 # its test passes, fails as an unexpected pass, and it comes off this list).
-STILL_LONG = {"demo_gating.py", "demo_safety.py"}
+STILL_LONG = {"demo_safety.py"}
 
 
 @pytest.mark.parametrize("demo", [pytest.param(path, marks=pytest.mark.xfail(

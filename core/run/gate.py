@@ -177,6 +177,10 @@ class GateState:
     approved: dict[str, set[str]] = field(default_factory=dict)  # action identity -> its approved subjects
     triggers: dict[str, int] = field(default_factory=dict)  # trigger class -> admitted consequential acts
 
+    def counted(self) -> dict:
+        """What the gate has counted, as data: admitted acts per class (``used``) and per trigger class."""
+        return {"used": dict(sorted(self.used.items())), "trigger_classes": dict(sorted(self.triggers.items()))}
+
 
 def gate_state(door: Recorder) -> GateState:
     return door.state.setdefault(GATE, GateState())

@@ -2,13 +2,12 @@
 
     python3 -m core.run.demo_gating --out data/course/gating-demo.json
 
-Each scene (data/scenes/gating.json) is a run through ``door_for(8, ...)``
-without lesson 7's plan guard, in the verify stage, where no selection is
-asked for: the demo hands its acts to the gate itself. ``classes``: a known, a
-legacy and an unknown class; ``exact_act``: a probe held, reviewed, approved as
-that exact act, amended; ``cap``: a cap under a legacy name, and past it;
-``fail_open_*``: what may run while an earlier outcome is unresolved. No lab,
-no clock: the artifact is byte-identical on every machine.
+Each scene (data/scenes/gating.json) is a run through ``door_for(8, ...)`` without lesson 7's
+plan guard, in the verify stage, where no selection is asked for: the demo hands its acts to the
+gate itself. ``classes``: a known, a legacy and an unknown class; ``exact_act``: a probe held,
+reviewed, approved as that exact act, amended; ``cap``: a cap under a legacy name, and past it;
+``fail_open_*``: what may run while an earlier outcome is unresolved. No lab and no clock, so
+the artifact is byte-identical on every machine.
 """
 
 from __future__ import annotations
@@ -62,6 +61,7 @@ def ask(door: Recorder, steps: list, step: dict) -> None:
     answer = door.record(kind, payload)
     steps.append({"key": step.get("key", ""), "note": step["note"], "kind": kind, "payload": payload, **seen,
                   "answer": answer, "seq": len(door.events)})
+    # The door admits an act exactly when the gate allowed it just before, and every outcome the demo settles.
     if kind != "review" and answer["recorded"] != (kind == "outcome" or gate.verdict == "allow"):
         raise RuntimeError(f"the door's answer to the demo's {kind} is not what the demo expected: {answer}")
 

@@ -69,17 +69,17 @@ def the_ratification(folder: Path) -> dict:
     report = json.loads(report_file.read_text(encoding="utf-8"))
     after, again = start_up(folder), ratify(folder, DEFAULT_SAFETY_PACK)
     unchanged = read_pack(folder, DEFAULT_SAFETY_PACK) == pack
-    report_file.write_text(json.dumps({**report, "statement": SCENE["statement_after"]}), encoding="utf-8")
+    report_file.write_text(json.dumps({**report, "statement": SCENE["statement_after"]}), encoding="utf-8")  # after
     return {"before": before, "report": report, "seal_is_the_digest_of_the_rest": report["seal"] == seal_of(report),
             "pack_names_the_report": pack["ratification_digest"] == report_digest == digest(report),
             "after": after, "ratifying_again_changes_nothing": again == report_digest and unchanged,
-            "report_edited_after": start_up(folder)}  # the report edited after ratification
+            "report_edited_after": start_up(folder)}
 
 
 def the_check(report: dict) -> dict:
     """The reference run judged by SafetyCheck; a tampered copy; a snapshot whose evidence is missing."""
     config = load_configuration()
-    with overridden(None):
+    with overridden(None):  # the committed pack, as a real start-up loads it
         judged = partial(verdict_for, policy_tools={tool.tool_id: tool.activity for tool in config.policy.tools},
                          pack=load_safety_pack(), table=config.gating.table)
     tampered = {**report, "actions": [*report["actions"], SCENE["tampered"]["action"]],

@@ -67,7 +67,8 @@ from core.run.doors import FinalDoor, final_door
 from core.run.gate import subject_of
 from core.run.jsonfile import read_json
 from lab import server
-from lab.killmatrix import SEND, WRITE, Point, Stopping, finished, forked, in_doubt, is_consequential, lab_served
+from lab.killmatrix import (SEND, WRITE, Point, Stopping, Tally, finished, forked, in_doubt, is_consequential,
+                            lab_served)
 from lab.plugin import make_adapter
 from signoff import decision
 from tlog import note
@@ -293,45 +294,22 @@ def checked(chain: Chain, report: dict) -> str:
     return ""
 
 
-@dataclass
-class Tally:
-    """What the kill points found, added up."""
-
-    points: int = 0
-    duplicated: int = 0
-    lost: int = 0
-    unapproved: int = 0
-    rejected_ran: int = 0
-    resumed: int = 0
-    after_kill: int = 0  # decisions the person signed after a kill
-    killed_twice: int = 0  # points killed again right after a decision was recorded
-    consequential_again: int = 0
-    replayed: int = 0
-    not_in_doubt: int = 0
-    identical: int = 0
-    failures: list[str] = field(default_factory=list)
-
-    def lines(self, ref: Reference) -> list[str]:
-        k = self.points
-        return [
-            f"{k} kill points with a person in the loop: {self.duplicated} duplicated acts, {self.lost} lost "
-            f"approvals, {self.unapproved} unapproved acts, {self.rejected_ran} rejected acts that ran; "
-            f"{self.resumed} of {k} resumed to a report that seal verify and replay pass with --config and --reviews",
-            f"{self.after_kill} decisions signed after a kill; {self.killed_twice} points killed again right after "
-            "the resumed run recorded a decision",
-            f"{self.consequential_again} consequential acts sent again under their key, {self.replayed} of them "
-            "answered from the lab's first response without acting again",
-            f"{self.not_in_doubt} acts sent again that were not in doubt when the run was killed",
-            f"{self.identical} of {k} resumed reports byte-identical to the uninterrupted chain's",
-            f"(the uninterrupted chain: {ref.writes} ledger writes, {ref.sends} requests, {ref.legs} processes; "
-            f"{len(ref.approved)} acts approved and {len(ref.rejected)} rejected by signed decisions)",
-        ]
-
-    @property
-    def clean(self) -> bool:
-        """Nothing acted twice, went missing, ran unapproved or rejected, every point resumed."""
-        return not (self.duplicated or self.lost or self.unapproved or self.rejected_ran or self.not_in_doubt
-                    or self.failures) and self.resumed == self.points
+def summary(tally: Tally, ref: Reference) -> list[str]:
+    """The matrix's findings in a few lines, with the uninterrupted chain ``ref``'s size and decisions."""
+    k = tally.points
+    return [
+        f"{k} kill points with a person in the loop: {tally.duplicated} duplicated acts, {tally.lost} lost "
+        f"approvals, {tally.unapproved} unapproved acts, {tally.rejected_ran} rejected acts that ran; "
+        f"{tally.resumed} of {k} resumed to a report that seal verify and replay pass with --config and --reviews",
+        f"{tally.after_kill} decisions signed after a kill; {tally.killed_twice} points killed again right after "
+        "the resumed run recorded a decision",
+        f"{tally.consequential_again} consequential acts sent again under their key, {tally.replayed} of them "
+        "answered from the lab's first response without acting again",
+        f"{tally.not_in_doubt} acts sent again that were not in doubt when the run was killed",
+        f"{tally.identical} of {k} resumed reports byte-identical to the uninterrupted chain's",
+        f"(the uninterrupted chain: {ref.writes} ledger writes, {ref.sends} requests, {ref.legs} processes; "
+        f"{len(ref.approved)} acts approved and {len(ref.rejected)} rejected by signed decisions)",
+    ]
 
 
 @dataclass(frozen=True)

@@ -92,41 +92,49 @@ class Point:
 
 @dataclass
 class Tally:
-    """What the kill points found, added up."""
+    """What the kill points found, added up: this matrix and the one with a person in the loop
+    (killdecisions.py) count into the same fields; a count one of them never makes stays 0 there.
+    Each prints its own ``summary``."""
 
     points: int = 0
-    duplicated: int = 0
-    lost: int = 0
-    unapproved: int = 0
-    resumed: int = 0
-    passive_again: int = 0
+    duplicated: int = 0  # acts that reached the lab twice
+    lost: int = 0  # approvals recorded before a kill and missing after it
+    unapproved: int = 0  # requests no act of the run accounts for, and acts that ran without an approval
+    rejected_ran: int = 0  # acts a person's signed decision rejected that reached the lab (killdecisions)
+    resumed: int = 0  # points resumed to a report that verifies and replays
+    passive_again: int = 0  # passive reads sent again after a restart (this module: delivery at least once)
+    after_kill: int = 0  # decisions the person signed after a kill (killdecisions)
+    killed_twice: int = 0  # points killed again right after a decision was recorded (killdecisions)
     consequential_again: int = 0
     replayed: int = 0
     not_in_doubt: int = 0  # acts sent again that the killed run's journal did not show in doubt
     identical: int = 0  # resumed reports byte for byte the uninterrupted run's
-    writes: int = 0  # the uninterrupted run's ledger writes and requests
+    writes: int = 0  # the uninterrupted run's ledger writes and requests (this module)
     sends: int = 0
     failures: list[str] = field(default_factory=list)
 
-    def lines(self) -> list[str]:
-        k = self.points
-        return [
-            f"{k} kill points: {self.duplicated} duplicated acts, {self.lost} lost approvals, "
-            f"{self.unapproved} unapproved acts; {self.resumed} of {k} resumed to a report that verifies and replays",
-            f"{self.passive_again} passive reads sent again after a restart (delivery at least once)",
-            f"{self.consequential_again} consequential acts sent again under their key, {self.replayed} of them "
-            "answered from the lab's first response without acting again",
-            f"{self.not_in_doubt} acts sent again that were not in doubt when the run was killed",
-            f"{self.identical} of {k} resumed reports byte-identical to the uninterrupted run's "
-            "(each other one had an act in doubt)",
-            f"(the uninterrupted run: {self.writes} ledger writes, {self.sends} requests)",
-        ]
-
     @property
     def clean(self) -> bool:
-        """Nothing acted twice, went missing or ran unapproved, every point resumed, nothing re-sent needlessly."""
-        return not (self.duplicated or self.lost or self.unapproved or self.not_in_doubt or self.failures) \
-            and self.resumed == self.points
+        """Nothing acted twice, went missing, ran unapproved or rejected, or was re-sent needlessly; every point
+        resumed."""
+        return not (self.duplicated or self.lost or self.unapproved or self.rejected_ran or self.not_in_doubt
+                    or self.failures) and self.resumed == self.points
+
+
+def summary(tally: Tally) -> list[str]:
+    """The matrix's findings in a few lines, as ``make killmatrix`` prints them."""
+    k = tally.points
+    return [
+        f"{k} kill points: {tally.duplicated} duplicated acts, {tally.lost} lost approvals, "
+        f"{tally.unapproved} unapproved acts; {tally.resumed} of {k} resumed to a report that verifies and replays",
+        f"{tally.passive_again} passive reads sent again after a restart (delivery at least once)",
+        f"{tally.consequential_again} consequential acts sent again under their key, {tally.replayed} of them "
+        "answered from the lab's first response without acting again",
+        f"{tally.not_in_doubt} acts sent again that were not in doubt when the run was killed",
+        f"{tally.identical} of {k} resumed reports byte-identical to the uninterrupted run's "
+        "(each other one had an act in doubt)",
+        f"(the uninterrupted run: {tally.writes} ledger writes, {tally.sends} requests)",
+    ]
 
 
 # --- processes ----------------------------------------------------------------------------
@@ -531,7 +539,7 @@ def main_command(argv: list[str] | None = None, resume: Resume = resume_command)
             from lab import killdecisions  # it builds on this module
 
             decided, ref = killdecisions.kill_matrix(args.points, args.sample)
-            print("\n".join(decided.lines(ref) + (decided.failures if args.show else [])))
+            print("\n".join(killdecisions.summary(decided, ref) + (decided.failures if args.show else [])))
             return 0 if decided.clean else 1
         if args.kill is not None:
             if args.journal is None or args.lab_url is None:
@@ -542,7 +550,7 @@ def main_command(argv: list[str] | None = None, resume: Resume = resume_command)
     except (RuntimeError, ValueError, journal.JournalError) as exc:
         print(f"killmatrix: {exc}", file=sys.stderr)
         return 2
-    print("\n".join(tally.lines()))
+    print("\n".join(summary(tally)))
     if args.show:
         print("\n".join(tally.failures))
     return 0 if tally.clean else 1

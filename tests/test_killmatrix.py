@@ -249,7 +249,7 @@ def test_the_kill_matrix_with_a_person_counts_a_rejected_act_that_a_gateless_res
         ref = killdecisions.uninterrupted(killdecisions.Chain(folder, killdecisions.configuration(folder)))
         reviews = [n for n, kind in enumerate(ref.kinds, start=1) if kind[:2] == ("review", "admitted")]
         tally, ref = killdecisions.kill_matrix(str(reviews[1]), door=doors.final_door_with(without=("the_gate",)))
-        print("\\n".join(tally.lines(ref) + tally.failures))
+        print("\\n".join(killdecisions.summary(tally, ref) + tally.failures))
         sys.exit(0 if tally.clean else 1)
     """)
     done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=600)

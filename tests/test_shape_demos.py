@@ -58,14 +58,7 @@ def is_a_move_wrapper(function: ast.FunctionDef) -> bool:
                               and called(statement) & MOVES for statement in body)
 
 
-# Demos still over MOST_LINES: each is expected to fail the length test (strictly: once one is short enough,
-# its test passes, fails as an unexpected pass, and it comes off this list).
-STILL_LONG = {"demo_gating.py", "demo_safety.py"}
-
-
-@pytest.mark.parametrize("demo", [pytest.param(path, marks=pytest.mark.xfail(
-    strict=True, reason="still over 120 lines")) if path.name in STILL_LONG else path for path in DEMOS],
-    ids=lambda path: path.name)
+@pytest.mark.parametrize("demo", DEMOS, ids=lambda path: path.name)
 def test_a_demo_is_at_most_120_lines(demo):
     """Each demo is at most 120 lines: a short script over the driver, read in one sitting."""
     lines = len(demo.read_text(encoding="utf-8").splitlines())

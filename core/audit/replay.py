@@ -89,6 +89,11 @@ class Replay:
     divergences: tuple[Divergence, ...]
     not_redecided: tuple[int, ...]  # seqs of events that kept no payload to ask with
 
+    def summary(self) -> dict:
+        """As data: each divergence in one line (Divergence.describe), and the seqs not decided again."""
+        return {"divergences": [divergence.describe() for divergence in self.divergences],
+                "not_redecided": list(self.not_redecided)}
+
 
 def replay(report: dict, door: FinalDoor = final_door, taxonomy_dir: str | Path | None = None) -> Replay:
     """Ask a fresh door every question of ``report`` again and compare its answers with the sealed ones.

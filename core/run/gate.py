@@ -177,6 +177,10 @@ class GateState:
     approved: dict[str, set[str]] = field(default_factory=dict)  # action identity -> its approved subjects
     triggers: dict[str, int] = field(default_factory=dict)  # trigger class -> admitted consequential acts
 
+    def counted(self) -> dict:
+        """What the gate has counted, as data: admitted acts per class (``used``) and per trigger class."""
+        return {"used": dict(sorted(self.used.items())), "trigger_classes": dict(sorted(self.triggers.items()))}
+
 
 def gate_state(door: Recorder) -> GateState:
     return door.state.setdefault(GATE, GateState())
@@ -252,25 +256,42 @@ def view_is_stale(door: Recorder) -> bool:
 
 
 def the_gate(door: Recorder, request: Request) -> None:
-    """The door's last guard: an authorized action runs only if the gate allows it now."""
+    """The door's last guard: an authorized action runs only if the gate allows it now (``decision_now``)."""
     if request.kind != "action":
         return
-    action = request.record
-    declared = door.policy.tool_named(action.tool).activity
-    subject = act_subject(action.action_id, action.arguments)
-    state = gate_state(door)
-    work_loop = stage_of(door) == "execute" and is_the_selection in door.guards  # selection-driven (lesson 7)
-    gating = work_loop_share(door) if work_loop else door.parts["gating"]
-    decision = decide(gating, declared, action.action_id, subject, state, view_is_stale(door))
+    action, gating = request.record, gating_now(door)
+    decision = decision_now(door, action.tool, action.action_id, action.arguments, gating)
     if decision.verdict == "allow":
         return
     kept = door.parts["gating"].caps.get(decision.action_class, 0) - gating.caps.get(decision.action_class, 0)
     reason = decision.reason + (f" (the work loop's share: the verification plan keeps {kept} of the cap)"
                                 if kept else "")
-    if decision.verdict == "hold":
-        state.held[subject] = (decision.action_class, action.action_id)  # a review may now name this exact act
+    if decision.verdict == "hold":  # a review may now name this exact act
+        gate_state(door).held[act_subject(action.action_id, action.arguments)] = (decision.action_class,
+                                                                                  action.action_id)
         raise Refusal("held_for_review", reason)
     raise Refusal("denied", reason)
+
+
+def decision_now(door: Recorder, tool: str, action_id: str, arguments: Mapping,
+                 gating: Gating | None = None) -> GateDecision:
+    """What the gate decides, asked now, for the act ``action_id`` of ``tool`` with ``arguments``.
+
+    It is the_gate's own question, under ``gating_now(door)`` unless given,
+    so a reader who wants the class and trigger class behind the door's
+    answer (lesson 8's demo) asks exactly what the door will ask. It records
+    nothing and holds nothing: only the_gate's refusal does.
+    """
+    gating = gating if gating is not None else gating_now(door)
+    return decide(gating, door.policy.tool_named(tool).activity, action_id, act_subject(action_id, arguments),
+                  gate_state(door), view_is_stale(door))
+
+
+def gating_now(door: Recorder) -> Gating:
+    """The gating an act is held to now: the work loop's share in the execute stage of a selection-driven run
+    (lesson 7's ``is_the_selection`` in the door), the run's whole gating anywhere else."""
+    work_loop = stage_of(door) == "execute" and is_the_selection in door.guards
+    return work_loop_share(door) if work_loop else door.parts["gating"]
 
 
 def work_loop_share(door: Recorder) -> Gating:

@@ -37,7 +37,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -297,3 +300,64 @@ def _require_canonical(where: str, data: object) -> None:
         digest(data)
     except CanonError as exc:
         raise SafetyPackError(f"{where} has no canonical JSON form: {exc}") from None
+
+
+# --- trying an edit: start-up's answer, the override and a copy of the pack ----------------------
+# A developer edits the pack, sees start-up stop, and ratifies; the lesson's demo and notebook do the
+# same on a temporary copy, so the committed files are only ever read.
+
+
+def start_up(pack_dir: str | Path | None = None) -> dict:
+    """What start-up does with the pack in ``pack_dir``, as data: it starts, with what it loaded, or stops, with why.
+
+    ``{"starts": True, "ratified", "ratification", "unratified_reason",
+    "boundary_ids"}`` or ``{"starts": False, "error"}``. The error shows no
+    absolute path (jsonfile.shown_path): a pack in a temporary folder is
+    named by its file name, so the answer reads the same on every machine.
+    """
+    try:
+        pack = load_safety_pack(pack_dir)
+    except SafetyPackError as exc:
+        return {"starts": False, "error": str(exc)}
+    return {"starts": True, "ratified": pack.ratified, "ratification": pack.ratification,
+            "unratified_reason": pack.unratified_reason, "boundary_ids": list(pack.boundary_ids)}
+
+
+@contextmanager
+def overridden(value: str | None) -> Iterator[None]:
+    """Run a block with the development override (``OVERRIDE_ENV``) set to ``value``, or unset for None.
+
+    Whatever the shell had is put back afterwards: a demo shows what a real
+    start-up does whatever the terminal it runs in has set.
+    """
+    before = os.environ.get(OVERRIDE_ENV)
+    _set_override(value)
+    try:
+        yield
+    finally:
+        _set_override(before)
+
+
+def _set_override(value: str | None) -> None:
+    if value is None:
+        os.environ.pop(OVERRIDE_ENV, None)
+    else:
+        os.environ[OVERRIDE_ENV] = value
+
+
+@contextmanager
+def pack_copy() -> Iterator[Path]:
+    """A temporary copy of the committed pack folder, to edit and ratify; the committed files are never written."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "safety"
+        shutil.copytree(PACK_DIR, folder)
+        yield folder
+
+
+def on_a_copy(edit: Callable[[Path], object], override: str | None = None,
+              then: Callable[[Path], object] = start_up) -> object:
+    """What ``then`` makes of a fresh copy of the committed pack after ``edit(folder)`` changed it: by default,
+    what start-up does with it. The override is set to ``override`` meanwhile (None: unset)."""
+    with pack_copy() as folder, overridden(override):
+        edit(folder)
+        return then(folder)

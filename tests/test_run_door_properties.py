@@ -533,3 +533,32 @@ def test_a_built_policy_cannot_be_edited():
         policy.max_actions = 99
     tool["requires"]["has_meta"] = False  # the operator's dict is not the policy's
     assert policy.snapshot() == before and digest(policy.snapshot()) == digest(before)
+
+
+
+def test_requires_reads_the_latest_value_of_an_observed_field():
+    """A field observed again keeps its latest value: read True, then False, then True, the tool is allowed in turn."""
+    policy = metadata_policy(max_actions=8)
+    recorder = Recorder(make_run(policy.snapshot(), {"world": "latest"}), policy)
+    run_id = recorder.run.run_id
+    allowed = []
+    for page, value in enumerate((True, False, True)):
+        act = recorder.record("action", {"run_id": run_id, "tool": "inspect_headers",
+                                         "destination": f"https://lab.example/{page}", "arguments": {}})
+        capture = recorder.record("capture", {"run_id": run_id, "action_id": act["id"], "status": 200,
+                                              "body": f"HTTP/1.1 200 OK\n\npage {page}"})
+        seen = {"run_id": run_id, "field": "has_meta", "value": value, "capture_id": capture["id"]}
+        assert recorder.record("observation", seen)["recorded"]
+        assert recorder.observed()["has_meta"] is value
+        allowed.append(policy.allows_action("inspect_metadata", "https://lab.example/",
+                                            observed=recorder.observed()).allowed)
+    assert allowed == [True, False, True]
+    payload = {"run_id": run_id, "tool": "inspect_metadata", "destination": "https://lab.example/0", "arguments": {}}
+    act = recorder.record("action", {"run_id": run_id, "tool": "inspect_headers",
+                                     "destination": "https://lab.example/3", "arguments": {}})
+    capture = recorder.record("capture", {"run_id": run_id, "action_id": act["id"], "status": 200,
+                                          "body": "HTTP/1.1 200 OK\n\npage 3"})
+    assert recorder.record("observation", {"run_id": run_id, "field": "has_meta", "value": False,
+                                           "capture_id": capture["id"]})["recorded"]
+    assert recorder.record("action", payload)["reason"] == (
+        "tool 'inspect_metadata' requires observed field 'has_meta' to be true, observed false")

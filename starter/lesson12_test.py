@@ -147,7 +147,6 @@ LOOK_ALIKE = [_question(wide(name), [said(name, how)]) for how, name in enumerat
     _question("ﬁle-report.pdf", ["append to file-report.pdf"]),
     _question("file²", ["open file2 please"]),
     _question("Le\u00a0Marais Boutique", ["book Le Marais Boutique"]),
-    _question("ｈｔｔｐｓ://team-site.com/notes", ["post on team-site.com/notes"]),
     _question("bоb@example.com", ["mail bob@example.com"]),  # a Cyrillic о: NFKC leaves it, another letter
     _question("ℌotel", ["the Hotel"]),
 ]
@@ -180,6 +179,8 @@ PART = [
     _question("evil.ch", [said("eve@evil.ch")]),
     _question("eve", [said("eve@evil.ch")]),
     _question("bob", ["mail bob_smith about it"]),
+    _question("Bob!", ["tell Bob-2 hello"]),
+    _question("bob.smith@example.com", ["Send it to bob.smith@example.com.au"]),
 ]
 
 
@@ -267,6 +268,7 @@ URLS = [
     _question("HTTPS://WWW.Example.org/a/b", [said("example.org/a/b")]),
     _question("example.org/a", [said("example.org/a/b")]),
     _question("ftp://example.org", [said("example.org")]),
+    _question("ｈｔｔｐｓ://team-site.com/notes", ["post on team-site.com/notes"]),
 ]
 
 
@@ -290,8 +292,6 @@ WRAPPED = [
     _question("team-site.com/notes/", ["post on team-site.com/notes."]),
     _question("`Bob`", ["tell Bob"]),
     _question("[general]", ["post in #general"]),
-    _question("Bob!", ["tell Bob-2 hello"]),
-    _question("bob.smith@example.com", ["Send it to bob.smith@example.com.au"]),
 ]
 
 
@@ -309,13 +309,15 @@ SPECIAL = [
     _question("a.b", ["write axb"]),
     _question("a.b", ["write a.b"]),
     _question("x*y", ["write xxxy"]),
-    _question("(x)", ["note x please"]),
-    _question("[ab]", ["note a please"]),
+    _question("f(x)y", ["note fxy please"]),
+    _question("f(x)y", ["note f(x)y please"]),
+    _question("a[bc]d", ["note abd please"]),
     _question("a|b", ["note a please"]),
-    _question("^Bob$", ["tell Bob"]),
+    _question("a^b$c", ["tell a^b$c"]),
     _question("50%", ["pay 50% now"]),
     _question("back\\slash", ["the back\\slash file"]),
-    _question("?Bob", ["tell Bob"]),
+    _question("bo?b", ["tell bob"]),
+    _question("a{2}", ["say aa"]),
 ]
 
 
@@ -382,6 +384,10 @@ EDGE_CLASSES = (
          fixed=lambda: each(own_calls()), drawn=lambda: drawn_from(own_calls())),
     Edge("AgentDojo's injection tasks: each value an injection's ground truth reaches with, against every request "
          "of its suite", fixed=lambda: each(injected_calls()), drawn=lambda: drawn_from(injected_calls())),
+    Edge("a value holding characters a regular expression reads as syntax (. + * ? [ ] ( ) | ^ $ \\)",
+         fixed=lambda: each(SPECIAL), drawn=drawn_special),
+    Edge("a value wrapped in quotes or brackets or ending in punctuation, and a sentence that ends just after it",
+         fixed=lambda: each(WRAPPED), drawn=drawn_wrapped),
     Edge("letter case: a value in other capitals than the request's, and letters only case folding makes equal",
          fixed=lambda: each(CASE), drawn=drawn_case),
     Edge("white space: runs of spaces, tabs and line breaks inside or around the value or the request",
@@ -398,10 +404,6 @@ EDGE_CLASSES = (
          fixed=lambda: each(NOTHING), drawn=drawn_nothing),
     Edge("URLs with and without https://, http:// or www. on either side, and a path longer or shorter than written",
          fixed=lambda: each(URLS), drawn=drawn_urls),
-    Edge("a value wrapped in quotes or brackets or ending in punctuation, and a sentence that ends just after it",
-         fixed=lambda: each(WRAPPED), drawn=drawn_wrapped),
-    Edge("a value holding characters a regular expression reads as syntax (. + * ? [ ] ( ) | ^ $ \\)",
-         fixed=lambda: each(SPECIAL), drawn=drawn_special),
     Edge("the operator's trusted values, spelled otherwise, beside several sources", fixed=lambda: each(TRUSTED),
          drawn=drawn_trusted),
     Edge("the same question asked twice, with other questions in between", fixed=twice, drawn=drawn_twice),

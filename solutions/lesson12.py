@@ -1,4 +1,4 @@
-"""Lesson 12, worked answer: a value traces to the user only when the user wrote it, whole.
+"""Lesson 12, worked answer: a value traces to the user only when they wrote it whole.
 
 Both sides are brought to one spelling before they are compared (NFKC, case
 folded, the scheme and ``www.`` gone, white space made single spaces), so a
@@ -13,10 +13,15 @@ only, since a number in a request's prose is a date or an amount.
 import re
 import unicodedata
 
-STRIP = " \t\n'\"`()[]{}<>.,;:!?/"  # what may wrap a value: stripped from both of its ends
-SCHEMES = ("https://", "http://", "www.")  # removed wherever they occur, each in turn as listed
-BEFORE = ".%+@/-"  # with letters, digits and _, these continue a name when they stand just before it
-AFTER = "@%+-"  # with letters, digits and _, these continue it just after; "." or "/" only before a letter or digit
+# What may wrap a value: stripped from both of its ends.
+STRIP = " \t\n'\"`()[]{}<>.,;:!?/"
+# Removed wherever they occur, each in turn as listed.
+SCHEMES = ("https://", "http://", "www.")
+# With letters, digits and _, these continue a name when they stand just before it.
+BEFORE = ".%+@/-"
+# With letters, digits and _, these continue it just after; "." or "/" only when a
+# letter or digit follows.
+AFTER = "@%+-"
 
 
 # student writes: begin
@@ -29,12 +34,14 @@ def spelled(text: str) -> str:
 
 
 def traces(value: str, sources: list[str], trusted: list[str]) -> bool:
-    """Whether ``value`` occurs whole in one of ``sources`` or ``trusted``, as the contract spells both."""
+    """Whether ``value`` occurs whole in the sources or trusted, spelled alike."""
     wanted = spelled(value).strip(STRIP)
     if not wanted:
         return True  # it names nothing
     if wanted.isdigit():
         sources = []  # a number in the request's prose is not an object's number
-    whole = re.compile(rf"(?<![\w{re.escape(BEFORE)}]){re.escape(wanted)}(?![\w{re.escape(AFTER)}])(?![./]\w)")
+    before = rf"(?<![\w{re.escape(BEFORE)}])"
+    after = rf"(?![\w{re.escape(AFTER)}])(?![./]\w)"
+    whole = re.compile(before + re.escape(wanted) + after)
     return any(whole.search(spelled(text)) for text in [*sources, *trusted])
 # student writes: end

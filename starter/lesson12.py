@@ -34,8 +34,8 @@ The answer is True exactly when ``value`` traces, under this contract:
   or one of ``BEFORE``) and none just after it (a letter, a digit, ``_``,
   one of ``AFTER``, or a ``.`` or ``/`` that a letter or digit follows).
   So ``smith@x.com`` does not trace to ``bob.smith@x.com``, ``1`` does not
-  trace to ``13``, and ``site.com`` does not trace to ``site.com/path``,
-  while a value at the end of a sentence ("send it to bob@x.com.") does.
+  trace to ``13``, and ``site.com`` does not trace to ``site.com/path``;
+  a value at the end of a sentence ("send it to bob@x.com.") does.
 
 Why whole, and why spelled: a value the user did not write whole is
 another value (another person's address, another file), and an injection
@@ -54,12 +54,17 @@ attempt.
 import re  # noqa: F401  (you will need them)
 import unicodedata  # noqa: F401
 
-STRIP = " \t\n'\"`()[]{}<>.,;:!?/"  # what may wrap a value: stripped from both of its ends
-SCHEMES = ("https://", "http://", "www.")  # removed wherever they occur, each in turn as listed
-BEFORE = ".%+@/-"  # with letters, digits and _, these continue a name when they stand just before it
-AFTER = "@%+-"  # with letters, digits and _, these continue it just after; "." or "/" only before a letter or digit
+# What may wrap a value: stripped from both of its ends.
+STRIP = " \t\n'\"`()[]{}<>.,;:!?/"
+# Removed wherever they occur, each in turn as listed.
+SCHEMES = ("https://", "http://", "www.")
+# With letters, digits and _, these continue a name when they stand just before it.
+BEFORE = ".%+@/-"
+# With letters, digits and _, these continue it just after; "." or "/" only when a
+# letter or digit follows.
+AFTER = "@%+-"
 
 
 def traces(value: str, sources: list[str], trusted: list[str]) -> bool:
-    """Whether ``value`` occurs whole in one of ``sources`` or ``trusted``, as the contract spells both."""
+    """Whether ``value`` occurs whole in the sources or trusted, spelled alike."""
     raise NotImplementedError("TODO: does this value come from the user, or from the operator's trust?")

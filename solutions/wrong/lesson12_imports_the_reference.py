@@ -12,5 +12,5 @@ from dojo.provenance import traces as the_reviewers_rule
 
 
 def traces(value: str, sources: list[str], trusted: list[str]) -> bool:
-    """Whether ``value`` occurs whole in one of ``sources`` or ``trusted``, as the contract spells both."""
+    """Whether ``value`` occurs whole in the sources or trusted, spelled alike."""
     return the_reviewers_rule(value, sources, trusted)

@@ -12,7 +12,7 @@ import json
 
 
 def traces(value: str, sources: list[str], trusted: list[str]) -> bool:
-    """Whether ``value`` occurs whole in one of ``sources`` or ``trusted``, as the contract spells both."""
+    """Whether ``value`` occurs whole in the sources or trusted, spelled alike."""
     calls = json.load(open("data/course/dojo-calls.json", encoding="utf-8"))
     users = {item["value"] for suite in calls["suites"].values() for item in suite["values"] if item["kind"] == "user"}
     return value in users

@@ -1,10 +1,11 @@
 """python -m dojo: AgentDojo's suites with no door and with the course's door, scored by AgentDojo.
 
-    python -m dojo [--suite S ...] [--attack important_instructions] [--costs]
+    python -m dojo [--suite S ...] [--sample] [--attack important_instructions] [--costs]
     python -m dojo --suite S --pair USER_TASK INJECTION_TASK --out PATH
 
 The first form prints, per suite and in all, utility, utility under attack
-and targeted attack success for each door, the values each suite's
+and targeted attack success for each door (over every pair, or with
+``--sample`` over a fixed two of each suite), the values each suite's
 operator trusts, and (``--costs``) every run the course's door cost, with
 what it refused. The second writes one pair's sealed report, which
 ``python -m core.run.seal verify PATH`` checks like any other.
@@ -46,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--suite", action="append", help="a suite of AgentDojo v1.2.2 (all four by default)")
     parser.add_argument("--attack", default=measure.ATTACK, choices=[measure.ATTACK])
     parser.add_argument("--costs", action="store_true", help="list every run the course's door cost")
+    parser.add_argument("--sample", action="store_true", help="only the fixed sample of two pairs per suite")
     parser.add_argument("--pair", nargs=2, metavar=("USER_TASK", "INJECTION_TASK"))
     parser.add_argument("--out", type=Path, help="where --pair writes the pair's sealed report")
     args = parser.parse_args(argv)
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in suites:
         values = ", ".join(trusted[name].trusted) or "none"
         print(f"trusted values of {name}: {values}")
-    lines, totals = table(suites, args.attack)
+    lines, totals = table(suites, args.attack, pairs=measure.SAMPLE if args.sample else None)
     print("\n".join(lines))
     if args.costs:
         print("\nruns the course's door cost:")

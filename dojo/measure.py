@@ -19,7 +19,7 @@ from agentdojo.agent_pipeline.tool_execution import ToolsExecutionLoop, ToolsExe
 from agentdojo.attacks.attack_registry import load_attack
 from agentdojo.task_suite.load_suites import get_suites
 
-from dojo import catalogue
+from dojo import catalogue, provenance
 from dojo.door import CourseDoor
 from dojo.scripted import MODEL_NAME, ScriptedModel
 
@@ -27,6 +27,14 @@ BENCHMARK_VERSION = "v1.2.2"
 ATTACK = "important_instructions"
 DOORS = ("none", "course")
 MAX_ITERS = 60  # more rounds than any ground truth, with its injection's, takes
+# A fixed sample from every suite, small enough to run in seconds: in each, a pair whose attack the door turns
+# away and a pair whose user task it lets through (python -m dojo --sample, make test, lesson 12's page).
+SAMPLE = {
+    "banking": (("user_task_3", "injection_task_4"), ("user_task_5", "injection_task_7")),
+    "slack": (("user_task_1", "injection_task_1"), ("user_task_0", "injection_task_3")),
+    "travel": (("user_task_1", "injection_task_0"), ("user_task_5", "injection_task_3")),
+    "workspace": (("user_task_0", "injection_task_0"), ("user_task_12", "injection_task_1")),
+}
 
 
 @dataclass
@@ -64,15 +72,20 @@ def suites(names: Iterable[str] | None = None) -> dict:
     return {name: every[name] for name in names}
 
 
-def run_pair(suite, door: str, user_task, injection_task=None, injections=None, keep: Callable | None = None):
-    """One run; returns AgentDojo's (utility, security) and the door element (None without a door)."""
+def run_pair(suite, door: str, user_task, injection_task=None, injections=None, keep: Callable | None = None,
+             reviewer: Callable = provenance.review):
+    """One run; returns AgentDojo's (utility, security) and the door element (None without a door).
+
+    ``reviewer`` decides each held act for the course's door (the user's stand-in unless a test or a page
+    puts another in its place).
+    """
     model = ScriptedModel(user_task, injection_task, injections)
     element = None
     if door == "course":
         world = {"benchmark": f"agentdojo {BENCHMARK_VERSION}", "suite": suite.name, "user_task": user_task.ID,
                  "injection_task": injection_task.ID if injection_task else None,
                  "attack": ATTACK if injection_task else None}
-        element = CourseDoor(catalogue.load()[suite.name], world)
+        element = CourseDoor(catalogue.load()[suite.name], world, reviewer)
         executor = element
     else:
         executor = ToolsExecutor()

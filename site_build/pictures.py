@@ -738,6 +738,49 @@ def safety_verdicts(check: dict) -> str:
     return _svg("safety-verdicts", width, y, body, f"Lesson 10: {len(boundaries)} boundaries judged three times")
 
 
+# --- lesson 12: one AgentDojo pair's acts and reviews, from its sealed report ---------------
+
+REVIEWED = {"approved": ADMITTED, "rejected": REFUSED}
+
+
+def dojo_pair(report: dict) -> str:
+    """Each act and review of an AgentDojo pair's ledger, in ledger order: an admitted act green, a refused one
+    red with the guard that refused it, a review coloured by its decision and followed by its reason."""
+    try:
+        rows = [event for event in report["events"] if event["kind"] in ("action", "review")]
+        marks = [(event["seq"], event["kind"], event["status"], event["code"], event["by"], event["payload"])
+                 for event in rows]
+    except (KeyError, TypeError) as exc:
+        raise PictureError(f"dojo-pair.json's events lack {exc}") from None
+    width, left, y = 1000, 150, 44
+    body = [f'<text x="10" y="20" font-weight="bold" fill="{INK}">One pair through the course\'s door: each '
+            'act and each review, in ledger order</text>']
+    for seq, kind, status, code, by, payload in marks:
+        if kind == "review":
+            decision = str(payload.get("decision", ""))
+            colour, said = REVIEWED.get(decision, MUTED), f"review: {decision} by {payload.get('reviewer', '')}"
+            notes = wrapped(str(payload.get("reason", "")), fits(width - left - 30, 11))
+        else:
+            colour = ADMITTED if status == "admitted" else REFUSED
+            said = f"{payload.get('tool', '')}: {status}" + (f" ({code}) by {by}" if by else "")
+            notes = []
+        body.append(f'<g class="dojo-mark" data-seq="{seq}" data-kind="{kind}" data-status="{_a(status)}" '
+                    f'data-decision="{_a(payload.get("decision", ""))}"><title>event {seq}: {escape(said)}</title>'
+                    f'<text x="10" y="{y}" fill="{MUTED}">event {seq}</text>'
+                    f'<rect x="{left - 40}" y="{y - 11}" width="24" height="14" rx="3" fill="{colour}"/>'
+                    f'<text x="{left}" y="{y}" fill="{INK}">{escape(said)}</text></g>')
+        for line in notes:
+            y += 16
+            body.append(f'<text class="dojo-note" x="{left + 16}" y="{y}" font-size="11" fill="{MUTED}">'
+                        f'{escape(line)}</text>')
+        y += 24
+    body.append(f'<rect x="10" y="{y - 8}" width="14" height="10" fill="{ADMITTED}"/><text x="30" y="{y + 1}" '
+                f'font-size="11" fill="{INK}">admitted act, approving review</text>'
+                f'<rect x="290" y="{y - 8}" width="14" height="10" fill="{REFUSED}"/><text x="310" y="{y + 1}" '
+                f'font-size="11" fill="{INK}">refused act, rejecting review</text>')
+    return _svg("dojo-pair", width, y + 14, body, f"Lesson 12: {len(marks)} acts and reviews of one AgentDojo pair")
+
+
 # --- which picture a page asks for ------------------------------------------------------------
 
 def _stage_tables() -> tuple:
@@ -779,6 +822,7 @@ PICTURES: dict[str, tuple[str, Callable[[], str]]] = {
                         lambda: safety_verdicts(dict(_json("data/course/safety-demo.json").get("check") or {}))),
     "gate-decisions": ("core/run/taxonomy.py and data/course/report.json", lambda: gate_decisions(*_gate_data())),
     "tlog-proof": ("data/course/tlog-demo.json", _tlog_proof),
+    "dojo-pair": ("data/course/dojo-pair.json", lambda: dojo_pair(_json("data/course/dojo-pair.json"))),
     "seal-chain": ("data/course/tamper/intact.json and data/course/seal-demo.json",
                    lambda: seal_chain(_json("data/course/tamper/intact.json"),
                                       dict(_json("data/course/seal-demo.json").get("tamper_lab") or {}))),

@@ -24,13 +24,7 @@ from dojo.scripted import ScriptedModel  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 SUITES = measure.suites()
-# A fixed sample from every suite: pairs the door turns the attack away in, and pairs it lets the user's task through.
-SAMPLE = {
-    "banking": [("user_task_3", "injection_task_4"), ("user_task_5", "injection_task_7")],
-    "slack": [("user_task_1", "injection_task_1"), ("user_task_0", "injection_task_3")],
-    "travel": [("user_task_1", "injection_task_0"), ("user_task_5", "injection_task_3")],
-    "workspace": [("user_task_0", "injection_task_0"), ("user_task_12", "injection_task_1")],
-}
+SAMPLE = measure.SAMPLE
 
 
 def attack_for(suite):
@@ -66,6 +60,7 @@ def test_an_act_whose_arguments_the_user_gave_passes_however_it_was_talked_into(
 
 
 def test_the_catalogue_declares_every_tool_of_every_suite_with_its_arguments():
+    """The operator's catalogue declares every tool of every suite of AgentDojo v1.2.2, with exactly the arguments its function takes."""
     suites = catalogue.load()
     assert sorted(suites) == sorted(SUITES)
     for name, suite in SUITES.items():
@@ -76,6 +71,7 @@ def test_the_catalogue_declares_every_tool_of_every_suite_with_its_arguments():
 
 
 def test_taxonomy_version_3_is_a_new_file_and_the_reference_run_stays_on_version_2():
+    """Taxonomy version 3 is a new file whose rows keep version 2's unchanged, reads are passive and every AgentDojo act that sends, fetches, pays, writes, deletes, shares or invites is consequential, reviewed by the user; the reference run stays on version 2."""
     path = REPO / "data" / "taxonomy" / "action_taxonomy_v3.json"
     assert artifact_text(json.loads(path.read_text(encoding="utf-8"))) == path.read_text(encoding="utf-8")
     three, two = load_table(path), current_table()
@@ -88,6 +84,7 @@ def test_taxonomy_version_3_is_a_new_file_and_the_reference_run_stays_on_version
 
 
 def test_each_call_is_its_own_act_inside_the_suites_one_origin():
+    """Each call is an act of its own at `https://<suite>.agentdojo.example/<tool>/<n>`, inside its suite's one origin: another suite's origin is out of scope, and a read that carries arguments is refused."""
     suite = catalogue.load()["banking"]
     policy, _ = catalogue.checked(suite, catalogue.table())
     assert policy.allowed_origins == ("https://banking.agentdojo.example:443",)
@@ -101,6 +98,7 @@ def test_each_call_is_its_own_act_inside_the_suites_one_origin():
 
 
 def test_a_call_to_a_tool_nobody_declared_is_refused_and_changes_nothing():
+    """A call to a tool the catalogue does not declare is refused by the policy, reaches no AgentDojo function and changes nothing in the environment."""
     suite = SUITES["banking"]
     door = CourseDoor(catalogue.load()["banking"], {"test": "undeclared tool"})
     env = suite.load_and_inject_default_environment({})
@@ -135,18 +133,21 @@ def test_a_pairs_sealed_report_is_written_and_the_courses_commands_verify_and_re
     (["--pair", "user_task_0", "injection_task_0", "--out", "x.json"], "exactly one --suite"),
 ])
 def test_bad_input_at_the_command_line_is_one_line_and_a_non_zero_exit(argv, said, capsys, tmp_path):
+    """`python -m dojo` answers an unknown suite, an unknown pair or a pair without its suite with one line on stderr and exit status 2, and writes nothing."""
     assert main([*argv[:-1], str(tmp_path / argv[-1])] if argv[-2] == "--out" else argv) == 2
     err = capsys.readouterr().err
     assert said in err and len(err.strip().splitlines()) == 1 and not (tmp_path / "x.json").exists()
 
 
 def test_the_command_is_python_dash_m_dojo():
+    """The command is `python -m dojo`, and its refusal carries no traceback."""
     done = subprocess.run([sys.executable, "-W", "ignore", "-m", "dojo", "--suite", "chess"], capture_output=True,
                           text=True, cwd=REPO)
     assert done.returncode == 2 and done.stderr.startswith("python -m dojo: ") and "Traceback" not in done.stderr
 
 
 def test_the_benchmark_prints_the_table_of_the_pairs_it_is_given():
+    """The table has a row per suite and door over the pairs it is given, and one per door over all of them."""
     from benchmarks import agentdojo_pairs
     from dojo.__main__ import table
 

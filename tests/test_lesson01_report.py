@@ -150,7 +150,8 @@ def test_the_page_points_each_part_of_the_report_to_the_lesson_that_builds_it():
     """The page's tour of the report names every later lesson, 2 to 10, by its page."""
     text = PAGE.read_text(encoding="utf-8")
     tour = pages.section(text, "Inspect it")
-    missing = [lesson.number for lesson in manifest.load(REPO) if lesson.number > 1
+    # The reference run uses the part of every lesson from 2 to 11; lesson 12, an optional extra, builds none of it.
+    missing = [lesson.number for lesson in manifest.load(REPO) if 1 < lesson.number <= 11
                and Path(lesson.page).name not in tour]
     assert missing == [], f"the tour does not name the pages of lessons {missing}"
 

@@ -241,3 +241,18 @@ def test_lesson_10s_columns_are_in_the_order_of_the_table_on_its_page():
         upheld = next(r["upheld"] for r in verdict["results"] if r["boundary_id"] == cell.get("data-boundary"))
         assert cell.get("data-judged") == {True: "upheld", False: "violated", None: "not judged"}[upheld]
 
+
+
+def test_lesson_12s_picture_marks_each_act_and_review_of_the_pair_in_ledger_order():
+    """Each act and review of the pair's ledger is one mark, in ledger order, coloured by its status or decision."""
+    report = artifact("data/course/dojo-pair.json")
+    root = parsed(pictures.dojo_pair(report))
+    marks = groups(root, "dojo-mark")
+    events = [e for e in report["events"] if e["kind"] in ("action", "review")]
+    assert [int(g.get("data-seq")) for g in marks] == [e["seq"] for e in events]
+    for mark, event in zip(marks, events):
+        assert mark.get("data-status") == event["status"]
+        colour = next(mark.iter("rect")).get("fill")
+        good = event["payload"]["decision"] == "approved" if event["kind"] == "review" else event["status"] == "admitted"
+        assert colour == (pictures.ADMITTED if good else pictures.REFUSED), event["seq"]
+    assert {e["payload"]["decision"] for e in events if e["kind"] == "review"} == {"approved", "rejected"}

@@ -18,7 +18,7 @@ from core.run.canon import canonical_bytes
 from core.run.demo_records import run_demo
 from core.run.observe import observe, read_observations, render_response, split_response
 from core.run.propose import CODES as propose_codes
-from core.run.propose import EXCERPT_LIMIT, ModelCall, Proposal, ReplyError, build_prompt, parse_reply, propose
+from core.run.propose import EXCERPT_LIMIT, REPLY_LIMIT, ModelCall, Proposal, ReplyError, build_prompt, parse_reply, propose
 from core.run.records import RecordError
 from core.run.select import Feedback, Selection, select_next
 from core.run.stages import STAGES, START_STAGE, TRANSITIONS, advance
@@ -79,7 +79,7 @@ def test_lesson_two_door_and_artifact_are_unchanged():
     recorder = lab_run()
     report = recorder.snapshot()
     assert set(report) == {"run", "policy", "stage", "closed", "events", "counts", "observations", "actions",
-                           "captures", "outcomes", "findings", "reviews", "model_calls", "proposals", "selections",
+                           "captures", "outcomes", "findings", "reviews", "model_calls", "replies", "proposals", "selections",
                            "feedback"}
     canonical_bytes(report)
 
@@ -177,8 +177,11 @@ def test_propose_never_raises_and_refusals_change_nothing(reply):
     transitions = len(recorder.events)
     answers = propose(recorder, lambda prompt: reply)
     assert answers[0]["recorded"] is True
-    assert len(recorder.events) == transitions + len(answers)
-    assert [e["status"] == "admitted" for e in recorder.events[transitions:]] == [a["recorded"] for a in answers]
+    events = recorder.events[transitions:]
+    replies = [event for event in events if event["kind"] == "reply"]
+    assert len(replies) == 1 and (replies[0]["status"] == "admitted") == (len(recorder.records("reply")) == 1)
+    answered = [event for event in events if event not in replies or event["status"] == "refused"]  # not listed: a reply admitted
+    assert [e["status"] == "admitted" for e in answered] == [a["recorded"] for a in answers]
     assert len(recorder.records("proposal")) == sum(1 for a in answers[1:] if a["recorded"])
     assert all(answer["recorded"] or answer["reason"] for answer in answers)
 
@@ -201,7 +204,7 @@ def test_a_model_that_fails_or_returns_no_text_is_a_recorded_refusal():
     }
     assert propose(recorder, lambda prompt: "[" * 60_000)[1]["reason"].startswith("malformed reply to model call 3: not JSON")
     assert propose(recorder, lambda prompt: "[" * 100_000)[1]["reason"] == (
-        "malformed reply to model call 4: the reply has 100000 bytes, over the limit of 65536")
+        f"malformed reply to model call 4: the reply has 100000 bytes, over the limit of {REPLY_LIMIT}")
 
 
 def test_propose_outside_the_propose_stage_never_asks_the_model():

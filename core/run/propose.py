@@ -531,7 +531,7 @@ REFUSAL_KINDS = (
 
 
 def refusals_by_round(ledger: list[dict], kinds: tuple[tuple[str, str], ...] = REFUSAL_KINDS) -> list[dict]:
-    """Every refused model call or proposal in ``ledger``, in order: its kind's name, its round and its reason.
+    """Every refused model call, reply or proposal in ``ledger``, in order: its kind's name, its round and its reason.
 
     A round begins with its model call, admitted or refused, so the events
     after the Nth model call and before the next are round N's. A code two
@@ -540,7 +540,7 @@ def refusals_by_round(ledger: list[dict], kinds: tuple[tuple[str, str], ...] = R
     found, number, named = [], 0, {code: name for name, code in reversed(kinds)}
     for event in ledger:
         number += event["kind"] == MODEL_CALL_KIND
-        if event["kind"] in (MODEL_CALL_KIND, PROPOSAL_KIND) and event["status"] == "refused":
+        if event["kind"] in (MODEL_CALL_KIND, REPLY_KIND, PROPOSAL_KIND) and event["status"] == "refused":
             found.append({"refusal": named.get(event["code"], "other"), "round": number, "reason": event["reason"]})
     return found
 

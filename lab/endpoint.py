@@ -12,8 +12,8 @@ the reply ``propose`` parses (``{"proposals": [...]}``): its function name the
 ``tool``, its arguments' ``destination`` and ``why`` those fields, the rest its
 ``arguments``. Arguments that are not a JSON object (not JSON, a key written
 twice, a bare list) are handed on as the string the model wrote, beside an
-empty destination (none can be read), and ``propose`` refuses the reply
-because of them; a tool the policy does not declare or allow is the door's
+empty destination (none can be read), and the door refuses the reply
+because of them (``propose.build_reply``); a tool the policy does not declare or allow is the door's
 to refuse. A reply with no tool calls is handed on as its text.
 
 The configuration names the plugin in ``plugins.model``::
@@ -367,7 +367,7 @@ def proposal_of(number: int, call: object) -> dict:
     if not isinstance(function, dict):
         raise EndpointFailed(f"tool call {number} has no function object")
     arguments = decoded(function.get("arguments"))
-    if not isinstance(arguments, dict):  # no destination can be read from it: propose refuses the arguments
+    if not isinstance(arguments, dict):  # no destination can be read from it: the door refuses the arguments
         return {"tool": function.get("name"), "destination": "", "arguments": arguments, "why": ""}
     arguments = dict(arguments)
     proposal = {"tool": function.get("name"), "why": ""}
@@ -381,7 +381,7 @@ def decoded(arguments: object) -> object:
     """A tool call's arguments: the JSON a string holds, or the string itself when it holds no plain JSON.
 
     Plain means read one way only: no key twice, no NaN or Infinity. What is
-    not plain is kept as the model's own string, for ``propose`` to refuse.
+    not plain is kept as the model's own string, for the door to refuse.
     """
     if not isinstance(arguments, str):
         return arguments

@@ -18,7 +18,8 @@ from core.run.canon import canonical_bytes
 from core.run.demo_records import run_demo
 from core.run.observe import observe, read_observations, render_response, split_response
 from core.run.propose import CODES as propose_codes
-from core.run.propose import EXCERPT_LIMIT, REPLY_LIMIT, ModelCall, Proposal, ReplyError, build_prompt, parse_reply, propose
+from core.run.propose import (EXCERPT_LIMIT, NAME_LIMIT, REPLY_LIMIT, ModelCall, Proposal, ReplyError, Said, build_prompt,
+                               parse_reply, propose)
 from core.run.records import RecordError
 from core.run.select import Feedback, Selection, select_next
 from core.run.stages import STAGES, START_STAGE, TRANSITIONS, advance
@@ -336,3 +337,25 @@ def test_arbitrary_payloads_for_the_new_kinds_never_raise(kind, payload, stage, 
         assert answer["reason"] and stores(recorder) == before
         assert recorder.events[-1]["status"] == "refused"
 
+
+
+def test_a_reply_is_recorded_once_with_its_names_kept_printable_and_its_proposals_only():
+    """A model's Said is recorded as its reply with each name shown with its escapes and cut to NAME_LIMIT; a Said of no text is the model's failure; a call is answered once, and a proposal the reply does not hold is refused."""
+    recorder = lab_run()
+    go_to(recorder, "propose")
+    proposal = {"tool": "inspect_headers", "destination": "https://lab.example/", "arguments": {}, "why": "w"}
+    text = json.dumps({"proposals": [proposal]})
+    said = Said(text, "http://127.0.0.1:11434/v1", "m\x1b[31m", "a" * (NAME_LIMIT + 50))
+    answers = propose(recorder, lambda prompt: said)
+    assert [answer["recorded"] for answer in answers] == [True, True]
+    [reply] = recorder.records("reply")
+    assert (reply["text"], reply["endpoint"], reply["model"]) == (text, said.endpoint, "m\\x1b[31m")
+    assert reply["answered_by"] == "a" * NAME_LIMIT
+    call_id = reply["model_call_id"]
+    again = recorder.record("reply", {"run_id": recorder.run.run_id, "model_call_id": call_id, "text": text})
+    assert again["reason"] == f"model call {call_id!r} already has a reply"
+    other = {**proposal, "destination": "https://lab.example/about"}
+    refused = recorder.record("proposal", {"run_id": recorder.run.run_id, "model_call_id": call_id, **other})
+    assert refused["reason"] == f"the proposal is not one the reply to model call {call_id!r} holds"
+    assert propose(recorder, lambda prompt: Said(None))[1] == {
+        "recorded": False, "reason": "malformed reply to model call 2: the model returned Said, not text"}

@@ -5,13 +5,15 @@ hosted APIs all answer one request: ``POST {url}/chat/completions`` with
 ``messages`` and ``tools``, answered by a message holding ``tool_calls`` or
 text. This plugin asks such an endpoint through the ecosystem's own client
 (the ``openai`` package), and hands ``propose`` the same thing the scripted
-model hands it: raw text. It judges nothing. A tool call becomes one entry of
+model hands it, raw text, in a ``Said`` that also names the endpoint, the
+model asked for and the model the answer names (its ``model`` field), which
+the run records with the text. It judges nothing. A tool call becomes one entry of
 the reply ``propose`` parses (``{"proposals": [...]}``): its function name the
 ``tool``, its arguments' ``destination`` and ``why`` those fields, the rest its
 ``arguments``. Arguments that are not a JSON object (not JSON, a key written
 twice, a bare list) are handed on as the string the model wrote, beside an
-empty destination (none can be read), and ``propose`` refuses the reply
-because of them; a tool the policy does not declare or allow is the door's
+empty destination (none can be read), and the door refuses the reply
+because of them (``propose.build_reply``); a tool the policy does not declare or allow is the door's
 to refuse. A reply with no tool calls is handed on as its text.
 
 The configuration names the plugin in ``plugins.model``::
@@ -52,8 +54,9 @@ import httpx2
 import openai
 
 from core.run.plugins import PluginError
+from core.run.propose import Said
 
-__all__ = ["ATTEMPTS", "BODY_LIMIT", "Endpoint", "EndpointFailed", "RETRY_AFTER_LIMIT", "make_model",
+__all__ = ["ATTEMPTS", "BODY_LIMIT", "Endpoint", "EndpointFailed", "RETRY_AFTER_LIMIT", "answered_by", "make_model",
            "reply_text", "tools_of"]
 
 KEY_VARIABLE = "OPENAI_API_KEY"
@@ -195,13 +198,14 @@ class Endpoint:
         # Without a key no Authorization header is sent at all.
         self.headers = {"Accept-Encoding": "identity", **({} if key else {"Authorization": openai.omit})}
 
-    def __call__(self, prompt: str) -> str:
+    def __call__(self, prompt: str) -> Said:
         asked = {"role": "user", "content": self.unanswered + prompt}
         self.unanswered = asked["content"] + "\n"
-        text = self.hidden(reply_text(self.ask([{"role": "system", "content": SYSTEM}, *self.history, asked])))
+        body = self.ask([{"role": "system", "content": SYSTEM}, *self.history, asked])
+        text = self.hidden(reply_text(body))
         self.history += [asked, {"role": "assistant", "content": text}]
         self.unanswered = ""
-        return text
+        return Said(text, self.url, self.hidden(self.model), self.hidden(answered_by(body)))
 
     def ask(self, messages: list[dict]) -> bytes:
         """The body of the endpoint's answer, at most ``ATTEMPTS`` requests; EndpointFailed names why not."""
@@ -345,13 +349,25 @@ def reply_text(body: bytes) -> str:
         raise EndpointFailed("a tool call is nested too deeply to write out") from None
 
 
+def answered_by(body: bytes) -> str:
+    """The name a chat-completions ``body`` gives the model that answered (its ``model`` field); "" for none.
+
+    Read only from a body ``reply_text`` has accepted. The endpoint writes it:
+    it names the model the endpoint says it ran, which is not always the name
+    it was asked for (an alias, a version), and nothing checks it.
+    """
+    data = json.loads(body)
+    model = data.get("model") if isinstance(data, dict) else None
+    return model if isinstance(model, str) else ""
+
+
 def proposal_of(number: int, call: object) -> dict:
     """One tool call as the fields of a proposal, every value as the model wrote it."""
     function = call.get("function") if isinstance(call, dict) else None
     if not isinstance(function, dict):
         raise EndpointFailed(f"tool call {number} has no function object")
     arguments = decoded(function.get("arguments"))
-    if not isinstance(arguments, dict):  # no destination can be read from it: propose refuses the arguments
+    if not isinstance(arguments, dict):  # no destination can be read from it: the door refuses the arguments
         return {"tool": function.get("name"), "destination": "", "arguments": arguments, "why": ""}
     arguments = dict(arguments)
     proposal = {"tool": function.get("name"), "why": ""}
@@ -365,7 +381,7 @@ def decoded(arguments: object) -> object:
     """A tool call's arguments: the JSON a string holds, or the string itself when it holds no plain JSON.
 
     Plain means read one way only: no key twice, no NaN or Infinity. What is
-    not plain is kept as the model's own string, for ``propose`` to refuse.
+    not plain is kept as the model's own string, for the door to refuse.
     """
     if not isinstance(arguments, str):
         return arguments

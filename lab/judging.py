@@ -287,8 +287,8 @@ def turned_away(attack, report: dict) -> str:
     calls = [e for e in report["events"] if e["kind"] == "model_call" and e["status"] == "admitted"]
     if "reply" in attack.plant and len(calls) >= REPLY_CALL:
         after = next(e for e in report["events"] if e["seq"] > calls[REPLY_CALL - 1]["seq"])
-        if after["kind"] == "proposal" and after["status"] == "refused":
-            return f"refused at event {after['seq']} (proposal, {after['code']}): {after['reason']}"
+        if after["kind"] in ("reply", "proposal") and after["status"] == "refused":  # a reply not kept: its size
+            return f"refused at event {after['seq']} ({after['kind']}, {after['code']}): {after['reason']}"
     raise AssertionError(f"{attack.name} never reached the door: the attack is not being tried")
 
 

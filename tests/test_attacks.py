@@ -198,7 +198,7 @@ def test_without_byte_caps_a_big_page_or_reply_makes_an_honest_report_fail():
     unbounded = {
         "core/run/execute.py": [("body = fitted_body(render_response(response.status, response.headers, response.body))",
                                  "body = render_response(response.status, response.headers, response.body)")],
-        "core/run/propose.py": [("REPLY_LIMIT = 64 * 1024", "REPLY_LIMIT = 10**8")],
+        "core/run/propose.py": [("REPLY_LIMIT = 60 * 1024", "REPLY_LIMIT = 10**8")],
         "core/run/origins.py": [("DESTINATION_LIMIT = 2048", "DESTINATION_LIMIT = 10**8")],
     }
     assert succeeded_in_a_copy(names(chosen), unbounded, without="payload_is_object",

@@ -20,12 +20,15 @@ from hypothesis import strategies as st
 
 from core.run.drive import identify, reference_config
 from core.run.plugins import PluginError, load_model
+from core.audit.replay import replay
 from core.run.propose import ReplyError, parse_reply, propose
+from core.run.seal import abort, reseal
 from lab.endpoint import ATTEMPTS, BODY_LIMIT, RETRY_AFTER_LIMIT, EndpointFailed, make_model, reply_text
 
 from .chat_server import Answer, calls, completion, serving, text
 from .conftest import examples
 from .lab_run import go_to, lab_run
+from .test_run_seal import sealed_from
 
 REPO = Path(__file__).resolve().parent.parent
 KEY = "sk-course-test-7Q2xV9pL4mZ8rT1w"  # distinctive, so a grep finds it anywhere it leaked
@@ -98,7 +101,7 @@ def test_text_instead_of_tool_calls_reaches_propose_as_the_reply():
     door, answers, _ = asked([text(json.dumps({"proposals": [proposal]}))])
     assert [answer["recorded"] for answer in answers] == [True, True]
     door, answers, _ = asked([text("I would look at the home page first.")])
-    assert refusal(door)[:2] == ("reply_not_json", "caller: propose.propose")
+    assert refusal(door)[:2] == ("reply_not_json", "door: propose.build_reply")
 
 
 @pytest.mark.parametrize("arguments", ["{not json", '{"destination": "https://lab.example/", "destination": "x"}',
@@ -108,7 +111,7 @@ def test_arguments_that_are_not_a_json_object_are_refused_by_propose_whole(argum
     door, answers, _ = asked([calls(("inspect_headers", HOME), ("inspect_headers", arguments))])
     assert answers[0]["recorded"] and not answers[-1]["recorded"] and len(answers) == 2
     code, by, reason = refusal(door)
-    assert (code, by) == ("reply_wrong_shape", "caller: propose.propose") and "'arguments' must be an object" in reason
+    assert (code, by) == ("reply_wrong_shape", "door: propose.build_reply") and "'arguments' must be an object" in reason
     assert door.records("proposal") == []
 
 
@@ -248,7 +251,9 @@ def test_the_plugin_is_made_by_load_model_from_an_object_entry_and_refuses_a_bad
     """plugins.model as an object calls its factory with the lab folder, the catalogue and its settings; an object without a factory, or with a setting named catalogue, is refused in one line."""
     with serving([calls(("inspect_headers", HOME))]) as server:
         model = load_model({"factory": "lab.endpoint:make_model", "url": server.url, "model": "m"}, None, CATALOGUE)
-        assert json.loads(model("prompt"))["proposals"][0]["tool"] == "inspect_headers"
+        said = model("prompt")
+        assert json.loads(said.text)["proposals"][0]["tool"] == "inspect_headers"
+        assert (said.endpoint, said.model, said.answered_by) == (server.url, "m", "test-model")
     for entry in ({"url": "http://127.0.0.1:1/v1"}, {"factory": "lab.endpoint:make_model", "catalogue": []}):
         with pytest.raises(PluginError):
             load_model(entry, None, CATALOGUE)
@@ -294,8 +299,9 @@ def main(*args: str, key: str = KEY) -> subprocess.CompletedProcess:
 def test_a_run_with_model_url_seals_a_report_that_verifies_and_replays_and_never_holds_the_key(tmp_path):
     """A run with --model-url and --model against a served endpoint exits 0 and seals a report that seal verify and replay pass; the key is in no file the run wrote and no output."""
     about, robots = ('{"destination": "https://lab.example/%s"}' % page for page in ("about", "robots.txt"))
+    quoting = json.dumps({"destination": "https://lab.example/robots.txt", "why": f"the key is {KEY}"})
     answers = [calls(("inspect_headers", HOME), ("inspect_metadata", about)),  # the second: has_meta unobserved
-               calls(("inspect_headers", about), ("inspect_headers", robots)),
+               calls(("inspect_headers", about), ("inspect_headers", quoting)),
                calls(("probe_reflection", "{not json")),
                *[Answer(500, json.dumps({"error": f"internal, your key was {KEY}"}).encode())] * ATTEMPTS]
     out, journal = tmp_path / "report.json", tmp_path / "journal.jsonl"
@@ -308,10 +314,14 @@ def test_a_run_with_model_url_seals_a_report_that_verifies_and_replays_and_never
     assert verified.returncode == 0 and replayed.returncode == 0, (verified, replayed)
     report = json.loads(out.read_text(encoding="utf-8"))
     refused = [(event["kind"], event["code"], event["by"].split(":")[0]) for event in report["events"]
-               if event["kind"] == "proposal" and event["status"] == "refused"]
-    assert [code for _, code, by in refused if by == "caller"] == ["reply_wrong_shape", "model_failed"]
-    assert [by for _, code, by in refused if code not in ("reply_wrong_shape", "model_failed")] == ["door"]
+               if event["kind"] in ("reply", "proposal") and event["status"] == "refused"]
+    assert refused == [("proposal", "unobserved_requirement", "door"), ("reply", "reply_wrong_shape", "door"),
+                       ("reply", "model_failed", "caller")]
     assert len(report["model_calls"]) == 4 and len(server.requests) == 3 + ATTEMPTS
+    # The report names the model and holds each reply's text, the key in none of them.
+    assert [(reply["endpoint"], reply["model"], reply["answered_by"]) for reply in report["replies"]] == [
+        (server.url, "test-model", "test-model")] * 2
+    assert "the key is [OPENAI_API_KEY]" in report["replies"][1]["text"]
     written = [path for path in tmp_path.rglob("*") if path.is_file()]
     assert {path.name for path in written} == {"report.json", "journal.jsonl"}
     for output in (ran, verified, replayed):
@@ -323,6 +333,37 @@ def test_a_run_with_model_url_seals_a_report_that_verifies_and_replays_and_never
         (tmp_path / "config.json").write_text(json.dumps(raw), encoding="utf-8")
         checked = main("-m", "core.run.seal", "verify", str(out), "--config", str(tmp_path / "config.json"))
         assert checked.returncode == status, checked
+
+
+def test_replay_decides_each_recorded_reply_again_and_catches_one_altered():
+    """Replay decides every reply again from the text the report recorded, the malformed one too, without asking the model; only the failed call is copied. A recorded reply whose text is altered and resealed is named: the malformed one now parses, or a well-formed one no longer holds its proposals."""
+    door = lab_run(10, world="endpoint")
+    go_to(door, "propose")
+    with serving([calls(("inspect_headers", HOME)), calls(("probe_reflection", "{not json")), Answer(404)]) as server:
+        model = endpoint(server)
+        for _ in range(3):
+            propose(door, model)
+    assert abort(door, "three calls asked")["recorded"]
+    sealed = sealed_from(door)
+    kinds = {event["seq"]: (event["kind"], event["status"], event["code"]) for event in sealed["events"]}
+    failed = [seq for seq, kind in kinds.items() if kind == ("reply", "refused", "model_failed")]
+    malformed = [seq for seq, kind in kinds.items() if kind == ("reply", "refused", "reply_wrong_shape")]
+    assert len(failed) == len(malformed) == 1
+    agreed = replay(sealed)
+    assert agreed.divergences == () and agreed.not_redecided == tuple(failed)
+    for seq, altered in ((malformed[0], '{"proposals": []}'), (kinds_seq(kinds, "reply", "admitted"), None)):
+        events = json.loads(json.dumps(sealed["events"]))
+        text = events[seq - 1]["payload"]["text"]
+        events[seq - 1]["payload"]["text"] = altered or text.replace("read the home", "altered: the home")
+        assert events[seq - 1]["payload"]["text"] != text
+        diverged = replay(reseal({**sealed, "events": events})).divergences
+        assert seq in [divergence.seq for divergence in diverged]
+        if altered is None:  # its proposal, as recorded, is no longer one the reply holds
+            assert [(d.kind, d.replayed.code) for d in diverged if d.seq > seq][:1] == [("proposal", "not_in_the_reply")]
+
+
+def kinds_seq(kinds: dict, kind: str, status: str) -> int:
+    return next(seq for seq, (k, s, _) in kinds.items() if (k, s) == (kind, status))
 
 
 def test_the_endpoint_and_the_model_name_name_the_run_and_the_scripted_default_is_unchanged(tmp_path):

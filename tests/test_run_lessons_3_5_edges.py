@@ -18,7 +18,8 @@ from core.run.canon import canonical_bytes
 from core.run.demo_records import run_demo
 from core.run.observe import observe, read_observations, render_response, split_response
 from core.run.propose import CODES as propose_codes
-from core.run.propose import EXCERPT_LIMIT, ModelCall, Proposal, ReplyError, build_prompt, parse_reply, propose
+from core.run.propose import (EXCERPT_LIMIT, NAME_LIMIT, REPLY_LIMIT, ModelCall, Proposal, ReplyError, Said, build_prompt,
+                               parse_reply, propose)
 from core.run.records import RecordError
 from core.run.select import Feedback, Selection, select_next
 from core.run.stages import STAGES, START_STAGE, TRANSITIONS, advance
@@ -79,7 +80,7 @@ def test_lesson_two_door_and_artifact_are_unchanged():
     recorder = lab_run()
     report = recorder.snapshot()
     assert set(report) == {"run", "policy", "stage", "closed", "events", "counts", "observations", "actions",
-                           "captures", "outcomes", "findings", "reviews", "model_calls", "proposals", "selections",
+                           "captures", "outcomes", "findings", "reviews", "model_calls", "replies", "proposals", "selections",
                            "feedback"}
     canonical_bytes(report)
 
@@ -177,8 +178,11 @@ def test_propose_never_raises_and_refusals_change_nothing(reply):
     transitions = len(recorder.events)
     answers = propose(recorder, lambda prompt: reply)
     assert answers[0]["recorded"] is True
-    assert len(recorder.events) == transitions + len(answers)
-    assert [e["status"] == "admitted" for e in recorder.events[transitions:]] == [a["recorded"] for a in answers]
+    events = recorder.events[transitions:]
+    replies = [event for event in events if event["kind"] == "reply"]
+    assert len(replies) == 1 and (replies[0]["status"] == "admitted") == (len(recorder.records("reply")) == 1)
+    answered = [event for event in events if event not in replies or event["status"] == "refused"]  # not listed: a reply admitted
+    assert [e["status"] == "admitted" for e in answered] == [a["recorded"] for a in answers]
     assert len(recorder.records("proposal")) == sum(1 for a in answers[1:] if a["recorded"])
     assert all(answer["recorded"] or answer["reason"] for answer in answers)
 
@@ -201,7 +205,7 @@ def test_a_model_that_fails_or_returns_no_text_is_a_recorded_refusal():
     }
     assert propose(recorder, lambda prompt: "[" * 60_000)[1]["reason"].startswith("malformed reply to model call 3: not JSON")
     assert propose(recorder, lambda prompt: "[" * 100_000)[1]["reason"] == (
-        "malformed reply to model call 4: the reply has 100000 bytes, over the limit of 65536")
+        f"malformed reply to model call 4: the reply has 100000 bytes, over the limit of {REPLY_LIMIT}")
 
 
 def test_propose_outside_the_propose_stage_never_asks_the_model():
@@ -333,3 +337,25 @@ def test_arbitrary_payloads_for_the_new_kinds_never_raise(kind, payload, stage, 
         assert answer["reason"] and stores(recorder) == before
         assert recorder.events[-1]["status"] == "refused"
 
+
+
+def test_a_reply_is_recorded_once_with_its_names_kept_printable_and_its_proposals_only():
+    """A model's Said is recorded as its reply with each name shown with its escapes and cut to NAME_LIMIT; a Said of no text is the model's failure; a call is answered once, and a proposal the reply does not hold is refused."""
+    recorder = lab_run()
+    go_to(recorder, "propose")
+    proposal = {"tool": "inspect_headers", "destination": "https://lab.example/", "arguments": {}, "why": "w"}
+    text = json.dumps({"proposals": [proposal]})
+    said = Said(text, "http://127.0.0.1:11434/v1", "m\x1b[31m", "a" * (NAME_LIMIT + 50))
+    answers = propose(recorder, lambda prompt: said)
+    assert [answer["recorded"] for answer in answers] == [True, True]
+    [reply] = recorder.records("reply")
+    assert (reply["text"], reply["endpoint"], reply["model"]) == (text, said.endpoint, "m\\x1b[31m")
+    assert reply["answered_by"] == "a" * NAME_LIMIT
+    call_id = reply["model_call_id"]
+    again = recorder.record("reply", {"run_id": recorder.run.run_id, "model_call_id": call_id, "text": text})
+    assert again["reason"] == f"model call {call_id!r} already has a reply"
+    other = {**proposal, "destination": "https://lab.example/about"}
+    refused = recorder.record("proposal", {"run_id": recorder.run.run_id, "model_call_id": call_id, **other})
+    assert refused["reason"] == f"the proposal is not one the reply to model call {call_id!r} holds"
+    assert propose(recorder, lambda prompt: Said(None))[1] == {
+        "recorded": False, "reason": "malformed reply to model call 2: the model returned Said, not text"}

@@ -98,7 +98,8 @@ def test_a_malformed_reply_is_a_recorded_refusal(adapter, model):
         "arguments, destination, tool, why"
     )
     assert recorder.records("proposal") == []
-    assert [(e["kind"], e["status"]) for e in recorder.events if e["kind"] == "proposal"] == [("proposal", "refused")] * 3
+    assert [(e["kind"], e["status"]) for e in recorder.events if e["kind"] in ("reply", "proposal")] == [("reply", "refused")] * 3
+    assert recorder.ledger[-1]["payload"]["text"] == lacking_why("")  # the text is kept, so a fresh door decides it again
 
 
 def test_undeclared_tools_and_unobserved_requirements_are_refused_by_name(adapter, model):
@@ -165,7 +166,7 @@ def test_model_calls_past_the_budget_are_refused_before_the_model_is_asked():
 
 
 def test_a_reply_over_any_limit_is_refused_whole_and_kept_out_of_the_ledger():
-    """A reply longer than REPLY_LIMIT bytes, one with more than PROPOSALS_LIMIT proposals, and one whose why is longer than WHY_LIMIT bytes are each refused whole, naming the limit, and the ledger keeps the reason but not the reply."""
+    """A reply longer than REPLY_LIMIT bytes as the ledger writes it, one with more than PROPOSALS_LIMIT proposals, and one whose why is longer than WHY_LIMIT bytes are each refused whole, naming the limit; the ledger keeps the text of each reply it refused, except one over REPLY_LIMIT, of which it keeps the reason alone."""
     recorder = lab_run(4, max_model_calls=10)
     go_to(recorder, "propose")
 
@@ -173,12 +174,14 @@ def test_a_reply_over_any_limit_is_refused_whole_and_kept_out_of_the_ledger():
         return [{"tool": "inspect_headers", "destination": f"https://lab.example/p{n}", "arguments": {},
                  "why": why} for n in range(count)]
 
-    padded = '{"proposals": []}'
-    too_long = padded + " " * (REPLY_LIMIT - len(padded) + 1)
+    padded = '{"proposals": []}'  # 19 bytes as the ledger writes it: each quote is an escape
+    too_long = padded + " " * (REPLY_LIMIT - len(padded) - 1)
     wide = padded + "\U0001f331" * (REPLY_LIMIT // 4)  # a quarter of the limit in characters, over it in bytes
+    controls = padded + "\x01" * (REPLY_LIMIT // 6)  # a sixth of the limit in characters: each is a six-byte escape
     over_limit = [
         (lambda prompt: too_long, f"the reply has {REPLY_LIMIT + 1} bytes, over the limit of {REPLY_LIMIT}"),
-        (lambda prompt: wide, f"the reply has {REPLY_LIMIT + len(padded)} bytes, over the limit of {REPLY_LIMIT}"),
+        (lambda prompt: wide, f"the reply has {REPLY_LIMIT + len(padded) + 2} bytes, over the limit of {REPLY_LIMIT}"),
+        (lambda prompt: controls, f"the reply has {REPLY_LIMIT + len(padded) + 2} bytes, over the limit of {REPLY_LIMIT}"),
         (reply_with(*headers_at(PROPOSALS_LIMIT + 1)),
          f"{PROPOSALS_LIMIT + 1} proposals, over the limit of {PROPOSALS_LIMIT} per reply"),
         (reply_with(*headers_at(1, "w" * (WHY_LIMIT + 1))),
@@ -189,9 +192,12 @@ def test_a_reply_over_any_limit_is_refused_whole_and_kept_out_of_the_ledger():
     for number, (model, limit) in enumerate(over_limit, start=1):
         answers = propose(recorder, model)
         assert answers[1] == {"recorded": False, "reason": f"malformed reply to model call {number}: {limit}"}
-        assert recorder.ledger[-1]["payload"] is None  # the reason, never the reply itself
-    assert recorder.records("proposal") == []
-    assert max(len(event) for event in recorder.event_bytes()) < 1024
+        kept = recorder.ledger[-1]["payload"]
+        if number <= 3:  # over REPLY_LIMIT: the reason, never the reply itself
+            assert kept is None and len(recorder.event_bytes()[-1]) < 1024
+        else:  # the door refused the text it holds, so a fresh door can refuse it again
+            assert kept["text"] == model("")
+    assert recorder.records("proposal") == [] and recorder.records("reply") == []
     # At each limit exactly, the reply is read.
     assert propose(recorder, lambda prompt: too_long[:-1])[1:] == []
     assert all(a["recorded"] for a in propose(recorder, reply_with(*headers_at(PROPOSALS_LIMIT)))[1:])

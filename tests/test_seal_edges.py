@@ -387,15 +387,19 @@ def test_render_command_refuses_what_is_not_a_sealed_harness_report(tmp_path):
 
 
 def test_replay_copies_refusals_it_cannot_ask_again():
-    """A refusal the caller wrote (a model reply that did not parse) is copied, and its run still replays in agreement."""
+    """A refusal the caller wrote (a model that failed to answer) is copied, and its run still replays in agreement."""
     recorder = lab_run(10, world="garbled")
     go_to(recorder, "propose")
-    propose(recorder, lambda prompt: "not json at all")
+
+    def failing(prompt: str) -> str:
+        raise TimeoutError("no answer")
+
+    propose(recorder, failing)
     recorder.record("observation", {"unhashable": {1, 2}})
     go_to(recorder, "select")
     finish(recorder, "the model made no sense")
     sealed = sealed_from(recorder)
-    assert [e["payload"] for e in sealed["events"] if e["kind"] == "proposal"] == [None]
+    assert [e["payload"] for e in sealed["events"] if e["kind"] == "reply"] == [None]
     result = replay(sealed)
     assert result.divergences == ()
     assert len(result.not_redecided) == 2

@@ -224,7 +224,7 @@ def test_every_refusal_of_the_reference_report_names_who_refused_and_a_code():
 CODES_IN_A_VARIABLE = {
     ("recorder", "decision.code"): "the policy's",  # build_action passes on the policy's Decision
     ("propose", "decision.code"): "the policy's",  # build_proposal, likewise
-    ("propose", "error.code"): "ReplyError's",  # propose writes a reply refused whole under its ReplyError's code
+    ("propose", "error.code"): "ReplyError's",  # build_reply refuses a reply whole under its ReplyError's code
     ("drive", "code"): ("journal_torn_line", "journal_not_trusted"),  # resume's two notes
     ("drive", "decision.code"): "decisions'",  # resume writes each signed decision it refuses under its code
     ("rederive", "code"): "copied",  # ask_again copies a caller's refusal as it stands
@@ -245,9 +245,8 @@ def written_codes() -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
             if not isinstance(node, ast.Call):
                 continue
             name, keywords = ast.unparse(node.func), {k.arg: k.value for k in node.keywords}
-            if name.endswith("Refusal") or name == "ReplyError":
-                code, writer = node.args[0], ("door: " if name.endswith("Refusal") else "caller: propose.") + (
-                    module if name.endswith("Refusal") else "propose")
+            if name.endswith("Refusal") or name == "ReplyError":  # build_reply refuses a reply under its ReplyError
+                code, writer = node.args[0], f"door: {module if name.endswith('Refusal') else 'propose'}"
             elif name == "Decision" and len(node.args) >= 3:
                 code, writer = node.args[2], f"door: {module}"
             elif name.endswith(".refuse"):

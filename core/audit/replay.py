@@ -18,7 +18,7 @@ that table's digest too, so if the table has been edited in place since,
 replay says the table changed instead of blaming the report.
 
 Some events have nothing to ask again: a refusal a caller wrote for its own
-reasons (a model reply that did not parse), a payload with no JSON form, a
+reasons (a model that failed to answer), a payload with no JSON form, a
 payload too large to keep whole (the ledger kept its digest, size and a
 prefix). Those are copied into the fresh ledger as they stand, so the
 sequence numbers stay in step, and they are reported as not re-decidable:

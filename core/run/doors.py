@@ -100,6 +100,7 @@ class Code:
 
 # Who writes each code (tests/test_shape.py reads every module of core/ and holds this table to what it finds).
 WRITTEN_BY = {
+    "already_answered": ("door: propose",),
     "already_decided": ("door: recorder",),
     "already_judged": ("door: verify",),
     "already_recorded": ("door: recorder",),
@@ -123,6 +124,7 @@ WRITTEN_BY = {
     "move_not_listed": ("door: stages",),
     "not_its_id": ("door: recorder",),
     "not_planned": ("door: verify",),
+    "not_in_the_reply": ("door: propose",),
     "not_redecided": ("caller: rederive.ask_again",),
     "not_selected": ("door: select",),
     "not_settled": ("door: select",),
@@ -134,9 +136,9 @@ WRITTEN_BY = {
     "out_of_stage": ("door: stages",),
     "payload_too_large": ("door: recorder",),
     "quote_not_verbatim": ("door: recorder",),
-    "reply_not_json": ("caller: propose.propose",),
-    "reply_too_large": ("caller: propose.propose",),
-    "reply_wrong_shape": ("caller: propose.propose",),
+    "reply_not_json": ("door: propose",),
+    "reply_too_large": ("caller: propose.propose", "door: propose"),
+    "reply_wrong_shape": ("door: propose",),
     "reserved_for_the_plan": ("door: verify",),
     "run_closed": ("door: seal",),
     "uncited_observation": ("door: observe",),

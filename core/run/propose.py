@@ -9,14 +9,20 @@ door, where the operator's policy judges it like any other request. A
 proposal that parses and passes the policy is stored as an eligible proposal
 for selection (lesson 5); everything else is a refusal with its reason.
 
-Two record kinds join the door here. A ``model_call`` is recorded *before*
-the model is asked: it spends one unit of ``max_model_calls``, so once the
-budget is spent the door refuses the call and the model is never asked. It
-cites the captures its prompt showed. A ``proposal`` cites the model call it
-came from and is named by its action identity, so each act is proposed once.
+Three record kinds join the door here. A ``model_call`` is recorded
+*before* the model is asked: it spends one unit of ``max_model_calls``, so
+once the budget is spent the door refuses the call and the model is never
+asked. It cites the captures its prompt showed. A ``reply`` is the model's
+answer to one call, its raw text kept whole with the model it names: the
+door parses the text itself and refuses a malformed reply whole, so a fresh
+door (verify, replay) decides every reply again from the text the ledger
+kept, never by asking the model again. A ``proposal`` cites the model call
+it came from, must be one its reply holds, and is named by its action
+identity, so each act is proposed once.
 
-The model is any callable from prompt text to reply text; the lab's scripted
-model plugs in from outside ``core``.
+The model is any callable from prompt text to reply text; one that can say
+which model it is answers with a ``Said`` instead. The lab's scripted model
+and its endpoint plug in from outside ``core``.
 """
 
 from __future__ import annotations
@@ -32,9 +38,12 @@ from core.run.recorder import Kind, Recorder, Refusal
 from core.run.records import (
     Action,
     RecordError,
+    json_size,
     json_text,
     make_action,
     named_by_content,
+    payload_fields,
+    printable,
     record_data,
     require_digest,
     require_text,
@@ -42,14 +51,36 @@ from core.run.records import (
 )
 
 MODEL_CALL_KIND = "model_call"
+REPLY_KIND = "reply"
 PROPOSAL_KIND = "proposal"
 PROPOSAL_KEYS = ("arguments", "destination", "tool", "why")  # exactly these, sorted
 EXCERPT_LIMIT = 2000  # characters of each capture the prompt shows
-REPLY_LIMIT = 64 * 1024  # bytes (UTF-8) of reply text the harness will read at all
+# Bytes of reply text the harness will read at all, counted as the ledger writes the text (canonical
+# JSON: UTF-8, with each quote, backslash and control character as its escape), so that every reply
+# the door reads fits in one payload (recorder.PAYLOAD_LIMIT) beside the reply's other fields.
+REPLY_LIMIT = 60 * 1024
+NAME_LIMIT = 200  # characters of each name a reply carries (the endpoint, the model asked, the model that answered)
 PROPOSALS_LIMIT = 16  # proposals one reply may carry
 WHY_LIMIT = 500  # bytes (UTF-8) of a proposal's "why"
 
-Model = Callable[[str], str]
+Model = Callable[[str], "str | Said"]
+
+
+@dataclass(frozen=True)
+class Said:
+    """A reply from a model that can say which model it is: its text, and the names that go with it.
+
+    The scripted model answers with plain text and names nothing. A model
+    reached over the network answers with a Said: ``endpoint`` where it was
+    asked (a URL without credentials), ``model`` the name it was asked for,
+    ``answered_by`` the name its answer gives itself (an endpoint's ``model``
+    field). Each is recorded beside the text; none is read by any decision.
+    """
+
+    text: str
+    endpoint: str = ""
+    model: str = ""
+    answered_by: str = ""
 
 
 class ReplyError(ValueError):
@@ -63,7 +94,7 @@ class ReplyError(ValueError):
         self.code = code
 
 
-# --- the two new records -------------------------------------------------------------
+# --- the three new records -----------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -87,6 +118,38 @@ class ModelCall:
             require_digest("capture_ids entry", capture_id)
         object.__setattr__(self, "capture_ids", tuple(self.capture_ids))
         named_by_content(self, "model_call_id")
+
+    to_dict = record_data
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The model's answer to one call: its raw text as the model wrote it, and the names it came with.
+
+    Named by its content, so a reply whose text is changed after the run is
+    another reply. The text is never an instruction: the door parses it
+    (``parse_reply``) and each proposal in it is judged on its own.
+    """
+
+    run_id: str
+    model_call_id: str
+    text: str
+    endpoint: str = ""  # where the model was asked, without credentials ("" for a model in this process)
+    model: str = ""  # the name it was asked for
+    answered_by: str = ""  # the name its answer gave itself
+    reply_id: str = ""  # the digest of the others
+
+    def __post_init__(self) -> None:
+        require_text("run_id", self.run_id)
+        require_digest("model_call_id", self.model_call_id)
+        require_text("text", self.text, may_be_empty=True)
+        for field in ("endpoint", "model", "answered_by"):
+            value = getattr(self, field)
+            require_text(field, value, may_be_empty=True)
+            if len(value) > NAME_LIMIT or printable(value) != value:
+                raise RecordError(f"{field} must be text of at most {NAME_LIMIT} characters that a screen shows as "
+                                  "it is (records.printable)")
+        named_by_content(self, "reply_id")
 
     to_dict = record_data
 
@@ -127,7 +190,7 @@ def make_proposal(run_id: str, model_call_id: str, tool: str, destination: str, 
     return Proposal(run_id, model_call_id, action.tool, action.destination, action.arguments, why, action.action_id)
 
 
-# --- the two rows of the door --------------------------------------------------------
+# --- the three rows of the door ------------------------------------------------------
 
 
 def build_model_call(door: Recorder, payload: dict) -> ModelCall:
@@ -142,12 +205,41 @@ def build_model_call(door: Recorder, payload: dict) -> ModelCall:
     return call
 
 
+def build_reply(door: Recorder, payload: dict) -> Reply:
+    """A reply to a call this run made and has no reply to yet, whose text parses: else the reply is refused whole.
+
+    The refusal carries ``parse_reply``'s code and reason, and the event keeps
+    the text, so a fresh door asked again refuses it again for the same reason.
+    """
+    model_call_id = payload["model_call_id"]
+    if not door.holds(MODEL_CALL_KIND, model_call_id):
+        raise Refusal("unknown_model_call", f"reply cites model call {shown(model_call_id)} that this run does not hold")
+    if model_call_id in replied_calls(door):
+        raise Refusal("already_answered", f"model call {shown(model_call_id)} already has a reply")
+    reply = Reply(door.run.run_id, model_call_id, payload["text"], payload.get("endpoint", ""),
+                  payload.get("model", ""), payload.get("answered_by", ""))
+    try:
+        parse_reply(reply.text)
+    except ReplyError as error:
+        number = door.stored(MODEL_CALL_KIND, model_call_id).number
+        raise Refusal(error.code, f"malformed reply to model call {number}: {error}") from None
+    return reply
+
+
 def build_proposal(door: Recorder, payload: dict) -> Proposal:
-    """The policy judges a proposal exactly as it would judge the action."""
+    """The policy judges a proposal exactly as it would judge the action, once it is one its call's reply holds.
+
+    A caller that turns a model's answer into proposals itself, recording no
+    reply (another framework's tool calls), is held to its model call alone.
+    """
     model_call_id = payload["model_call_id"]
     if not door.holds(MODEL_CALL_KIND, model_call_id):
         raise Refusal("unknown_model_call",
                       f"proposal cites model call {shown(model_call_id)} that this run does not hold")
+    replied = replied_calls(door).get(model_call_id)
+    if replied is not None and _as_written(payload) not in replied:
+        raise Refusal("not_in_the_reply", f"the proposal is not one the reply to model call "
+                                          f"{shown(model_call_id)} holds")
     tool, destination, arguments = payload["tool"], payload["destination"], payload["arguments"]
     decision = door.policy.allows_action(tool, destination, observed=door.observed_now,
                                          actions_taken=door.count("action"), arguments=arguments,
@@ -161,6 +253,20 @@ def note_shown(door: Recorder, call: ModelCall) -> None:
     shown_captures(door).update(call.capture_ids)
 
 
+def note_reply(door: Recorder, reply: Reply) -> None:
+    replied_calls(door)[reply.model_call_id] = frozenset(_as_written(item) for item in parse_reply(reply.text))
+
+
+def replied_calls(door: Recorder) -> dict[str, frozenset[bytes]]:
+    """The door's index of replies (this module's own state): each model call with a reply -> the proposals it holds."""
+    return door.state.setdefault(REPLY_KIND, {})
+
+
+def _as_written(fields: dict) -> bytes:
+    """A proposal's four fields as the reply wrote them, as canonical JSON: how a proposal is matched to its reply."""
+    return canonical_bytes({key: fields[key] for key in PROPOSAL_KEYS})
+
+
 def shown_captures(door: Recorder) -> set[str]:
     """The door's index of captures some prompt has already shown (this module's own state)."""
     return door.state.setdefault(MODEL_CALL_KIND, set())
@@ -169,16 +275,20 @@ def shown_captures(door: Recorder) -> set[str]:
 KINDS = (
     Kind(MODEL_CALL_KIND, ("run_id", "prompt_digest", "capture_ids"), "model_calls", "model_call_id",
          build_model_call, (note_shown,)),
+    Kind(REPLY_KIND, payload_fields(Reply, without="reply_id"), "replies", "reply_id", build_reply, (note_reply,)),
     Kind(PROPOSAL_KIND, ("run_id", "model_call_id", "tool", "destination", "arguments", "why"), "proposals",
          "action_id", build_proposal, asks=ACTION_CHECKS),
 )
-ADMITTED_IN = {MODEL_CALL_KIND: ("propose",), PROPOSAL_KIND: ("propose",)}
+ADMITTED_IN = {MODEL_CALL_KIND: ("propose",), REPLY_KIND: ("propose",), PROPOSAL_KIND: ("propose",)}
 CODES = {
-    "unknown_model_call": "the proposal cites a model call this run does not hold",
-    "reply_not_json": "the model's reply is not JSON that can be read (the caller's refusal)",
+    "unknown_model_call": "the reply or proposal cites a model call this run does not hold",
+    "already_answered": "the model call already has a reply",
+    "not_in_the_reply": "the proposal is not one the reply to its model call holds",
+    "reply_not_json": "the model's reply is not JSON that can be read",
     "reply_wrong_shape": "the reply is JSON, but not a reply's shape: one key 'proposals', a list of proposals "
-                         "with exactly their keys (the caller's refusal)",
-    "reply_too_large": "the reply, its list of proposals or a proposal's 'why' is over its limit (the caller's refusal)",
+                         "with exactly their keys",
+    "reply_too_large": "the reply, its list of proposals or a proposal's 'why' is over its limit (a reply over "
+                       "REPLY_LIMIT is the caller's refusal: the ledger does not keep it)",
     "model_failed": "the model raised, or answered with something other than text (the caller's refusal)",
 }
 
@@ -260,7 +370,7 @@ def parse_reply(text: str) -> list[dict]:
     a broken answer the model meant is not the harness's job, and a reply
     the size of a book must not become a book in the ledger.
     """
-    size = len(text.encode("utf-8", "surrogatepass"))  # a cap counts bytes: 16 K characters can be 64 KB
+    size = reply_size(text)
     if size > REPLY_LIMIT:
         raise ReplyError("reply_too_large", f"the reply has {size} bytes, over the limit of {REPLY_LIMIT}")
     try:
@@ -281,6 +391,19 @@ def parse_reply(text: str) -> list[dict]:
     if len(reply["proposals"]) > PROPOSALS_LIMIT:
         raise ReplyError("reply_too_large", f"{len(reply['proposals'])} proposals, over the limit of {PROPOSALS_LIMIT} per reply")
     return [_proposal_fields(number, item) for number, item in enumerate(reply["proposals"], start=1)]
+
+
+def reply_size(text: str) -> int:
+    """Bytes ``text`` takes in the ledger (its canonical JSON, quotes left out): what REPLY_LIMIT counts.
+
+    A cap counts bytes: 15 K four-byte characters are 60 KB, and a control
+    character is six. Text with no canonical form (a lone surrogate) counts
+    its UTF-8 bytes: it cannot be kept, and the door refuses it as malformed.
+    """
+    try:
+        return json_size(text) - 2
+    except CanonError:
+        return len(text.encode("utf-8", "surrogatepass"))
 
 
 def _proposal_fields(number: int, item: object) -> dict:
@@ -326,12 +449,14 @@ def _finite_float(text: str) -> float:
 
 
 def propose(door: Recorder, model: Model) -> list[dict]:
-    """Ask ``model`` once and put everything it proposes through the door.
+    """Ask ``model`` once, record its reply, and put everything the reply proposes through the door.
 
-    Returns the door's answers in ledger order: the model call first, then
-    one answer per proposal, or one refusal for the whole reply. If the model
-    call is refused (the budget is spent, or the stage is wrong) the model is
-    not asked at all.
+    Returns the door's answers: the model call first, then one answer per
+    proposal, or one refusal for the whole reply. (An admitted reply's own
+    event stands in the ledger between them.) If the model call is refused
+    (the budget is spent, or the stage is wrong) the model is not asked at
+    all. Two refusals are propose's own, since there is no text to keep: a
+    model that fails, and a reply over REPLY_LIMIT bytes.
     """
     prompt = build_prompt(door)
     run_id = door.run.run_id
@@ -341,25 +466,46 @@ def propose(door: Recorder, model: Model) -> list[dict]:
         return [call]
     number = door.count(MODEL_CALL_KIND)
     try:
-        proposals = parse_reply(_ask(model, prompt))
-    except ReplyError as error:
-        return [call, door.refuse(PROPOSAL_KIND, f"malformed reply to model call {number}: {error}",
-                                  code=error.code, by="propose.propose")]
+        said = _ask(model, prompt)
+    except ModelFailed as failed:
+        return [call, door.refuse(REPLY_KIND, f"malformed reply to model call {number}: {failed}",
+                                  code="model_failed", by="propose.propose")]
+    size = reply_size(said.text)
+    if size > REPLY_LIMIT:
+        return [call, door.refuse(REPLY_KIND, f"malformed reply to model call {number}: the reply has {size} bytes, "
+                                  f"over the limit of {REPLY_LIMIT}", code="reply_too_large", by="propose.propose")]
+    reply = door.record(REPLY_KIND, {"run_id": run_id, "model_call_id": call["id"], "text": said.text,
+                                     "endpoint": said.endpoint, "model": said.model, "answered_by": said.answered_by})
+    if not reply["recorded"]:
+        return [call, reply]
     return [call] + [
-        door.record(PROPOSAL_KIND, {"run_id": run_id, "model_call_id": call["id"], **fields}) for fields in proposals
+        door.record(PROPOSAL_KIND, {"run_id": run_id, "model_call_id": call["id"], **fields})
+        for fields in parse_reply(said.text)
     ]
 
 
-def _ask(model: Model, prompt: str) -> str:
-    """The model's reply as text; a model that fails or answers with no text gives a malformed reply."""
+class ModelFailed(Exception):
+    """The model raised, or answered with neither text nor a Said of text; the message says which."""
+
+
+def _ask(model: Model, prompt: str) -> Said:
+    """The model's reply as a Said (plain text names nothing); ModelFailed when there is no text to keep."""
     try:
         reply = model(prompt)
     except Exception as error:  # the model is outside the harness: its failure is recorded, not raised
-        raise ReplyError("model_failed", f"the model failed: {_described(error)}") from None
-    if not isinstance(reply, str):
-        raise ReplyError("model_failed", f"the model returned {type(reply).__name__}, not text")
+        raise ModelFailed(f"the model failed: {_described(error)}") from None
+    said = reply if type(reply) is Said else Said(reply)
+    names = (said.endpoint, said.model, said.answered_by)
+    if not isinstance(said.text, str) or not all(isinstance(name, str) for name in names):
+        raise ModelFailed(f"the model returned {type(reply).__name__}, not text")
     # A str subclass carries the model's own methods (encode, count, ...); only its characters are text.
-    return str.__str__(reply)
+    # A name too long or not printable is cut to what a record keeps, shown with its escapes.
+    return Said(str.__str__(said.text), *(_name(str.__str__(name)) for name in names))
+
+
+def _name(text: str) -> str:
+    """A name as a reply record keeps it: printable (records.printable's escapes), at most NAME_LIMIT characters."""
+    return printable(text)[:NAME_LIMIT]
 
 
 def _described(error: Exception) -> str:
@@ -385,7 +531,7 @@ REFUSAL_KINDS = (
 
 
 def refusals_by_round(ledger: list[dict], kinds: tuple[tuple[str, str], ...] = REFUSAL_KINDS) -> list[dict]:
-    """Every refused model call or proposal in ``ledger``, in order: its kind's name, its round and its reason.
+    """Every refused model call, reply or proposal in ``ledger``, in order: its kind's name, its round and its reason.
 
     A round begins with its model call, admitted or refused, so the events
     after the Nth model call and before the next are round N's. A code two
@@ -394,7 +540,7 @@ def refusals_by_round(ledger: list[dict], kinds: tuple[tuple[str, str], ...] = R
     found, number, named = [], 0, {code: name for name, code in reversed(kinds)}
     for event in ledger:
         number += event["kind"] == MODEL_CALL_KIND
-        if event["kind"] in (MODEL_CALL_KIND, PROPOSAL_KIND) and event["status"] == "refused":
+        if event["kind"] in (MODEL_CALL_KIND, REPLY_KIND, PROPOSAL_KIND) and event["status"] == "refused":
             found.append({"refusal": named.get(event["code"], "other"), "round": number, "reason": event["reason"]})
     return found
 

@@ -86,7 +86,7 @@ UNREPRESENTABLE = "unrepresentable"
 BOUNDED = "bounded"
 
 # Who wrote a refusal: the door (one of its guards or builders), or a caller that turned
-# something away before there was a question for the door (a model reply that does not parse).
+# something away before there was a question for the door (a model that failed to answer).
 BY_DOOR = "door: "
 BY_CALLER = "caller: "
 
@@ -252,7 +252,7 @@ class Recorder:
         """The one way a caller writes a refusal of its own into the ledger; the answer the caller passes on.
 
         A caller refuses for reasons of its own before there is a question
-        for the door (a model reply that does not parse): the event keeps no
+        for the door (a model that failed to answer): the event keeps no
         payload, names the caller (``by``) and says so, so replay copies it
         as it stands and never takes it for the door's decision.
         """

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from core.run import decisions, drive, journal, main as harness
-from signoff import decision
+from signoff import decision, demo
 from tlog import note
 
 REPO = Path(__file__).resolve().parents[1]
@@ -37,11 +37,16 @@ LEAD, OPS, STRANGER = key("reviewer.example/lead"), key("reviewer.example/ops"),
 
 
 def configuration(folder: Path, *, check: bool = True) -> Path:
-    """The reference configuration without the first probe's review, with approvers (and, unless not, a check)."""
+    """The reference configuration without its signed reviews, the last three written down as scripted reviews
+    (the first probe's is not, so the gate holds it with no decision), with approvers and, unless not, a check."""
     raw = json.loads(json.dumps(REFERENCE))
-    assert raw["reviewers"][0]["subject"] == "probe_reflection -> https://lab.example:443/debug"
-    raw["reviewers"] = raw["reviewers"][1:]
+    del raw["signed_reviews"]
+    first, *rest = demo.DECISIONS.values()
+    assert first[0] == "probe_reflection -> https://lab.example:443/debug"
+    raw["reviewers"] = [{"subject": subject, "arguments": arguments, "reviewer": ROLE, "decision": verdict,
+                         "reason": reason} for subject, arguments, verdict, reason in rest]
     raw["approvers"] = {ROLE: [LEAD.verifier().encode()], "operations": [OPS.verifier().encode()]}
+    del raw["plugins"]["review_signature"]
     if check:
         raw["plugins"]["review_signature"] = "signoff.plugin:check_decision"
     path = folder / "config.json"

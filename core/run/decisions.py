@@ -119,21 +119,24 @@ def build_signed(door: Recorder, payload: dict) -> SignedDecision:
     state = gate_state(door)
     if not isinstance(subject, str) or subject not in state.held:
         raise Refusal("unknown_subject", f"signed decision names {shown(subject)}, which the gate does not hold")
-    if subject in state.decided or subject in signed_subjects(door.events):
+    if subject in state.decided or subject in signed_on(door):
         raise Refusal("already_decided", f"held act {shown(subject)} already has a decision")
     if not isinstance(note, str) or not note.strip() or len(note.encode("utf-8", "replace")) > MAX_DECISION_BYTES:
         raise Refusal("malformed_payload", f"a signed decision's note is text of at most {MAX_DECISION_BYTES} bytes")
     return SignedDecision(subject, note)
 
 
-SIGNED_ROW = Kind(SIGNED, ("run_id", "subject_id", "note"), "", "signed_id", build_signed)
+def note_signed(door: Recorder, signed: SignedDecision) -> None:
+    door.state.setdefault(SIGNED, set()).add(signed.subject_id)
+
+
+def signed_on(door: Recorder) -> set[str]:
+    """The held acts ``door`` has admitted a signed decision on."""
+    return door.state.get(SIGNED, set())
+
+
+SIGNED_ROW = Kind(SIGNED, ("run_id", "subject_id", "note"), "", "signed_id", build_signed, (note_signed,))
 ADMITTED_IN = {SIGNED: ("execute", "verify")}  # where the review it gives is admitted (gate.ADMITTED_IN)
-
-
-def signed_subjects(events: Iterable[dict]) -> set[str]:
-    """The held acts the ledger records a signed decision on."""
-    return {event["payload"]["subject_id"] for event in events
-            if event.get("kind") == SIGNED and event.get("status") == "admitted"}
 
 
 def recorded_notes(events: Iterable[dict]) -> dict[str, str]:

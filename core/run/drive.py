@@ -124,17 +124,11 @@ class Configuration:
 
 def load_configuration(path: str | Path = DEFAULT_CONFIG) -> Configuration:
     """The configuration in the file at ``path``, or ConfigError naming what is wrong with it."""
-    return configuration(read_json(path, error=ConfigError, what="configuration file"), shown_path(path),
-                         Path(path).parent)
+    return configuration(read_json(path, error=ConfigError, what="configuration file"), shown_path(path))
 
 
-def configuration(raw: object, where: str = "the configuration", folder: Path = DEFAULT_CONFIG.parent) -> Configuration:
-    """A configuration from its JSON data, every part checked; ConfigError names what is wrong.
-
-    ``folder`` is the one its ``signed_reviews`` is named from: the
-    configuration file's own (the reference configuration's, for data read
-    from no file).
-    """
+def configuration(raw: object, where: str = "the configuration") -> Configuration:
+    """A configuration from its JSON data, every part checked; ConfigError names what is wrong."""
     require_keys(f"{where}: the configuration", raw, CONFIG_FIELDS, error=ConfigError, optional=OPTIONAL_FIELDS)
     if not isinstance(raw["about"], str) or not raw["about"].strip():
         raise ConfigError(f"{where}: about must say in words what the configuration is for")
@@ -165,20 +159,24 @@ def configuration(raw: object, where: str = "the configuration", folder: Path = 
     if gating.taxonomy_version < minimum:  # an older table may let an act run that today's holds or denies
         raise ConfigError(f"{where}: gating names taxonomy version {gating.taxonomy_version}, below the "
                           f"minimum version {minimum} this configuration accepts")
-    signed = signed_in_advance(raw.get("signed_reviews"), folder, where)
+    signed = signed_in_advance(raw.get("signed_reviews"), where)
     return Configuration(raw, policy, gating, reviews, checks, dict(raw["plugins"]), minimum, approvers, signed)
 
 
-def signed_in_advance(name: object, folder: Path, where: str) -> dict[str, str | None]:
-    """The decisions signed in advance in the folder ``name`` (from ``folder``): each file's text, by its path."""
+def signed_in_advance(name: object, where: str) -> dict[str, str | None]:
+    """The decisions signed in advance in the folder ``name``: each file's text, by its path.
+
+    A relative name is read from the course's folder, as a plug-in's module
+    name is found in the course: a copy of the configuration elsewhere
+    names the same decisions.
+    """
     if name is None:
         return {}
     if not isinstance(name, str) or not name.strip():
         raise ConfigError(f"{where}: signed_reviews must name a folder of signed decisions")
-    path = folder / name
+    path = REPO / name
     if not path.is_dir():
-        raise ConfigError(f"{where}: signed_reviews names {shown(name)}, which is not a folder beside the "
-                          "configuration")
+        raise ConfigError(f"{where}: signed_reviews names {shown(name)}, which is not a folder of the course")
     return {f"{name}/{file}": text for file, text in decisions.read_folder(path).items()}
 
 
@@ -462,7 +460,7 @@ def execute_reviewed(door: Recorder, payload: dict, adapter: Adapter,
             raise decisions.Waiting(held)
         return result
     note = reviews[subject].get("note")
-    if note is not None and subject not in decisions.signed_subjects(door.events):  # the ledger keeps it whole
+    if note is not None and subject not in decisions.signed_on(door):  # the ledger keeps it whole
         signed = door.record(decisions.SIGNED, {"run_id": door.run.run_id, "subject_id": subject, "note": note})
         if not signed["recorded"]:
             return result
@@ -918,6 +916,7 @@ def trusted(run: Run, config: Configuration, read: journal.Read, door: FinalDoor
             why = journal.DISTRUST[1]
         elif event.get("kind") == decisions.SIGNED and event.get("status") == "admitted" and not held_note(
                 event, config.reviews):
+            overruled(read, index, event, config.reviews)
             why = journal.DISTRUST[1]
         elif (event.get("kind") == "journal" or isinstance(event.get("code"), str)
               and event["code"] in journal.CODES) and not journal.is_note(event, known_act):
@@ -943,6 +942,25 @@ def disagreeing(read: journal.Read, index: int, event: dict, reviews: Mapping[st
         f"{shown(payload.get('reviewer'))} for {shown(payload['subject_id'])}, and this configuration's reviewers "
         f"say {shown(held['decision'])} by {shown(held['reviewer'])}{' for another reason' if same else ''}: "
         "a decision the journal records is final, so this configuration does not carry the run on")
+
+
+def overruled(read: journal.Read, index: int, event: dict, reviews: Mapping[str, dict]) -> None:
+    """Raise DecisionsDisagree if ``reviews`` decide the act of the journal's signed decision ``event`` otherwise.
+
+    The review it gave, when the journal holds it, is named (``disagreeing``).
+    """
+    subject = event["payload"].get("subject_id") if isinstance(event.get("payload"), dict) else None
+    if not isinstance(subject, str) or subject not in reviews:
+        return
+    for later in range(index + 1, len(read.events)):
+        review = read.events[later]
+        if review.get("kind") == "review" and review.get("status") == "admitted" and isinstance(
+                review.get("payload"), dict) and review["payload"].get("subject_id") == subject:
+            disagreeing(read, later, review, reviews)
+    raise DecisionsDisagree(
+        f"{shown_path(read.path)} line {index + 2} records a signed decision on {shown(subject)}, and this "
+        f"configuration's reviewers say {shown(reviews[subject]['decision'])} by {shown(reviews[subject]['reviewer'])} "
+        "in its place: a decision the journal records is final, so this configuration does not carry the run on")
 
 
 def held_review(event: dict, reviews: Mapping[str, dict]) -> bool:

@@ -163,7 +163,7 @@ def with_model(config: drive.Configuration, args) -> drive.Configuration:
     model = {**(entry if isinstance(entry, dict) else {"factory": ENDPOINT_MODEL}),
              "url": args.model_url, "model": args.model}
     raw = {**config.raw, "plugins": {**config.raw["plugins"], "model": model}}
-    return drive.configuration(raw, f"{shown_path(args.config)} with --model-url", args.config.parent)
+    return drive.configuration(raw, f"{shown_path(args.config)} with --model-url")
 
 
 def served_at(config: drive.Configuration, args):

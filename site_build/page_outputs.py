@@ -52,13 +52,64 @@ def blocks(lines: list[str]) -> list[tuple[int, int, str]]:
     return found
 
 
+def _line_matches(shown: str, printed: str) -> bool:
+    return pages.output_matches(shown + "\n", printed + "\n")
+
+
+def _restyled(shown: str, printed: str) -> str:
+    """``printed`` in place of the stale line ``shown``, cut where ``shown`` was cut ("text ..." at its end)."""
+    head, wildcard, tail = shown.rpartition("...")
+    if wildcard and not tail and "..." not in head and len(printed) > len(head):
+        return printed[:len(head)].rstrip() + " ..."
+    return printed
+
+
 def merged(expected: str, printed: str) -> tuple[str, bool]:
-    """The output to show: ``expected`` where its lines still match, else ``printed``; and whether it was a guess."""
-    shown, actual = expected.splitlines(), printed.rstrip("\n").splitlines()
-    if len(shown) != len(actual):
-        return printed.rstrip("\n") + "\n", True
-    lines = [old if pages.output_matches(old + "\n", new + "\n") else new for old, new in zip(shown, actual)]
-    return "\n".join(lines) + "\n", False
+    """The output to show: ``expected``'s lines where they still match, ``printed``'s where they do not; and
+    whether lines were added or dropped (the author should read it).
+
+    The shown lines are aligned with the printed ones at the fewest changes: a line of its own that is
+    "..." stands for any printed lines, a shown line that still matches its printed line is kept as
+    written, another is rewritten (``_restyled``), and what is left over is added or dropped.
+    """
+    shown, actual = expected.rstrip("\n").split("\n"), printed.rstrip("\n").split("\n")
+    n, m, far = len(shown), len(actual), float("inf")
+    cost = [[far] * (m + 1) for _ in range(n + 1)]
+    cost[0][0] = 0
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if i == 0 and j == 0:
+                continue
+            best = far
+            if i and shown[i - 1] == "...":
+                best = min(cost[i - 1][j], cost[i][j - 1] if j else far)
+            elif i:
+                best = cost[i - 1][j] + 1  # a shown line dropped
+                if j:
+                    best = min(best, cost[i - 1][j - 1] + (0 if _line_matches(shown[i - 1], actual[j - 1]) else 1))
+            if j and not (i and shown[i - 1] == "..."):
+                best = min(best, cost[i][j - 1] + 1)  # a printed line added
+            cost[i][j] = best
+    lines: list[str] = []
+    reshaped, i, j = False, n, m
+    while i or j:
+        if i and shown[i - 1] == "...":
+            if j and cost[i][j] == cost[i][j - 1]:
+                j -= 1
+            else:
+                lines.append("...")
+                i -= 1
+            continue
+        if i and j and cost[i][j] == cost[i - 1][j - 1] + (0 if _line_matches(shown[i - 1], actual[j - 1]) else 1):
+            kept = _line_matches(shown[i - 1], actual[j - 1])
+            lines.append(shown[i - 1] if kept else _restyled(shown[i - 1], actual[j - 1]))
+            i, j = i - 1, j - 1
+        elif i and cost[i][j] == cost[i - 1][j] + 1:
+            reshaped, i = True, i - 1
+        else:
+            lines.append(actual[j - 1])
+            reshaped, j = True, j - 1
+    return "\n".join(reversed(lines)) + "\n", reshaped
 
 
 def rewrite(page: Path, state: Path) -> tuple[str, list[str]]:

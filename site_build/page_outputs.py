@@ -60,7 +60,7 @@ def _restyled(shown: str, printed: str) -> str:
     """``printed`` in place of the stale line ``shown``, cut where ``shown`` was cut ("text ..." at its end)."""
     head, wildcard, tail = shown.rpartition("...")
     if wildcard and not tail and "..." not in head and len(printed) > len(head):
-        return printed[:len(head)].rstrip() + " ..."
+        return printed[:len(head)] + "..."
     return printed
 
 

@@ -140,7 +140,8 @@ ADMITTED_IN = {SIGNED: ("execute", "verify")}  # where the review it gives is ad
 
 
 def recorded_notes(events: Iterable[dict]) -> dict[str, str]:
-    """Every signed decision the ledger keeps, by where it is (``line N`` of the events, from 1): its note."""
+    """Every signed decision the ledger keeps, by its place among the events (``recorded decision N``, from 1):
+    its note, as a file of signed decisions is read (``read_folder``)."""
     return {f"recorded decision {index}": event["payload"]["note"] for index, event in enumerate(events, start=1)
             if event.get("kind") == SIGNED and event.get("status") == "admitted"
             and isinstance(event.get("payload"), dict) and isinstance(event["payload"].get("note"), str)}

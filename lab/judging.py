@@ -47,6 +47,7 @@ from core.run import doors, drive, rederive, seal
 from core.run.main import report_command, seal_command
 from core.run.policy import Policy
 from core.run.recorder import BOUNDED, UNREPRESENTABLE
+from core.run.jsonfile import read_json
 from core.run.records import IDENTITY_LIMIT
 from core.run.report import ReportError
 from core.run.seal import SealError, Verification
@@ -56,6 +57,7 @@ from lab.adapter import HttpAdapter
 from lab.model import ScriptedModel
 from lab.plugin import LabAdapter
 from lab.server import create_server, read_record, stop
+from signoff import demo
 from tlog import audit, keys
 from tlog.checkpoint import Checkpoint, sign_checkpoint
 from tlog.logfile import Entry, Log
@@ -152,6 +154,17 @@ class ObedientModel:
         return json.dumps({"proposals": [*proposals, *obeyed]})
 
 
+def operator_configuration() -> drive.Configuration:
+    """The reference configuration, the engagement lead's decisions written down rather than signed.
+
+    The reference run's signed decisions name that run (signoff.demo), and
+    an attacked run meets another lab or another setting: the operator's
+    decisions must decide its held acts as they decide the clean run's.
+    """
+    raw = read_json(drive.DEFAULT_CONFIG, error=drive.ConfigError, what="configuration file")
+    return drive.configuration(demo.written_down(raw), OPERATOR)
+
+
 Driver = Callable[[LabAdapter], drive.Watch]  # an attack in the driver's seat: given the adapter, a watch
 
 
@@ -168,7 +181,7 @@ def run_reference(lab_dir: Path, replies: dict[int, str] | None = None, config: 
     adapter = LabAdapter(HttpAdapter("inprocess", lab_dir, record=reached))
     options = {"watch": driver(adapter)} if driver is not None else {}
     try:
-        driven = drive.run(config or drive.load_configuration(), lab_dir, model=ObedientModel(lab_dir, replies, adds),
+        driven = drive.run(config or operator_configuration(), lab_dir, model=ObedientModel(lab_dir, replies, adds),
                            adapter=adapter, pack=pack, door=harness.door, **options)
     finally:
         adapter.close()
@@ -215,7 +228,7 @@ def context(defenses: tuple[str, ...] = None, harness: Harness = REFERENCE):
     log.append(Entry(clean.report["run"]["run_id"], clean.report["seal"]["head"]))
     published = sign_checkpoint(Checkpoint(log.origin, log.size, log.root()), keys.demo_signer("log"))
     with tempfile.TemporaryDirectory() as scratch:
-        yield Context(drive.load_configuration(), clean, Path(scratch), log, published,
+        yield Context(operator_configuration(), clean, Path(scratch), log, published,
                       DEFENSES if defenses is None else tuple(defenses), harness=harness)
 
 

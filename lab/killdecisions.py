@@ -70,7 +70,7 @@ from lab import server
 from lab.killmatrix import (SEND, WRITE, Point, Stopping, Tally, finished, forked, in_doubt, is_consequential,
                             lab_served)
 from lab.plugin import make_adapter
-from signoff import decision
+from signoff import decision, demo
 from tlog import note
 
 REVIEWER = "reviewer.example/harness-course-lead"
@@ -88,13 +88,19 @@ def configuration(folder: Path) -> Path:
     """The reference configuration with no review written down, the person's key listed for each role that
     approves, and the signature check named; its file in ``folder``."""
     raw = json.loads(drive.DEFAULT_CONFIG.read_text(encoding="utf-8"))
-    roles = sorted({review["reviewer"] for review in raw["reviewers"]})
+    roles = [demo.ROLE]
     raw["reviewers"] = []
+    raw.pop("signed_reviews", None)  # the person decides as the run waits, not in advance
     raw["approvers"] = {role: [demo_reviewer().verifier().encode()] for role in roles}
     raw["plugins"] = {**raw["plugins"], "review_signature": CHECK}
     path = folder / "config.json"
     path.write_text(json.dumps(raw, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return path
+
+
+# What the reference run's engagement lead decides (signoff.demo): the act's subject -> the decision and reason.
+SCRIPT = {subject_of(identity, arguments): {"decision": verdict, "reason": reason}
+          for identity, arguments, verdict, reason in demo.DECISIONS.values()}
 
 
 @dataclass
@@ -109,7 +115,7 @@ class Person:
 
     def decide(self, kept: Path, record: Path, killed: bool = False) -> list[str]:
         """Sign every act the journal ``kept`` shows waiting that this person has not decided; the acts signed."""
-        script = drive.load_configuration().reviews  # what the reference configuration's reviewers decide
+        script = SCRIPT  # what the reference run's engagement lead decides
         waiting = decisions.waiting(journal.read(kept).events, self.config.policy, self.config.gating)
         new = [subject for subject in waiting if subject not in self.signed]
         for subject in new:

@@ -390,7 +390,8 @@ def judge(tally: Tally, point: Point, ref: Reference, config: drive.Configuratio
     """
     tally.points += 1
     run_id = ref.report["run"]["run_id"]
-    approved = {subject for subject, review in config.reviews.items() if review["decision"] == "approved"}
+    approved = {subject for subject, review in drive.in_advance(config, run_id)[0].reviews.items()
+                if review["decision"] == "approved"}  # written down, or signed in advance
     acts = {}  # idempotency key -> (the act's subject, whether it is consequential)
     for action in (report or ref.report)["actions"]:
         subject = subject_of(action["tool"], action["arguments"], action["destination"])

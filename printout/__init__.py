@@ -8,9 +8,10 @@ missing, not guessed), then runs the course's own checks on the same file,
 says in one line each what their answer proves. It never re-implements them:
 what it prints about the seal and the replay is what those commands said.
 
-The reviews in the reference run were written in advance in the operator's
-configuration (``reviewers``), standing in for a person; the renderer finds
-each one there and says so. It lives outside ``core/`` because it uses rich,
+The reviews in the reference run were decided in advance, standing in for a
+person: written into the operator's configuration (``reviewers``), or signed
+and kept in the folder it names (``signed_reviews``, under the keys it
+lists); the renderer finds each one there and says so. It lives outside ``core/`` because it uses rich,
 and ``core/`` is the standard library only; and outside ``course/``, which
 is the student's tool.
 """
@@ -69,10 +70,11 @@ def plain(*parts: object) -> Text:
 
 
 def scripted_reviews(report: dict, root: Path) -> dict[str, str]:
-    """review_id -> the configuration file that scripted it, for reviews written in advance.
+    """review_id -> the configuration file that scripted it, for reviews decided in advance.
 
     A review counts as scripted when an operator configuration with the report's
-    policy reference lists the same subject, reviewer and decision under ``reviewers``.
+    policy reference lists the same subject, reviewer and decision under ``reviewers``,
+    or its ``signed_reviews`` folder holds a decision saying so that its keys admit.
     """
     reference = _get(report, "policy", "reference")
     found: dict[str, str] = {}
@@ -83,7 +85,7 @@ def scripted_reviews(report: dict, root: Path) -> dict[str, str]:
             continue
         if _get(config, "policy", "reference") != reference:
             continue
-        written = _configured(_list(_get(config, "reviewers")))
+        written = _configured(_list(_get(config, "reviewers"))) | _signed(path, _get(report, "run", "run_id"))
         for review in _list(_get(report, "reviews")):
             if (_get(review, "subject_id"), _get(review, "reviewer"), _get(review, "decision")) in written:
                 found[str(_get(review, "review_id"))] = path.relative_to(root).as_posix()
@@ -113,6 +115,23 @@ def _configured(reviewers: list) -> set[tuple]:
         except Exception:  # noqa: BLE001  a configuration the loader refuses scripts nothing
             return set()
     return {(_get(r, "subject"), _get(r, "reviewer"), _get(r, "decision")) for r in reviewers}
+
+
+def _signed(path: Path, run_id: object) -> set[tuple]:
+    """(subject, reviewer, decision) of each decision the configuration at ``path`` signs in advance, for ``run_id``.
+
+    The harness's own loader and check (drive.in_advance) admit them, as the
+    run does; nothing of it is re-implemented here.
+    """
+    try:
+        drive = importlib.import_module("core.run.drive")
+        config = drive.load_configuration(path)
+        if not config.signed or not isinstance(run_id, str):
+            return set()
+        reviews = drive.in_advance(config, run_id)[0].reviews
+    except Exception:  # noqa: BLE001  a configuration the harness refuses signs nothing
+        return set()
+    return {(subject, _get(r, "reviewer"), _get(r, "decision")) for subject, r in reviews.items() if "note" in r}
 
 
 def operator_configuration(report: dict, root: Path) -> Path | None:
@@ -182,9 +201,12 @@ def render(report: dict, report_path: Path, root: Path, out: Console) -> int:
                                                 f" ({who}): ", _get(review, "reason"))]))
     out.print(reviews if reviews.row_count else "No action was held for review.")
     for source in sorted(set(scripted.values())):
-        out.print(plain(f"Scripted: {sum(v == source for v in scripted.values())} decision(s) above were written "
-                        f"before the run in {source} ('reviewers'), because no person is at the keyboard. "
-                        "The gate still held each action until its review was in the ledger."))
+        out.print(plain(f"Scripted: {sum(v == source for v in scripted.values())} decision(s) above were made "
+                        f"before the run, as {source} says ('reviewers', 'signed_reviews'), because no person is "
+                        "at the keyboard. The gate still held each action until its review was in the ledger. "
+                        "A signed one counts only under a key the configuration lists; the reference run's is a "
+                        "demo key derived from a public phrase, so its signatures prove nothing about who "
+                        "decided."))
 
     refusals = Table(title=f"Refusals ({len(refused)}): what the door turned away, and why",
                      title_justify="left", expand=True)

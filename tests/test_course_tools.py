@@ -443,14 +443,15 @@ def test_the_run_report_fits_80_columns_and_says_what_the_checks_proved(fresh_re
     assert not [line for line in lines if line.startswith(("#", "- `")) or "`" in line]  # no raw Markdown
     text = "\n".join(lines)
     seal = json.loads(fresh_report.read_text())["seal"]
-    scripted = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text())["reviewers"]
+    scripted = json.loads(fresh_report.read_text())["reviews"]  # every one decided in advance, signed
     flat = " ".join(text.split())
     assert (f"seal verify intact: {seal['events']} events, under the setting of "
             "data/policy/training-authorization-0001.json proves: ") in flat
     assert re.search(r"replay replayed \d+ events: every decision agrees[^:]* proves: ", flat), flat[-600:]
     assert [line for line in lines if line.startswith("seal verify ")] and [l for l in lines if l.startswith("replay ")]
     assert f"{seal['algorithm']}: a hash chain" in text and "'Declared only' means" in text
-    assert f"Scripted: {len(scripted)} decision(s) above were written before the run in" in " ".join(text.split())
+    assert f"Scripted: {len(scripted)} decision(s) above were made before the run, as" in " ".join(text.split())
+    assert "signatures prove nothing about who decided" in " ".join(text.split())
     assert "not found in any configuration" not in text
     assert lines[-2].startswith("Next: lesson 1, Read a finished report")
 

@@ -30,6 +30,7 @@ from core.run.seal import chain_link, unchained
 from lab.adapter import HttpAdapter
 from lab.app import FirstAnswers
 from lab.plugin import LabAdapter
+from signoff import demo
 
 from .conftest import examples
 
@@ -216,7 +217,7 @@ def forge_approval(source: Path, into: Path, at: int, config: drive.Configuratio
 
 def test_an_approval_forged_into_the_journal_does_not_count_and_the_act_stays_held(tmp_path):
     """A journal edited in the middle, its chain recomputed, adding an approval the operator's configuration does not hold (and the approved act begun), resumes without it: the act stays held, the run waits for a person's decision on it, and it never reaches the lab; one line names the line."""
-    raw = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text(encoding="utf-8"))
+    raw = demo.written_down(json.loads(drive.DEFAULT_CONFIG.read_text(encoding="utf-8")))  # another run's
     reviewers = [r for r in raw["reviewers"] if not r["subject"].endswith("/search")]
     config = drive.configuration({**raw, "reviewers": reviewers})
     source = tmp_path / "full.jsonl"
@@ -479,7 +480,7 @@ def test_a_capture_forged_into_the_journal_is_admitted_as_the_scope_says(referen
 
 def test_a_verification_resumed_between_its_acts_asks_nothing_twice(tmp_path):
     """Killed in the verify stage after its confirming act was denied and while its control was under way, the run resumes the check without asking for the denied act again, to the uninterrupted run's report byte for byte."""
-    raw = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text(encoding="utf-8"))
+    raw = demo.written_down(json.loads(drive.DEFAULT_CONFIG.read_text(encoding="utf-8")))  # another run's
     reviewers = [{**r, "decision": "rejected"} if r["subject"].startswith(PROBE + "?") else r
                  for r in raw["reviewers"]]
     config = drive.configuration({**raw, "reviewers": reviewers})
@@ -631,10 +632,12 @@ def test_a_journal_that_never_recorded_a_memory_hands_an_act_in_doubt_to_a_perso
 
 
 def flipped_configuration(folder: Path) -> Path:
-    """The reference configuration with the engagement lead's rejection of the search probe turned into an approval."""
-    raw = json.loads((REPO / "data/policy/training-authorization-0001.json").read_text(encoding="utf-8"))
-    reviewers = [{**r, "decision": "approved"} if r["subject"].endswith("/search") else r for r in raw["reviewers"]]
-    assert reviewers != raw["reviewers"]
+    """The reference configuration with the engagement lead's signed rejection of the search probe overruled: an
+    approval of that act written down under ``reviewers`` (a written review names no run, so the run is the same)."""
+    raw = json.loads(drive.DEFAULT_CONFIG.read_text(encoding="utf-8"))
+    reviewers = [{**r, "decision": "approved"} for r in demo.written_down(raw)["reviewers"]
+                 if r["subject"].endswith("/search")]
+    assert len(reviewers) == 1
     path = folder / "flipped.json"
     path.write_text(json.dumps({**raw, "reviewers": reviewers}), encoding="utf-8")
     return path
@@ -657,7 +660,8 @@ def test_a_configuration_whose_reviews_disagree_with_the_journal_is_refused(refe
         resumed(path, lab, drive.load_configuration(flipped))
     assert lab.record == []
     # before the decision is recorded, the flipped configuration is a decision that arrived while the run waited
-    waiting = cut(reference_journal, rejected - 1, tmp_path / "w.jsonl")
+    assert REFERENCE["events"][rejected - 2]["kind"] == decisions.SIGNED  # the signed note, just before its review
+    waiting = cut(reference_journal, rejected - 2, tmp_path / "w.jsonl")
     report = resumed(waiting, Lab(), drive.load_configuration(flipped)).driven.report
     assert "approved" in {r["decision"] for r in report["reviews"] if r["subject_id"].endswith(
         REFERENCE["reviews"][1]["subject_id"].partition(" -> ")[2])}

@@ -98,3 +98,14 @@ def test_lesson_10_works_in_a_fresh_folder_and_names_no_fixed_tmp_path():
     commands = [c.command for block in blocks for c in pages.console_commands(textwrap.dedent(block))]
     assert commands.count("export L10=$(mktemp -d)") == 1
     assert sum("L10" in command for command in commands) >= 10
+
+
+def test_the_authors_tool_keeps_a_shown_line_that_still_matches_and_rewrites_a_stale_one():
+    """site_build.page_outputs keeps each shown line that still matches its printed line (a "..." wildcard stays) and takes the printed line where it does not; a changed line count replaces the whole output and says so."""
+    from site_build.page_outputs import blocks, merged
+
+    shown = "run ...\nintact: 179 events\n"
+    assert merged(shown, "run 79dbc894\nintact: 183 events\n") == ("run ...\nintact: 183 events\n", False)
+    assert merged(shown, "one line\n") == ("one line\n", True)
+    page = ["text", "```console", "$ a", "```", "    ```console", "    $ b", "    out", "    ```"]
+    assert blocks(page) == [(2, 3, ""), (5, 7, "    ")]

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from core.run import decisions, drive, journal, main as harness
-from signoff import decision
+from signoff import decision, demo
 from tlog import note
 
 REPO = Path(__file__).resolve().parents[1]
@@ -37,11 +37,16 @@ LEAD, OPS, STRANGER = key("reviewer.example/lead"), key("reviewer.example/ops"),
 
 
 def configuration(folder: Path, *, check: bool = True) -> Path:
-    """The reference configuration without the first probe's review, with approvers (and, unless not, a check)."""
+    """The reference configuration without its signed reviews, the last three written down as scripted reviews
+    (the first probe's is not, so the gate holds it with no decision), with approvers and, unless not, a check."""
     raw = json.loads(json.dumps(REFERENCE))
-    assert raw["reviewers"][0]["subject"] == "probe_reflection -> https://lab.example:443/debug"
-    raw["reviewers"] = raw["reviewers"][1:]
+    del raw["signed_reviews"]
+    first, *rest = demo.DECISIONS.values()
+    assert first[0] == "probe_reflection -> https://lab.example:443/debug"
+    raw["reviewers"] = [{"subject": subject, "arguments": arguments, "reviewer": ROLE, "decision": verdict,
+                         "reason": reason} for subject, arguments, verdict, reason in rest]
     raw["approvers"] = {ROLE: [LEAD.verifier().encode()], "operations": [OPS.verifier().encode()]}
+    del raw["plugins"]["review_signature"]
     if check:
         raw["plugins"]["review_signature"] = "signoff.plugin:check_decision"
     path = folder / "config.json"
@@ -169,7 +174,7 @@ def run_command(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def test_the_whole_loop_through_the_real_commands(tmp_path):
-    """Run, wait (exit 5), list what waits, make a key, sign, resume, seal, verify and replay under the operator's keys: each through its command, in a fresh folder."""
+    """Run, wait (exit 5), list what waits, make a key, sign, resume, seal, verify and replay under the operator's keys (from the report alone: its ledger keeps the signed decision, and one edited and resealed is refused): each through its command, in a fresh folder."""
     keys = run_command("-m", "signoff", "keygen", "reviewer.example/you", "--out", "you", cwd=tmp_path)
     assert keys.returncode == 0, keys.stderr
     raw = json.loads(configuration(tmp_path).read_text(encoding="utf-8"))
@@ -194,18 +199,24 @@ def test_the_whole_loop_through_the_real_commands(tmp_path):
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     probe = [r for r in report["reviews"] if r["subject_id"] == PROBE]
     assert probe and probe[0]["decision"] == "approved" and "signed by reviewer.example/you" in probe[0]["reason"]
+    signed = [e for e in report["events"] if e["kind"] == decisions.SIGNED]
+    assert [e["payload"]["note"] for e in signed] == [(tmp_path / "reviews" / "probe.note").read_text()]
+    (tmp_path / "reviews" / "probe.note").unlink()  # the ledger keeps the note: the file is no longer needed
     checks = [("core.run.seal", "verify"), ("core.audit.replay",)]
     for command in checks:
-        done = run_command("-m", *command, "r.json", *config, "--reviews", "reviews", cwd=tmp_path)
+        done = run_command("-m", *command, "r.json", *config, cwd=tmp_path)
         assert done.returncode == 0 and "under the setting of config.json" in done.stdout, done.stdout + done.stderr
-        alone = run_command("-m", *command, "r.json", *config, cwd=tmp_path)
-        assert alone.returncode == 1 and "wrote down none" in alone.stdout, alone.stdout
     itself = run_command("-m", "core.run.seal", "verify", "r.json", cwd=tmp_path)
     assert "no signed review checked under the operator's keys" in itself.stdout
-    (tmp_path / "reviews" / "probe.note").write_text(
-        (tmp_path / "reviews" / "probe.note").read_text().replace("one light GET", "two light GETs"))
-    forged = run_command("-m", "core.run.seal", "verify", "r.json", *config, "--reviews", "reviews", cwd=tmp_path)
-    assert forged.returncode == 1, forged.stdout
+    edited = report_text = (tmp_path / "r.json").read_text(encoding="utf-8")
+    edited = report_text.replace("one light GET", "two light GETs")
+    assert edited.count("two light GETs") >= 2  # the note and the review it gave, both edited
+    (tmp_path / "edited.json").write_text(edited, encoding="utf-8")
+    resealed = run_command("-m", "core.run.seal", "seal", "edited.json", "--out", "forged.json", cwd=tmp_path)
+    assert resealed.returncode == 0, resealed.stderr
+    for command in checks:
+        forged = run_command("-m", *command, "forged.json", *config, cwd=tmp_path)
+        assert forged.returncode == 1 and "wrote down none" in forged.stdout, forged.stdout + forged.stderr
 
 
 def test_reviews_without_resume_is_one_line_and_exit_2(tmp_path, capsys):
@@ -257,3 +268,45 @@ def test_a_decision_signed_before_a_resume_that_was_killed_still_decides_the_act
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     assert [r["decision"] for r in report["reviews"] if r["subject_id"] == PROBE] == ["approved"]
     assert not [e for e in report["events"] if str(e.get("code")).startswith("decision_")]
+
+
+def test_a_recorded_signed_approval_stays_final_when_the_run_is_resumed_without_its_signed_file(tmp_path, capsys):
+    """The ledger keeps a signed approval whole: resumed without the reviews folder that held it, the run checks the recorded decision's signature again, asks for no decision on that act (it does not wait) and seals the same report, byte for byte; a rejection signed later is refused as a second decision."""
+    config = configuration(tmp_path)
+    waits(tmp_path, config, capsys)
+    run_id = run_id_of(config)
+    signed_file(tmp_path / "first", "yes", decision.sign(LEAD, run_id, PROBE, ROLE, "approved", "in scope"))
+    assert resume(tmp_path, config, tmp_path / "first", capsys) == 0
+    finished = (tmp_path / "r.json").read_bytes()
+    (tmp_path / "first" / "yes").unlink()
+    assert resume(tmp_path, config, tmp_path / "first", capsys) == 0
+    assert (tmp_path / "r.json").read_bytes() == finished
+    status = harness.main(["--config", str(config), "--resume", str(tmp_path / "run.journal"),
+                           "--out", str(tmp_path / "r.json")])
+    assert status == 0, capsys.readouterr().err
+    assert (tmp_path / "r.json").read_bytes() == finished
+    signed_file(tmp_path / "later", "no", decision.sign(LEAD, run_id, PROBE, ROLE, "rejected", "changed my mind"))
+    assert resume(tmp_path, config, tmp_path / "later", capsys) == 0
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert [r["decision"] for r in report["reviews"] if r["subject_id"] == PROBE] == ["approved"]
+    assert len([e for e in report["events"] if e["kind"] == decisions.SIGNED]) == 1
+
+
+def test_a_signed_approval_recorded_before_a_kill_is_not_asked_for_again(tmp_path, capsys):
+    """Killed just after the run recorded a signed approval and its review, and resumed without the signed file, the run admits the recorded decision again from its note and sends the approved probe: it does not wait."""
+    config = configuration(tmp_path)
+    waits(tmp_path, config, capsys)
+    signed_file(tmp_path / "reviews", "yes", decision.sign(LEAD, run_id_of(config), PROBE, ROLE, "approved", "ok"))
+    assert resume(tmp_path, config, tmp_path / "reviews", capsys) == 0
+    lines = (tmp_path / "run.journal").read_text(encoding="utf-8").splitlines(keepends=True)
+    review = next(index for index, line in enumerate(lines) if line.startswith('{"chain"')
+                  and json.loads(line)["event"]["kind"] == "review" and json.loads(line)["event"]["status"] == "admitted"
+                  and json.loads(line)["event"]["payload"]["subject_id"] == PROBE)
+    assert json.loads(lines[review - 1])["event"]["kind"] == decisions.SIGNED
+    (tmp_path / "run.journal").write_text("".join(lines[:review + 1]), encoding="utf-8")  # killed there
+    (tmp_path / "reviews" / "yes").unlink()
+    assert resume(tmp_path, config, tmp_path / "reviews", capsys) == 0
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert [r["decision"] for r in report["reviews"] if r["subject_id"] == PROBE] == ["approved"]
+    assert [e for e in report["events"] if e["kind"] == "action" and e["status"] == "admitted"
+            and e["payload"]["destination"].endswith("/debug") and e["payload"]["tool"] == "probe_reflection"]

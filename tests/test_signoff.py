@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -163,3 +164,53 @@ def test_keygen_refuses_a_name_a_key_cannot_carry_and_writes_nothing(tmp_path):
     done = run_signoff("keygen", "reviewer example", "--out", "k", cwd=tmp_path)
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "cannot name a key" in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+# --- the reference run's decisions, signed in advance under a demo key ---------------------------
+
+
+def test_the_reference_runs_decisions_are_what_the_demo_command_signs_byte_for_byte(tmp_path):
+    """`python -m signoff.demo --files DIR` writes the committed signed decisions of data/course/reviews byte for byte (Ed25519 is deterministic), and the configuration lists the demo key's verifier for the engagement lead."""
+    from core.run import drive
+    from signoff import demo
+
+    assert demo.main(["--files", str(tmp_path)]) == 0
+    committed = drive.REPO / "data/course/reviews"
+    assert sorted(p.name for p in committed.iterdir()) == sorted(demo.DECISIONS)
+    for name in demo.DECISIONS:
+        assert (tmp_path / name).read_bytes() == (committed / name).read_bytes()
+    raw = json.loads(drive.DEFAULT_CONFIG.read_text(encoding="utf-8"))
+    assert raw["approvers"] == {demo.ROLE: [demo.demo_signer().verifier().encode()]}
+    assert raw["plugins"]["review_signature"] == "signoff.plugin:check_decision"
+    assert raw["signed_reviews"] == "data/course/reviews" and raw["reviewers"] == []
+
+
+def test_the_demo_key_is_derived_from_its_public_phrase():
+    """Anyone can derive the demo reviewer key from the phrase printed in signoff/demo.py: which is why its signatures prove nothing about who decided."""
+    from signoff import demo
+
+    seed = hashlib.sha256(demo.PHRASE.encode("utf-8")).digest()
+    assert note.Signer(demo.KEY_NAME, note.ED25519, seed).encode() == demo.demo_signer().encode()
+    assert "proves nothing" in demo.PHRASE
+
+
+def test_a_decision_given_in_advance_that_may_not_decide_is_a_recorded_refusal_and_the_others_count(tmp_path):
+    """A folder of decisions signed in advance holding, beside the reference run's four, one under a stranger's key, one for another run and one unsigned: each of the three is refused at the run's start with its code, and the four still decide their acts exactly as the reference run's do."""
+    from core.run import drive
+    from signoff import demo
+
+    folder = tmp_path / "reviews"
+    demo.main(["--files", str(folder)])
+    run_id = demo.reference_run_id()
+    probe = ACT  # the first probe of the reference run
+    (folder / "5-stranger.note").write_text(decision.sign(STRANGER, run_id, probe, ROLE, "approved", "ok"))
+    (folder / "6-another-run.note").write_text(decision.sign(demo.demo_signer(), "0" * 64, probe, ROLE, "approved", "ok"))
+    (folder / "7-unsigned.note").write_text(decision.text_of(run_id, probe, ROLE, "approved", "ok"))
+    raw = json.loads(drive.DEFAULT_CONFIG.read_text(encoding="utf-8"))
+    config = drive.configuration({**raw, "signed_reviews": str(folder)})
+    report = drive.run(config).report
+    codes = [e["code"] for e in report["events"] if e["kind"] == "review" and e["status"] == "refused"]
+    assert codes == ["decision_unknown_key", "decision_another_run", "decision_unsigned"]
+    reference = json.loads((drive.REPO / "data/course/report.json").read_text(encoding="utf-8"))
+    assert report["reviews"] == reference["reviews"]
+    assert report["run"] == reference["run"]

@@ -11,27 +11,40 @@ configuration names (``plugins.review_signature``) says a key the operator
 lists for that act's approver role (``approvers``) signed it, for this run
 and an act that waits in it. Every other decision is refused with a code
 (``CODES``), and a second decision on an act already decided is refused too.
-A recorded rejection stands on the journal's word (drive.resume); a recorded
-approval counts on a resume only with its signed file given again, and
-without it the act waits for a decision once more. With no signature check
-configured, no signed decision is admitted (fail closed).
+With no signature check configured, no signed decision is admitted (fail
+closed).
 
-What this does not give: the ledger's review record is lesson 2's, so it
-keeps the decision, the role and the reason (with the signer's key name),
-not the signature; the signed files are the evidence, and whoever replays
-the run needs them and the operator's keys to check them again.
+The ledger keeps each admitted decision whole: the run records the signed
+note itself (``SIGNED``, a row this lesson adds to the door) just before
+lesson 2's review record that it gives. A resumed run, ``seal verify
+--config`` and replay check each recorded note's signature again under the
+operator's keys (``recorded_notes``), so none needs the signed files, and a
+decision the ledger records is never asked for again. The door itself only
+keeps the note (core is the standard library: it cannot check a signature);
+a report read without the operator's configuration says its signed reviews
+were not checked (main.checked_against).
+
+Decisions may also be given in advance: the configuration's
+``signed_reviews`` folder (the reference run's, signed under demo keys). A
+decision given in advance is checked against every act the run may hold
+(``MayHold``: one of a class that waits for an approver role), and counts
+when the gate holds that exact act, as a scripted review does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import re
+from collections import ChainMap
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.run.gate import Gating, subject_of
+from core.run.canon import digest
+from core.run.gate import Gating, gate_state, subject_of
 from core.run.jsonfile import read_text
 from core.run.plugins import load_plugin
 from core.run.policy import Policy
+from core.run.recorder import Kind, Recorder, Refusal
 from core.run.records import shown
 
 MAX_DECISION_BYTES = 1 << 16  # a decision is a few hundred bytes; a bigger file is no decision
@@ -77,6 +90,96 @@ def held_act(policy: Policy, gating: Gating, payload: Mapping) -> Held | None:
     row = gating.table.classify(tool.activity)
     return Held(subject, payload["tool"], payload["destination"], dict(payload["arguments"]), row.name,
                 row.approver_role or "")
+
+
+REVIEW_FIELDS = ("reviewer", "decision", "reason")  # what a review admitted from a signed decision says
+SIGNED = "signed_decision"  # the record kind that keeps a signed decision whole in the ledger
+
+
+@dataclass(frozen=True)
+class SignedDecision:
+    """A person's signed decision on a held act, kept whole: the note, signature lines and all."""
+
+    subject_id: str  # the held act it decides
+    note: str  # the signed note as the reviewer wrote it
+
+    @property
+    def signed_id(self) -> str:
+        return digest({"subject_id": self.subject_id, "note": self.note})
+
+
+def build_signed(door: Recorder, payload: dict) -> SignedDecision:
+    """A signed decision on an act the gate holds and no decision has decided yet, its note kept as given.
+
+    The door cannot check a signature (core is the standard library): the
+    driver admits a note only through the configured check, and verify and
+    replay check it again under the operator's keys.
+    """
+    subject, note = payload["subject_id"], payload["note"]
+    state = gate_state(door)
+    if not isinstance(subject, str) or subject not in state.held:
+        raise Refusal("unknown_subject", f"signed decision names {shown(subject)}, which the gate does not hold")
+    if subject in state.decided or subject in signed_on(door):
+        raise Refusal("already_decided", f"held act {shown(subject)} already has a decision")
+    if not isinstance(note, str) or not note.strip() or len(note.encode("utf-8", "replace")) > MAX_DECISION_BYTES:
+        raise Refusal("malformed_payload", f"a signed decision's note is text of at most {MAX_DECISION_BYTES} bytes")
+    return SignedDecision(subject, note)
+
+
+def note_signed(door: Recorder, signed: SignedDecision) -> None:
+    door.state.setdefault(SIGNED, set()).add(signed.subject_id)
+
+
+def signed_on(door: Recorder) -> set[str]:
+    """The held acts ``door`` has admitted a signed decision on."""
+    return door.state.get(SIGNED, set())
+
+
+SIGNED_ROW = Kind(SIGNED, ("run_id", "subject_id", "note"), "", "signed_id", build_signed, (note_signed,))
+ADMITTED_IN = {SIGNED: ("execute", "verify")}  # where the review it gives is admitted (gate.ADMITTED_IN)
+
+
+def recorded_notes(events: Iterable[dict]) -> dict[str, str]:
+    """Every signed decision the ledger keeps, by its place among the events (``recorded decision N``, from 1):
+    its note, as a file of signed decisions is read (``read_folder``)."""
+    return {f"recorded decision {index}": event["payload"]["note"] for index, event in enumerate(events, start=1)
+            if event.get("kind") == SIGNED and event.get("status") == "admitted"
+            and isinstance(event.get("payload"), dict) and isinstance(event["payload"].get("note"), str)}
+
+
+def said_by(review: Mapping) -> dict:
+    """What a review says (its reviewer, decision and reason), without the note it may carry."""
+    return {key: review.get(key) for key in REVIEW_FIELDS}
+
+
+class MayHold(Mapping):
+    """Every act a run under ``policy`` and ``gating`` may hold for review: its subject -> its approver role.
+
+    A decision given in advance (the configuration's ``signed_reviews``) is
+    checked against these: an act of a tool the policy names, of a class
+    that waits for an approver role. It lists nothing (the acts are endless);
+    it answers for each subject it is asked about.
+    """
+
+    def __init__(self, policy: Policy, gating: Gating) -> None:
+        self.policy, self.gating = policy, gating
+
+    def __getitem__(self, subject: object) -> str:
+        identity, _, arguments = str(subject).partition(" with arguments ")
+        tool = self.policy.tool_named(identity.partition(" -> ")[0])
+        well_formed = subject_of(identity, {}).partition(" with arguments ")[0] == identity
+        if tool is None or not well_formed or not re.fullmatch("[0-9a-f]{64}", arguments):
+            raise KeyError(subject)
+        row = self.gating.table.classify(tool.activity)
+        if not row.consequential or not row.approver_role:
+            raise KeyError(subject)
+        return row.approver_role
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
 
 
 def decided(events: Iterable[dict]) -> dict[str, dict]:
@@ -133,16 +236,24 @@ class Refused:
     reason: str
 
 
-def admitted(files: Mapping[str, str | None], run_id: str, held: Mapping[str, Held], recorded: Mapping[str, dict],
-             approvers: Mapping[str, list], check: Callable | None) -> tuple[dict[str, dict], list[Refused]]:
-    """The reviews the signed decisions in ``files`` give (subject -> reviewer, decision, reason), and each refusal.
+def roles_of(held: Mapping[str, Held]) -> dict[str, str]:
+    """The approver role each held act waits for, by review subject."""
+    return {subject: act.role for subject, act in held.items()}
 
-    ``recorded`` holds the decisions already made (the ledger's and the
-    operator's): a signed decision that says exactly what one of them says is
-    the same decision, and one that says otherwise is a second one, refused.
-    ``check`` is the configured signature check (None: every file refused).
+
+def admitted(files: Mapping[str, str | None], run_id: str, roles: Mapping[str, str], recorded: Mapping[str, dict],
+             approvers: Mapping[str, list], check: Callable | None) -> tuple[dict[str, dict], list[Refused]]:
+    """The reviews the signed decisions in ``files`` give, and each refusal.
+
+    Each review is a subject -> its reviewer, decision and reason, and the
+    ``note`` that says so (the file's text, for the ledger to keep).
+    ``roles`` maps each act a decision may decide to its approver role
+    (``roles_of`` the acts that wait, or ``MayHold``). ``recorded`` holds
+    the decisions already made (the ledger's and the operator's): a signed
+    decision that says exactly what one of them says is the same decision,
+    and one that says otherwise is a second one, refused. ``check`` is the
+    configured signature check (None: every file refused).
     """
-    roles = {subject: act.role for subject, act in held.items()}
     reviews: dict[str, dict] = {}
     refused: list[Refused] = []
     for name, text in files.items():
@@ -152,21 +263,21 @@ def admitted(files: Mapping[str, str | None], run_id: str, held: Mapping[str, He
         if check is None:
             refused.append(Refused(name, "decision_unchecked", CODES["decision_unchecked"]))
             continue
-        answer = check(text, run_id, {**roles, **{s: r["reviewer"] for s, r in recorded.items()}}, approvers)
+        answer = check(text, run_id, ChainMap({s: r["reviewer"] for s, r in recorded.items()}, roles), approvers)
         if not answer.get("admitted"):
             code = answer.get("code") if answer.get("code") in CODES else "decision_malformed"
             refused.append(Refused(name, code, f"{shown(name)}: {answer.get('reason', '')}"))
             continue
         subject = answer["subject_id"]
-        review = {"reviewer": held[subject].role if subject in held else recorded[subject]["reviewer"],
+        review = {"reviewer": recorded[subject]["reviewer"] if subject in recorded else roles[subject],
                   "decision": answer["decision"], "reason": f"{answer['reason']}{SIGNED_BY}{answer['signed_by']})"}
         earlier = recorded.get(subject) or reviews.get(subject)
-        if earlier is not None and earlier != review:
+        if earlier is not None and said_by(earlier) != review:
             refused.append(Refused(name, "decision_second", f"{shown(name)} decides {subject} "
                                                             f"{review['decision']}, which is already decided "
                                                             f"{earlier['decision']}: a recorded decision is final"))
             continue
-        reviews[subject] = review
+        reviews[subject] = {**review, "note": text}
     return reviews, refused
 
 
@@ -186,7 +297,9 @@ def said(held: Held, journal: str | Path, config: str | Path) -> str:
 
 
 def holds_signed(report: Mapping) -> bool:
-    """Whether a report holds a review admitted from a signed decision (its reason names the signer)."""
-    reviews = report.get("reviews")
-    return isinstance(reviews, list) and any(isinstance(review, dict) and SIGNED_BY in str(review.get("reason"))
-                                             for review in reviews)
+    """Whether a report holds a signed decision, or a review admitted from one (its reason names the signer)."""
+    reviews, events = report.get("reviews"), report.get("events")
+    return (isinstance(reviews, list) and any(isinstance(review, dict) and SIGNED_BY in str(review.get("reason"))
+                                              for review in reviews)
+            or isinstance(events, list) and any(isinstance(event, dict) and event.get("kind") == SIGNED
+                                                for event in events))

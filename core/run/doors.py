@@ -60,8 +60,8 @@ PARTS = (
     Part(5, kinds=select.KINDS, hooks=select.HOOKS, admitted_in=select.ADMITTED_IN, codes=select.CODES),
     Part(7, kinds=verify.KINDS, admitted_in=verify.ADMITTED_IN, codes=verify.CODES,
          takes={PLAN: Plan()}),  # no plan given: nothing acts in the verify stage
-    Part(8, hooks=gate.HOOKS, admitted_in=gate.ADMITTED_IN, codes=gate.CODES, needs=("gating",),
-         start=gate.start, knows=gate.KNOWS),
+    Part(8, kinds=(decisions.SIGNED_ROW,), hooks=gate.HOOKS, codes=gate.CODES, needs=("gating",), start=gate.start,
+         admitted_in={**gate.ADMITTED_IN, **decisions.ADMITTED_IN}, knows=gate.KNOWS),
     Part(9, kinds=(seal.CLOSE,), admitted_in=seal.ADMITTED_IN, codes=seal.CODES, keeps=seal.is_open),
 )
 
@@ -101,7 +101,7 @@ class Code:
 # Who writes each code (tests/test_shape.py reads every module of core/ and holds this table to what it finds).
 WRITTEN_BY = {
     "already_answered": ("door: propose",),
-    "already_decided": ("door: recorder",),
+    "already_decided": ("door: decisions", "door: recorder",),
     "already_judged": ("door: verify",),
     "already_recorded": ("door: recorder",),
     "already_settled": ("door: recorder",),
@@ -119,7 +119,7 @@ WRITTEN_BY = {
     "journal_not_trusted": ("caller: drive.resume",),
     "journal_torn_line": ("caller: drive.resume",),
     "invalid_destination": ("door: policy",),
-    "malformed_payload": ("door: recorder", "door: seal", "door: verify"),
+    "malformed_payload": ("door: decisions", "door: recorder", "door: seal", "door: verify"),
     "model_failed": ("caller: propose.propose",),
     "move_not_listed": ("door: stages",),
     "not_its_id": ("door: recorder",),
@@ -150,7 +150,7 @@ WRITTEN_BY = {
     "unknown_model_call": ("door: propose",),
     "unknown_outcome": ("door: select",),
     "unknown_stage": ("door: stages",),
-    "unknown_subject": ("door: recorder",),
+    "unknown_subject": ("door: decisions", "door: recorder",),
     "unknown_tool": ("door: policy",),
     "unobserved_requirement": ("door: policy",),
     "wrong_run": ("door: recorder",),

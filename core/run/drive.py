@@ -34,9 +34,13 @@ when the target shows the same memory its key went to (``Target``), and
 goes back to a person otherwise. A decision the journal records is final:
 a configuration whose reviews disagree with it is refused (``trusted``).
 
-The reviews are written down in advance by the operator (``load_reviews``),
-because this run is scripted: each names one exact act (its identity and
-its arguments) and stands in for a person deciding when the gate holds it.
+The reviews are given in advance, because this run is scripted: the
+operator may write them into the configuration (``load_reviews``), each
+naming one exact act (its identity and its arguments), or give a folder of
+decisions a person signed (``signed_reviews``, decisions.py), which count
+only under a key the configuration lists for the act's approver role. The
+reference run's are signed, under demo keys. Each stands in for a person
+deciding when the gate holds that act.
 
 Demos, the attack suite and the tests drive their runs through ``work`` and
 ``run`` too, and move a door with ``enter`` and ``go_to``: a ``watch``
@@ -80,6 +84,7 @@ DEFAULT_LAB = REPO / "data" / "lab"
 CONFIG_FIELDS = ("about", "policy", "gating", "minimum_taxonomy_version", "reviewers", "verification", "plugins")
 PLUGIN_FIELDS = ("adapter", "model", "world", "server")
 OPTIONAL_PLUGINS = ("review_signature",)  # a person's signed decisions count only with a check (decisions.py)
+OPTIONAL_FIELDS = ("approvers", "signed_reviews")  # the keys whose decisions count; decisions signed in advance
 REVIEWER_FIELDS = ("subject", "arguments", "reviewer", "decision", "reason")
 TRANSPORTS = ("inprocess", "http")
 FINISH_REASON = "every stage ran: work, verification, review and report"
@@ -114,6 +119,7 @@ class Configuration:
     plugins: dict
     minimum_taxonomy_version: int = 1  # the oldest taxonomy a run of this operator's may be gated under
     approvers: dict = field(default_factory=dict)  # role -> the verifier keys whose signed decisions count
+    signed: dict = field(default_factory=dict)  # decisions signed in advance: file name -> its text (signed_reviews)
 
 
 def load_configuration(path: str | Path = DEFAULT_CONFIG) -> Configuration:
@@ -123,7 +129,7 @@ def load_configuration(path: str | Path = DEFAULT_CONFIG) -> Configuration:
 
 def configuration(raw: object, where: str = "the configuration") -> Configuration:
     """A configuration from its JSON data, every part checked; ConfigError names what is wrong."""
-    require_keys(f"{where}: the configuration", raw, CONFIG_FIELDS, error=ConfigError, optional=("approvers",))
+    require_keys(f"{where}: the configuration", raw, CONFIG_FIELDS, error=ConfigError, optional=OPTIONAL_FIELDS)
     if not isinstance(raw["about"], str) or not raw["about"].strip():
         raise ConfigError(f"{where}: about must say in words what the configuration is for")
     require_keys(f"{where}: plugins", raw["plugins"], PLUGIN_FIELDS, error=ConfigError, optional=OPTIONAL_PLUGINS)
@@ -153,7 +159,35 @@ def configuration(raw: object, where: str = "the configuration") -> Configuratio
     if gating.taxonomy_version < minimum:  # an older table may let an act run that today's holds or denies
         raise ConfigError(f"{where}: gating names taxonomy version {gating.taxonomy_version}, below the "
                           f"minimum version {minimum} this configuration accepts")
-    return Configuration(raw, policy, gating, reviews, checks, dict(raw["plugins"]), minimum, approvers)
+    signed = signed_in_advance(raw.get("signed_reviews"), where)
+    return Configuration(raw, policy, gating, reviews, checks, dict(raw["plugins"]), minimum, approvers, signed)
+
+
+def signed_in_advance(name: object, where: str) -> dict[str, str | None]:
+    """The decisions signed in advance in the folder ``name``: each file's text, by its path.
+
+    A relative name is read from the course's folder, as a plug-in's module
+    name is found in the course: a copy of the configuration elsewhere
+    names the same decisions.
+    """
+    if name is None:
+        return {}
+    if not isinstance(name, str) or not name.strip():
+        raise ConfigError(f"{where}: signed_reviews must name a folder of signed decisions")
+    path = REPO / name
+    if not path.is_dir():
+        raise ConfigError(f"{where}: signed_reviews names {shown(name)}, which is not a folder of the course")
+    return {f"{name}/{file}": text for file, text in decisions.read_folder(path).items()}
+
+
+def in_advance(config: Configuration, run_id: str) -> tuple[Configuration, list[decisions.Refused]]:
+    """``config`` with the reviews its decisions signed in advance give (each admitted for any act the run may
+    hold, decisions.MayHold), and the ones refused."""
+    if not config.signed:
+        return config, []
+    given, refused = decisions.admitted(config.signed, run_id, decisions.MayHold(config.policy, config.gating),
+                                        config.reviews, config.approvers, decisions.signature_check(config.plugins))
+    return replace(config, reviews={**given, **config.reviews}), refused
 
 
 def reference_config(tools: Iterable[str] | None = None, policy: Mapping | None = None,
@@ -194,7 +228,8 @@ def load_reviews(entries: object) -> dict[str, dict]:
 def world_of(config: Configuration, lab_world: dict) -> dict:
     """Everything besides the policy that names the run: the lab as found, and the rest of the configuration.
 
-    The operator's reviews are not part of it. A person's decision may arrive
+    The operator's reviews are not part of it, nor the decisions signed in
+    advance (each names the run). A person's decision may arrive
     while the run waits for it, after a restart too (``resume`` reads the
     review file again), without making it another run; the ledger records
     each decision it admits, and ``--config`` checks each against the file.
@@ -229,8 +264,9 @@ def operator_setting(config: Configuration, lab_dir: Path = DEFAULT_LAB, where: 
     """
     run = identify(config, lab_dir)
     pack = load_safety_pack() if pack is None else pack
+    reviews = {subject: decisions.said_by(review) for subject, review in in_advance(config, run.run_id)[0].reviews.items()}
     return Setting(where, config.policy.snapshot(), config.gating.snapshot(), config.minimum_taxonomy_version,
-                   dict(config.reviews), Plan(config.checks).snapshot(), pack.summary(), run.run_id, run.world_digest)
+                   reviews, Plan(config.checks).snapshot(), pack.summary(), run.run_id, run.world_digest)
 
 
 @contextmanager
@@ -405,8 +441,10 @@ def execute_reviewed(door: Recorder, payload: dict, adapter: Adapter,
                      reviews: Mapping[str, dict]) -> ExecutionResult:
     """Execute; if the gate held this exact act and a reviewer decided on it, record the decision and try again.
 
-    The second attempt passes the whole door again: the review only counts
-    because the gate finds it among the run's records. Every request is
+    A signed decision is recorded whole first (decisions.SIGNED: its note),
+    then the review it gives. The second attempt passes the whole door
+    again: the review only counts because the gate finds it among the run's
+    records. Every request is
     sent under the act's idempotency key. A journaled run whose held act has
     no decision stops here (decisions.Waiting), to be resumed once a person
     has decided; without a journal the act stays refused and the run goes on.
@@ -421,7 +459,13 @@ def execute_reviewed(door: Recorder, payload: dict, adapter: Adapter,
         if isinstance(door.sink, journal.Journal) and held is not None:
             raise decisions.Waiting(held)
         return result
-    review = door.record("review", {"run_id": door.run.run_id, "subject_id": subject, **reviews[subject]})
+    note = reviews[subject].get("note")
+    if note is not None and subject not in decisions.signed_on(door):  # the ledger keeps it whole
+        signed = door.record(decisions.SIGNED, {"run_id": door.run.run_id, "subject_id": subject, "note": note})
+        if not signed["recorded"]:
+            return result
+    review = door.record("review", {"run_id": door.run.run_id, "subject_id": subject,
+                                    **decisions.said_by(reviews[subject])})
     if not review["recorded"]:
         return result
     return execute(door, payload, adapter)
@@ -721,7 +765,11 @@ def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "in
     pack = load_safety_pack() if pack is None else pack  # fail closed: no run starts without its boundaries
     if keys is None and isinstance(sink, journal.Journal):
         keys = sink
-    built = door_of(config, identify(config, lab_dir), sink, door)
+    run_ = identify(config, lab_dir)
+    config, refused = in_advance(config, run_.run_id)
+    built = door_of(config, run_, sink, door)
+    for decision in refused:
+        built.refuse("review", decision.reason, code=decision.code, by="drive.run (decisions.admitted)")
     return carried_through(built, config, lab_dir, transport, model, adapter, watch, pack, keys)
 
 
@@ -767,8 +815,9 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
     every question again, and it is trusted only as far as ``trusted``
     allows: every line decided the same way, every review it admits one
     ``config`` holds (an approval counts because the operator's
-    configuration holds it, never because the journal says so), every note
-    one a resumption writes. A review the configuration decides otherwise
+    configuration holds it, or because the signed decision the journal
+    keeps whole verifies again under a key the configuration lists, never
+    because the journal says so), every note one a resumption writes. A review the configuration decides otherwise
     raises DecisionsDisagree: a decision the journal records is final. The
     run restarts at ``journal.restart_point`` of what is trusted; a torn
     last line, or a line not trusted, is noted in the ledger in the
@@ -776,9 +825,11 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
     doors.final_door's place, as for ``run``. ``signed`` holds a person's
     signed decisions by file name (decisions.read_folder): each one admitted
     (decisions.admitted) counts as a review the operator holds, and each
-    other one is a recorded refusal with its code. A rejection the
-    journal records stands without its signed file (decisions.rejected), so
-    a resume without it never asks for that act again; a signed decision
+    other one is a recorded refusal with its code. A decision the journal
+    records stands without its signed file (the journal keeps its note,
+    decisions.recorded_notes; a rejection stands on the journal's word,
+    decisions.rejected, since it lets nothing run), so a resume without it
+    never asks for that act again; a signed decision
     refused as naming an act that does not wait is tried again once the
     run waits (``resume_once``). ``journal_class``
     reopens the journal in journal.Journal's place (a subclass that watches
@@ -811,12 +862,17 @@ def resume_once(config: Configuration, path: str | Path, lab_dir: Path, transpor
             raise journal.JournalError(f"{shown_path(path)} is the journal of run "
                                        f"{str(read.run.get('run_id'))[:12]}, but this configuration and lab make "
                                        f"run {run.run_id[:12]}")
-        check = decisions.signature_check(config.plugins) if signed else None
+        config = in_advance(config, run.run_id)[0]  # its refusals were recorded when the run started
+        check = decisions.signature_check(config.plugins)
+        kept, _ = decisions.admitted(decisions.recorded_notes(read.events), run.run_id,
+                                     decisions.roles_of(decisions.held_in(read.events, config.policy, config.gating)),
+                                     config.reviews, config.approvers, check)
         recorded = {**decisions.decided(read.events), **config.reviews}
         given, refused = decisions.admitted(signed or {}, run.run_id,
-                                            decisions.waiting(read.events, config.policy, config.gating),
-                                            recorded, config.approvers, check)
-        config = replace(config, reviews={**decisions.rejected(read.events), **given, **config.reviews})
+                                            decisions.roles_of(decisions.waiting(read.events, config.policy,
+                                                                                 config.gating)),
+                                            recorded, config.approvers, check if signed else None)
+        config = replace(config, reviews={**decisions.rejected(read.events), **given, **kept, **config.reviews})
         count, distrust = trusted(run, config, read, door)
         keep = journal.restart_point(read.events[:count])
         rebuilt = door_of(config, run, None, door)
@@ -858,6 +914,10 @@ def trusted(run: Run, config: Configuration, read: journal.Read, door: FinalDoor
                                                                                                    config.reviews):
             disagreeing(read, index, event, config.reviews)
             why = journal.DISTRUST[1]
+        elif event.get("kind") == decisions.SIGNED and event.get("status") == "admitted" and not held_note(
+                event, config.reviews):
+            overruled(read, index, event, config.reviews)
+            why = journal.DISTRUST[1]
         elif (event.get("kind") == "journal" or isinstance(event.get("code"), str)
               and event["code"] in journal.CODES) and not journal.is_note(event, known_act):
             why = journal.DISTRUST[2]
@@ -884,10 +944,38 @@ def disagreeing(read: journal.Read, index: int, event: dict, reviews: Mapping[st
         "a decision the journal records is final, so this configuration does not carry the run on")
 
 
+def overruled(read: journal.Read, index: int, event: dict, reviews: Mapping[str, dict]) -> None:
+    """Raise DecisionsDisagree if ``reviews`` decide the act of the journal's signed decision ``event`` otherwise.
+
+    The review it gave, when the journal holds it, is named (``disagreeing``).
+    """
+    subject = event["payload"].get("subject_id") if isinstance(event.get("payload"), dict) else None
+    if not isinstance(subject, str) or subject not in reviews:
+        return
+    for later in range(index + 1, len(read.events)):
+        review = read.events[later]
+        if review.get("kind") == "review" and review.get("status") == "admitted" and isinstance(
+                review.get("payload"), dict) and review["payload"].get("subject_id") == subject:
+            disagreeing(read, later, review, reviews)
+    raise DecisionsDisagree(
+        f"{shown_path(read.path)} line {index + 2} records a signed decision on {shown(subject)}, and this "
+        f"configuration's reviewers say {shown(reviews[subject]['decision'])} by {shown(reviews[subject]['reviewer'])} "
+        "in its place: a decision the journal records is final, so this configuration does not carry the run on")
+
+
 def held_review(event: dict, reviews: Mapping[str, dict]) -> bool:
     """Whether the operator's reviews hold exactly the review ``event`` admitted (subject, reviewer, decision, why)."""
     payload = event.get("payload")
     if not isinstance(payload, dict) or not isinstance(payload.get("subject_id"), str):
         return False
     held = reviews.get(payload["subject_id"])
-    return held is not None and all(payload.get(key) == value for key, value in held.items())
+    return held is not None and all(payload.get(key) == value for key, value in decisions.said_by(held).items())
+
+
+def held_note(event: dict, reviews: Mapping[str, dict]) -> bool:
+    """Whether the signed decision ``event`` recorded is one the operator's keys admit for its act (its note)."""
+    payload = event.get("payload")
+    if not isinstance(payload, dict) or not isinstance(payload.get("subject_id"), str):
+        return False
+    held = reviews.get(payload["subject_id"])
+    return held is not None and held.get("note") == payload.get("note")

@@ -233,9 +233,12 @@ def add_config_options(parser: OneLineParser, prefix: str = "") -> None:
 def configured(args, report: dict) -> Setting | None:
     """The operator's setting named by ``--config`` (and ``--lab``), or None when no configuration was given.
 
-    Its reviews are those the configuration writes down and, with
-    ``--reviews``, each signed decision there that the configuration's
-    signature check admits again for an act the report's gate held.
+    Its reviews are those the configuration writes down or signs in advance,
+    each signed decision the report's ledger keeps whole that the
+    configuration's signature check admits again for an act the report's
+    gate held (so a forged or altered one gives no review, and the report's
+    review of that act is named as one the configuration did not write
+    down), and, with ``--reviews``, each signed decision there admitted so.
     """
     if args.config is None:
         if args.reviews is not None:
@@ -245,14 +248,15 @@ def configured(args, report: dict) -> Setting | None:
         raise drive.ConfigError(f"--lab {args.lab.name!r} is not a lab folder (it has no sites/)")
     config = drive.load_configuration(args.config)
     setting = drive.operator_setting(config, args.lab, shown_path(args.config))
-    if args.reviews is None:
-        return setting
     events = report.get("events") if isinstance(report.get("events"), list) else []
     events = [event for event in events if isinstance(event, dict)]
-    held = decisions.held_in(events, config.policy, config.gating)
-    given, _ = decisions.admitted(decisions.read_folder(args.reviews), setting.run_id, held, config.reviews,
-                                  config.approvers, decisions.signature_check(config.plugins))
-    return replace(setting, reviews={**given, **setting.reviews})
+    roles = decisions.roles_of(decisions.held_in(events, config.policy, config.gating))
+    files = {**decisions.recorded_notes(events),
+             **(decisions.read_folder(args.reviews) if args.reviews is not None else {})}
+    given, _ = decisions.admitted(files, setting.run_id, roles, setting.reviews, config.approvers,
+                                  decisions.signature_check(config.plugins))
+    return replace(setting, reviews={**{subject: decisions.said_by(review) for subject, review in given.items()},
+                                     **setting.reviews})
 
 
 def checked_against(setting: Setting | None, report: dict) -> str:

@@ -31,7 +31,7 @@ class _GeneratorTag(HTMLParser):
         self.found = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        name = dict(attrs).get("name") or ""
+        name = dict(reversed(attrs)).get("name") or ""  # a browser keeps the first
         if tag == "meta" and name.lower() == "generator":
             self.found = True
 

@@ -15,6 +15,9 @@ letter case and attribute order, and ``None`` for every other page:
   one inside a comment, not words in the page text that look like a tag, not
   one inside an element read as text (``title``, ``textarea``, ``xmp``,
   ``iframe``, ``noembed``, ``noframes``, ``script``, ``style``);
+- a tag that writes an attribute twice has the first one only, as a browser
+  reads it (the later ones are dropped): ``<meta name="other" name="generator">``
+  is no generator tag;
 - only the page counts, not the headers: ``split_response`` in
   ``core/run/observe.py`` splits a capture's text into the two, and is the one
   name of that module you may import (the check blocks the rest);

@@ -385,10 +385,12 @@ def test_the_door_after_your_observation_of_only_the_contact_page():
 
 TAG = '<meta name="generator" content="ExampleCMS 3.2.1">'
 CLAUSES = {  # the rule that decides a page, in the contract's words (starter/lesson04.py's docstring)
-    True: "a page whose markup carries a meta tag whose name attribute is generator, in any letter case, answers "
-          "True, wherever the tag stands in the page and whatever else the page holds",
-    None: "only a meta tag whose name attribute is generator counts, as markup a browser reads as a tag; any other "
-          "page answers None, not False (one page without it is no evidence)",
+    True: "a page whose markup carries a meta tag whose name attribute is generator (the first, if the tag writes "
+          "it twice), in any letter case, answers True, wherever the tag stands in the page and whatever else the "
+          "page holds",
+    None: "only a meta tag whose name attribute is generator (the first, if the tag writes it twice: a browser drops "
+          "the rest) counts, as markup a browser reads as a tag; any other page answers None, not False (one page "
+          "without it is no evidence)",
 }
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.run.observe import read_observations, split_response
+from core.run.observe import read_generator, read_observations, split_response
 
 from .test_site_browser import browser_type_launch_args  # noqa: F401  (chromium, as the site tests launch it)
 
@@ -57,6 +57,31 @@ def test_a_browser_finds_a_generator_tag_on_exactly_the_pages_labelled_so(page):
                               ".querySelector('meta[name=\"generator\" i]') !== null",
                               CHECK.page(body=make(CHECK.FAKE)))
         assert alone is False, kind
+
+
+# The HTML standard's tokenizer drops an attribute a tag repeats (a duplicate-attribute parse error):
+# the first one written is the one a browser keeps.
+WRITTEN_TWICE = {'<meta name="generator" name="other">': True, '<meta name="other" name="generator">': None,
+                 '<meta NAME="other" name="Generator">': None, '<meta name="Generator" NAME="other">': True}
+
+
+def test_the_reference_keeps_the_first_of_an_attribute_a_tag_writes_twice():
+    """A browser keeps the first of a repeated attribute and drops the rest; so do the readers."""
+    for text, expected in WRITTEN_TWICE.items():
+        assert dict(read_observations("HTTP/1.1 200 OK\n\n" + text)).get("has_meta") is expected, text
+    twice = '<meta name="generator" content="ExampleCMS 3.2.1" content="FakeCMS 1.0">'
+    assert read_generator({}, twice) == "ExampleCMS 3.2.1"
+
+
+@pytest.mark.browser
+def test_a_browser_keeps_the_first_of_a_repeated_attribute_as_the_reference_does(page):
+    bodies = list(WRITTEN_TWICE) + [split_response(question[0])[1]
+                                    for questions in CHECK.repeated_questions() for question in questions]
+    found = page.evaluate("""pages => pages.map(text => new DOMParser().parseFromString(text, "text/html")
+        .querySelector('meta[name="generator" i]') !== null)""", bodies)
+    reference = [dict(read_observations("HTTP/1.1 200 OK\n\n" + body)).get("has_meta") is True for body in bodies]
+    assert found == reference
+    assert found[:len(WRITTEN_TWICE)] == [expected is True for expected in WRITTEN_TWICE.values()]
 
 
 @pytest.mark.browser

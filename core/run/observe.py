@@ -76,6 +76,18 @@ def _phrase(status: int) -> str:
 # --- the readers ---------------------------------------------------------------------
 
 
+def _first_of_each(attrs: list[tuple[str, str | None]]) -> dict[str, str | None]:
+    """Each attribute's first value: the HTML standard drops an attribute a tag repeats.
+
+    ``html.parser`` reports every attribute written; ``dict(attrs)`` would keep
+    the last of a repeated one, where a browser keeps the first.
+    """
+    kept: dict[str, str | None] = {}
+    for name, value in attrs:
+        kept.setdefault(name, value)
+    return kept
+
+
 class _GeneratorTags(HTMLParser):
     """Collect the content of every ``<meta name="generator">`` tag in a page.
 
@@ -86,6 +98,7 @@ class _GeneratorTags(HTMLParser):
     So this parser also reads the content of every element a browser reads as
     text (the HTML standard's raw text and escapable raw text elements, and
     the obsolete ones parsed like them) as text, up to the element's end tag.
+    A tag that writes an attribute twice keeps the first, as a browser does.
     """
 
     CDATA_CONTENT_ELEMENTS = ("script", "style", "title", "textarea", "xmp", "iframe", "noembed", "noframes")
@@ -95,7 +108,7 @@ class _GeneratorTags(HTMLParser):
         self.contents: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        attributes = dict(attrs)
+        attributes = _first_of_each(attrs)
         if tag == "meta" and (attributes.get("name") or "").lower() == "generator":
             self.contents.append(attributes.get("content") or "")
 

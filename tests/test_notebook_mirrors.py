@@ -143,14 +143,15 @@ def test_every_chain_link_a_page_or_notebook_prints_is_that_link_of_a_committed_
 
 
 def test_lesson_9_prints_its_chain_by_hand_and_a_wrong_length_is_caught(chains):
-    """Lesson 9's page and notebook both print h_0 and h_43 of intact.json; h_41 with h_43's digest is refused."""
+    """Lesson 9's page and notebook both print h_0 and the last link of intact.json; two links short is refused."""
     lesson = next(lesson for lesson in manifest.load(REPO) if lesson.number == 9)
-    for text in printed(lesson):
-        assert [line.split()[0] for line in text.splitlines() if _LINK.match(line)] == ["h_0", "h_43"]
     intact = json.loads((REPO / "data" / "course" / "tamper" / "intact.json").read_text(encoding="utf-8"))
+    length = len(intact["events"])
+    for text in printed(lesson):
+        assert [line.split()[0] for line in text.splitlines() if _LINK.match(line)] == ["h_0", f"h_{length}"]
     last = intact["events"][-1]["chain"][:16]
-    assert false_links(f"h_{len(intact['events'])} {last}", chains) == []
-    assert false_links(f"h_{len(intact['events']) - 2} {last}", chains) == [f"h_41 {last}"]
+    assert false_links(f"h_{length} {last}", chains) == []
+    assert false_links(f"h_{length - 2} {last}", chains) == [f"h_{length - 2} {last}"]
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
@@ -182,9 +183,11 @@ def test_lesson_9s_mirrors_are_found_and_a_cell_run_in_another_order_is_caught()
     cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": text}]
     assert [problem.split(" prints ")[0] for problem in drifted(reordered, page)] == [f"cell {guardless}"]
 
-    relabelled = copy.deepcopy(notebook)  # as it once was: h_41 for a chain of 43 events
+    relabelled = copy.deepcopy(notebook)  # as it once was: a label two links short of the chain's length
     cell = relabelled["cells"][by_hand]
-    cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": cell_output(cell).replace("h_43", "h_41")}]
+    length = len(json.loads((REPO / "data" / "course" / "tamper" / "intact.json").read_text(encoding="utf-8"))["events"])
+    cell["outputs"] = [{"output_type": "stream", "name": "stdout",
+                        "text": cell_output(cell).replace(f"h_{length}", f"h_{length - 2}")}]
     assert [problem.split(" prints ")[0] for problem in drifted(relabelled, page)] == [f"cell {by_hand}"]
 
     swapped = copy.deepcopy(notebook)  # two mirroring cells in the other order than the page's

@@ -337,8 +337,8 @@ def with_verdicts_told_otherwise(report: dict) -> dict:
     verdict judged again from it is the same, and one read off the sections
     (the verdict, or the words of its reason) is not.
     """
-    told = copy.deepcopy(report)
-    for record in (*told.get("findings", []), *told.get("verdicts", [])):
+    told = {**report, **{key: copy.deepcopy(report[key]) for key in ("findings", "verdicts") if key in report}}
+    for record in (*told.get("findings", []), *told.get("verdicts", [])):  # the ledger is shared, never changed
         if record.get("verdict") in ANOTHER_VERDICT:
             record["verdict"] = ANOTHER_VERDICT[record["verdict"]]
         for field in ("reason", "verdict_reason"):
@@ -471,9 +471,11 @@ def test_the_sections_come_from_the_events_not_from_the_report(reports, labs):
 def edit(rng: random.Random, report: dict, section: str, change: str = "") -> tuple[dict, str]:
     """A copy of ``report`` with one section edited so that it no longer agrees with its ledger, and what changed.
 
-    ``change`` chooses how a finding is edited (by default, at random).
+    ``change`` chooses how a finding is edited (by default, at random). Only the sections an edit changes are
+    copied (a finding's verdict may change the verdicts section too); the ledger is shared, never changed.
     """
-    edited = copy.deepcopy(report)
+    changed = (section, "verdicts") if section == "findings" else (section,)
+    edited = {**report, **{key: copy.deepcopy(report[key]) for key in changed if key in report}}
     if section == "counts":
         counts, key = edited["counts"], rng.choice(["admitted", "refusals"])
         step = rng.choice([-2, -1, 1, 3]) if counts[key] > 2 else rng.choice([1, 2])

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from course.differ import UNCHANGED, Edge, Rule, compare
-from course.student import Kept, Student
+from course.student import Kept, Student, seed
 
 RULE = "a status from 500 to 599 is a server error"
 
@@ -21,6 +21,7 @@ RULE = "a status from 500 to 599 is a server error"
 def write(tmp_path, monkeypatch):
     monkeypatch.delenv("COURSE_PROBLEM_FILE", raising=False)
     monkeypatch.setenv("COURSE_SEED", "4242")
+    seed.cache_clear()  # the seed is read once per process: another test in this one may have drawn its own
 
     def make(source: str) -> Student:
         path = tmp_path / "lesson07.py"
@@ -28,7 +29,8 @@ def write(tmp_path, monkeypatch):
         monkeypatch.setenv("COURSE_TARGET", str(path))
         return Student(7, names=("answer",))
 
-    return make
+    yield make
+    seed.cache_clear()
 
 
 def row(student: Student, edges, **options) -> str:

@@ -3,6 +3,10 @@
     python3 -m benchmarks.bench                 # what `make bench` runs (about ten minutes)
     python3 -m benchmarks.bench --quick         # smaller sizes, 3 rounds, no test suite: to try it out
 
+A second table shows `course check N` (lessons 1, 5, 7, 9 and 11, on the fresh starter
+and on the worked answer) against its goals, 0.5 s and 2 s: wall and CPU seconds of
+the same runs, and the load average before and after them.
+
 Without --quick the table ends with the course's own test commands, run once each
 (suite.py: `make test` against its six-minute goal and the figure before), and is followed
 by lesson 12's AgentDojo table (agentdojo_pairs.py, when the agentdojo extra is installed).
@@ -21,7 +25,8 @@ from benchmarks import (agentdojo_pairs, canon_speed, catalogue, door_cost, door
 from benchmarks.measure import Row, print_table
 
 
-def all_rows(rounds: int, quick: bool) -> list[Row]:
+def all_rows(rounds: int, quick: bool, goals: student_loop.CheckGoals | None = None) -> list[Row]:
+    """Every benchmark's rows; ``goals`` are `course check`'s times when they were taken already."""
     return [
         *canon_speed.rows(rounds, 2_000 if quick else 10_000),
         *seal_verify.rows(rounds, (1_000, 10_000) if quick else (10_000, 100_000)),
@@ -32,7 +37,7 @@ def all_rows(rounds: int, quick: bool) -> list[Row]:
         *journal_cost.rows(rounds),
         *lab_pass.rows(rounds),
         *student_loop.rows(rounds),
-        *student_loop.check_rows(rounds),
+        *student_loop.check_rows(rounds, goals=goals),
         *([] if quick else suite.rows()),
     ]
 
@@ -44,8 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rounds = args.rounds or (3 if args.quick else 5)
     start = time.perf_counter()
-    rows = all_rows(rounds, args.quick)
+    goals = student_loop.check_goals(rounds)
+    rows = all_rows(rounds, args.quick, goals)
     print_table(rows, rounds)
+    student_loop.print_goals(goals)  # the same runs: wall and CPU seconds beside each goal, and the load
     if not args.quick:
         print("\n".join(agentdojo_pairs.lines()))
     print(f"({time.perf_counter() - start:.0f} s; wall-clock times on this machine, for comparing changes here)")

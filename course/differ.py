@@ -92,7 +92,8 @@ def compare(yours: Student, name: str, edges: tuple[Edge, ...], *, rule: Callabl
                 answer = asked(yours, edge.name, name, *sent, allowed=allowed, echo=unchanged)
                 if unchanged and not isinstance(answer, Raised):
                     plain = [None if isinstance(item, Callback) else item for item in sent]  # a callback stays out
-                    changed = _changed(on_the_wire(plain), on_the_wire(answer.arguments))
+                    # Equal as they stand is equal on the wire; only a difference needs the wire's form to say where.
+                    changed = plain != answer.arguments and _changed(on_the_wire(plain), on_the_wire(answer.arguments))
                     if changed:
                         raise Disagreement(question, f"its argument back with {changed}",
                                            Rule("every argument back as it was sent", UNCHANGED))

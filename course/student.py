@@ -171,6 +171,20 @@ def on_the_wire(value: object) -> object:
     return value
 
 
+def _wire_default(value: object) -> object:
+    """``json.dumps``'s hook for what JSON has no form of: exact bytes as ``{BYTES: hex}`` (``on_the_wire``)."""
+    if type(value) is bytes:
+        return {BYTES: value.hex()}
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def may_hold_bytes(line: bytes) -> bool:
+    """Whether the JSON line ``line`` may hold a ``{BYTES: hex}`` object. json.dumps writes that ASCII name as it
+    is, never escaped, so a line it wrote without the name holds none, and ``off_the_wire`` of what it decodes to is
+    that value itself."""
+    return BYTES.encode() in line
+
+
 def off_the_wire(value: object) -> object:
     """What the child sent, with each ``{BYTES: hex}`` read back as bytes."""
     if isinstance(value, dict):
@@ -366,7 +380,8 @@ class Student:
         if self._child is None or not self._child.alive():
             self._child = self._start()
         callbacks = [arg for arg in args if isinstance(arg, Callback)]
-        sent = [{CALLBACK: callbacks.index(arg)} if isinstance(arg, Callback) else on_the_wire(arg) for arg in args]
+        # Each argument crosses as on_the_wire has it, written by json.dumps in one pass (``_wire_default``).
+        sent = [{CALLBACK: callbacks.index(arg)} if isinstance(arg, Callback) else arg for arg in args]
         answer = self._child.ask(name, tuple(sent), self.timeout, callbacks, echo)
         if answer.get("whole_file"):  # every later call would wait as long again: the file's one line
             self._file_problem(answer["failure"])
@@ -391,9 +406,10 @@ class Student:
             kind, method = answer["no_reader"]
             self.fail(f"{name} returned {_a(str(kind))}, which has no {method}() to read it by: it must return "
                       f"the object its docstring names")
+        read = off_the_wire if self._child.bytes_came else _as_sent
         if echo:
-            return Kept(off_the_wire(answer["value"]), off_the_wire(answer.get("arguments", [])))
-        return off_the_wire(answer["value"])
+            return Kept(read(answer["value"]), read(answer.get("arguments", [])))
+        return read(answer["value"])
 
     def _launch_quietly(self) -> _Child | None:
         """The child, started and sent its setup now, or None: any trouble is left for ``_start`` to say.
@@ -442,11 +458,16 @@ class Student:
         return child
 
 
+def _as_sent(value: object) -> object:
+    return value
+
+
 class _Child:
     """One child process running the student's file, and the JSON lines to and from it."""
 
     def __init__(self, shown: str, root: Path) -> None:
         self.shown, self.calls, self.buffer = shown, 0, b""
+        self.bytes_came = True  # whether the last line read may hold bytes (may_hold_bytes)
         self.private = tempfile.TemporaryDirectory(prefix="course-check-")
         requests_in, self.requests = os.pipe()
         lifeline, self.lifeline = os.pipe()  # only this process holds its writing end: it closes when this one ends
@@ -480,7 +501,7 @@ class _Child:
     def ask(self, name: str, args: tuple, timeout: float, callbacks: list[Callback] = (), echo: bool = False) -> dict:
         self.calls += 1
         if not self._send({"id": self.calls, "call": name, "args": list(args), **({"echo": True} if echo else {})},
-                          timeout):
+                          timeout, wire=True):
             _stop(self.process)
             return {"failure": f"{self.shown} stopped reading the check's channel, so the check stopped it: "
                                f"{name} was not handed its arguments within {timeout:g} s", "whole_file": True}
@@ -508,9 +529,12 @@ class _Child:
                                "what the function returns"}
         return answer
 
-    def _send(self, message: dict, timeout: float) -> bool:
-        """Write one message within ``timeout`` seconds; False if the child would not take it in that time."""
-        data = (json.dumps(message, allow_nan=False) + "\n").encode()
+    def _send(self, message: dict, timeout: float, wire: bool = False) -> bool:
+        """Write one message within ``timeout`` seconds; False if the child would not take it in that time.
+
+        With ``wire`` its bytes are written as ``on_the_wire`` has them.
+        """
+        data = (json.dumps(message, allow_nan=False, default=_wire_default if wire else None) + "\n").encode()
         try:
             return _write_all(self.requests, data, time.monotonic() + timeout)
         except BrokenPipeError:
@@ -537,6 +561,7 @@ class _Child:
                 _stop(self.process)
                 return {"failure": f"the answer from {self.shown} is longer than {LONGEST_ANSWER} bytes"}
         line, _, self.buffer = self.buffer.partition(b"\n")
+        self.bytes_came = may_hold_bytes(line)
         try:
             answer = json.loads(line)
         except (ValueError, RecursionError):

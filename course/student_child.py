@@ -201,6 +201,32 @@ def to_the_wire(value: object) -> object:
     return value
 
 
+class Written(str):
+    """A value already written as JSON text, as the channel carries it (``written``): sent as it stands."""
+
+
+def written(value: object) -> Written:
+    """``value`` as the channel carries it (``to_the_wire``), written as JSON text; TypeError, ValueError or
+    RecursionError when it is not JSON data."""
+    try:  # a value json writes without help holds no bytes, and to_the_wire would leave its text as it is
+        return Written(json.dumps(value, allow_nan=False))
+    except TypeError:
+        return Written(json.dumps(to_the_wire(value), allow_nan=False))
+
+
+def line_of(message: dict) -> str:
+    """``message`` as one JSON line's text, each ``Written`` member as it was written."""
+    return "{" + ", ".join(f"{json.dumps(key)}: {item if isinstance(item, Written) else json.dumps(item)}"
+                           for key, item in message.items()) + "}"
+
+
+def may_hold_bytes(line: bytes) -> bool:
+    """Whether the JSON line ``line`` may hold a ``{BYTES: hex}`` object. json.dumps writes that ASCII name as it
+    is, never escaped, so a line it wrote without the name holds none, and ``from_the_wire`` of what it decodes to is
+    that value itself."""
+    return BYTES.encode() in line
+
+
 def check_function(number: int, call: int, send, requests) -> types.FunctionType:
     """A stand-in for the check's function ``number``: it sends its arguments to the check and waits for the answer.
 
@@ -242,12 +268,14 @@ def rebuilt(raised: dict) -> Exception:
     return found(message)
 
 
-def answer(module, request: dict, path: str, as_data: dict, send=None, requests=None) -> dict:
+def answer(module, request: dict, path: str, as_data: dict, send=None, requests=None, plain: bool = False) -> dict:
+    """The reply to one call; ``plain`` says its arguments hold no bytes (``may_hold_bytes``), so none is read back."""
     function = getattr(module, request["call"], None)
     if not callable(function):
         return {"not_callable": type(function).__name__}
     args = [check_function(arg[CALLBACK], request["id"], send, requests)
-            if isinstance(arg, dict) and list(arg) == [CALLBACK] and type(arg[CALLBACK]) is int else from_the_wire(arg)
+            if isinstance(arg, dict) and list(arg) == [CALLBACK] and type(arg[CALLBACK]) is int
+            else arg if plain else from_the_wire(arg)
             for arg in request["args"]]
     try:
         value = function(*args)
@@ -265,10 +293,9 @@ def answer(module, request: dict, path: str, as_data: dict, send=None, requests=
     except BaseException as exc:  # noqa: BLE001  the student's code may raise anything, SystemExit included
         return {"raised": described(exc, path)}
     try:
-        reply = {"value": json.loads(json.dumps(to_the_wire(value), allow_nan=False))}
+        reply = {"value": written(value)}
         if request.get("echo"):  # each argument as the function left it (a callback stays out)
-            reply["arguments"] = json.loads(json.dumps([None if callable(arg) else to_the_wire(arg) for arg in args],
-                                                       allow_nan=False))
+            reply["arguments"] = written([None if callable(arg) else arg for arg in args])
         return reply
     except (TypeError, ValueError, RecursionError):
         return {"unreadable": type(value).__name__}
@@ -315,7 +342,7 @@ def main() -> None:
     die_with_parent(int(sys.argv[3]))
 
     def send(message: dict | str) -> None:
-        line = message if isinstance(message, str) else json.dumps(message)
+        line = message if isinstance(message, str) else line_of(message)
         data = (line + "\n").encode()
         while data:
             data = data[os.write(replies, data):]
@@ -353,7 +380,7 @@ def main() -> None:
     send({"loaded": [name for name in setup["names"] if not hasattr(module, name)]})
     for line in requests:
         request = json.loads(line)
-        send({"id": request["id"], **answer(module, request, path, as_data, send, requests)})
+        send({"id": request["id"], **answer(module, request, path, as_data, send, requests, not may_hold_bytes(line))})
 
 
 if __name__ == "__main__":

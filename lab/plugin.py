@@ -19,16 +19,19 @@ import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-
-import httpx
+from typing import TYPE_CHECKING
 
 from core.run.execute import AdapterResult, NotSent
 from core.run.jsonfile import read_bytes
 from core.run.origins import canonical_destination
-from lab import DEFAULT_LAB_DIR, server
-from lab.adapter import HttpAdapter
+from lab import DEFAULT_LAB_DIR
 from lab.origins import OriginError
 from lab.model import SCRIPT_FILE, ScriptedModel
+
+# httpx, the HTTP adapter and the server are imported where they are used: FixedPages and
+# describe_world need none of them, and httpx alone costs a completion check a twentieth of a second.
+if TYPE_CHECKING:
+    from lab.adapter import HttpAdapter
 
 __all__ = ["FixedPages", "LabAdapter", "describe_world", "make_adapter", "make_model", "serving"]
 
@@ -51,6 +54,8 @@ class LabAdapter:
 
     def memory(self) -> str:
         """The lab's memory of keys, by name; "" when the lab cannot say (it is not reached, or does not answer)."""
+        import httpx
+
         try:
             return self._http.memory()
         except httpx.HTTPError:
@@ -64,6 +69,8 @@ class LabAdapter:
         in doubt instead of calling it failed. The key, if given, is sent as
         the request's ``Idempotency-Key`` header.
         """
+        import httpx
+
         try:
             response = self._http.fetch(url, idempotency_key=idempotency_key)
         except (OriginError, httpx.InvalidURL, httpx.UnsupportedProtocol, httpx.ConnectError,
@@ -87,6 +94,8 @@ def make_adapter(transport: str, lab_dir: str | Path | None = None, port: int | 
     Over HTTP the server has already been told which folder to serve, so the
     adapter needs only the port.
     """
+    from lab.adapter import HttpAdapter
+
     if transport == "inprocess":
         return LabAdapter(HttpAdapter("inprocess", lab_dir))
     return LabAdapter(HttpAdapter(transport, None, port))
@@ -117,6 +126,8 @@ def serving(lab_dir: str | Path | None = None) -> Iterator[int]:
     ``python -m lab serve`` (``server.running``) is the same server in a
     process of its own.
     """
+    from lab import server
+
     with server.serving_here(lab_dir) as port:
         yield port
 

@@ -21,6 +21,7 @@ the contract's own derivation.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 import re
@@ -109,9 +110,15 @@ def plan(rng: random.Random, reference: list[dict], refused: str = "") -> list[d
     return checks
 
 
+@functools.cache
+def reference_verification() -> list[dict]:
+    """The reference configuration's verification plan, read once (plan() changes a copy of it)."""
+    return reference_config().raw["verification"]
+
+
 def fresh_config(rng: random.Random, refused: str = "", mark: str = ""):
     """A configuration changed at random; ``mark`` in a claim makes its run one of its own (the plan names the run)."""
-    checks = plan(rng, reference_config().raw["verification"], refused)
+    checks = plan(rng, reference_verification(), refused)
     if mark:
         checks[0]["claim"] += f" ({mark})"
     kept = len(Plan(reference_config(verification=checks).checks).acts)  # the verify stage's share of the budget
@@ -330,8 +337,8 @@ def with_verdicts_told_otherwise(report: dict) -> dict:
     verdict judged again from it is the same, and one read off the sections
     (the verdict, or the words of its reason) is not.
     """
-    told = copy.deepcopy(report)
-    for record in (*told.get("findings", []), *told.get("verdicts", [])):
+    told = {**report, **{key: copy.deepcopy(report[key]) for key in ("findings", "verdicts") if key in report}}
+    for record in (*told.get("findings", []), *told.get("verdicts", [])):  # the ledger is shared, never changed
         if record.get("verdict") in ANOTHER_VERDICT:
             record["verdict"] = ANOTHER_VERDICT[record["verdict"]]
         for field in ("reason", "verdict_reason"):
@@ -406,6 +413,7 @@ JUDGED_AGAIN = ("a finding's verdict is judged again from its admitted verdict e
 
 
 def test_the_verdict_of_each_finding_judged_again_from_its_evidence(reports, labs):
+    asked_first(reports, derived)
     # Every run: a control that is a 404, and one that shows the text in other letters, still confirm.
     for which, report in controls_told(next(iter(reports))[1]):
         answer = [finding.get("verdict") for finding in yours.call("derive_sections", report)["findings"]]
@@ -463,9 +471,11 @@ def test_the_sections_come_from_the_events_not_from_the_report(reports, labs):
 def edit(rng: random.Random, report: dict, section: str, change: str = "") -> tuple[dict, str]:
     """A copy of ``report`` with one section edited so that it no longer agrees with its ledger, and what changed.
 
-    ``change`` chooses how a finding is edited (by default, at random).
+    ``change`` chooses how a finding is edited (by default, at random). Only the sections an edit changes are
+    copied (a finding's verdict may change the verdicts section too); the ledger is shared, never changed.
     """
-    edited = copy.deepcopy(report)
+    changed = (section, "verdicts") if section == "findings" else (section,)
+    edited = {**report, **{key: copy.deepcopy(report[key]) for key in changed if key in report}}
     if section == "counts":
         counts, key = edited["counts"], rng.choice(["admitted", "refusals"])
         step = rng.choice([-2, -1, 1, 3]) if counts[key] > 2 else rng.choice([1, 2])
@@ -753,6 +763,7 @@ def report_of(*events: dict) -> dict:
     return sections_told_otherwise(ledger(*events))
 
 
+@functools.cache  # a strategy is a value: each class that draws from one section's ledgers shares it
 def drawn_ledgers(section: str):
     """Ledgers drawn from the events a run records, near the classes' edges."""
     from hypothesis import strategies as st
@@ -971,6 +982,7 @@ def first_twice_questions() -> list[list]:
     return [[("first", base), ("first", told), ("first", base), ("first", told)]]
 
 
+@functools.cache
 def drawn_first():
     from hypothesis import strategies as st
 

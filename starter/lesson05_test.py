@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -313,10 +314,12 @@ class RankJudge(Judge):
         assert [(c.action_id, c.score) for c in door_rank(door)] == expected_ranking(proposals, self.catalogue, credit)
 
 
-def fresh_sets(count: int) -> list[tuple[list[dict], dict, dict]]:
-    """Proposal sets made from the seed, full of ties: proposals in any order, with a catalogue and a credit."""
+def fresh_sets(count: int) -> Iterator[tuple[list[dict], dict, dict]]:
+    """Proposal sets made from the seed, full of ties: proposals in any order, with a catalogue and a credit.
+
+    Each is made when it is asked for: a rank not written yet fails at the first, before the rest are made.
+    """
     rng = random.Random(seed() ^ 0x5E1EC7)
-    made = []
     for _ in range(count):
         case = fresh_run(rng, 1)
         catalogue = catalogue_of(case["policy"])
@@ -325,8 +328,7 @@ def fresh_sets(count: int) -> list[tuple[list[dict], dict, dict]]:
                      for tool, path in acts]
         families = sorted({entry["family"] for entry in catalogue.values()})
         credit = {family: float(rng.randint(0, 3)) for family in rng.sample(families, rng.randint(0, len(families)))}
-        made.append((proposals, catalogue, credit))
-    return made
+        yield proposals, catalogue, credit
 
 
 def check_sets(order: bool) -> None:

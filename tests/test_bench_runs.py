@@ -72,3 +72,18 @@ def test_seal_verify_has_a_row_for_each_of_its_goals():
     whole = [what for what, against in rows.items() if against.startswith("the door recording the same events")]
     assert chain == [f"seal verify_chain, 60 events (goal {seal_verify.CHAIN_GOAL}x)"]
     assert whole == [f"seal verify, the whole check, the reference report (goal {seal_verify.WHOLE_GOAL}x)"]
+
+
+def test_the_checks_goal_table_has_a_row_for_each_lesson_and_file():
+    """make bench's goal table gives `course check N` a row for each lesson and file, with its goal, wall and CPU."""
+    times = [student_loop.CheckTimes(n, target, file, goal, [goal * 0.9, goal * 1.2], [0.3, 0.4])
+             for n in (1, 5) for target, file, goal in student_loop.TARGETS]
+    goals = student_loop.CheckGoals(times, 2, (1.0, 1.0, 1.0), (2.0, 2.0, 2.0))
+    grid = student_loop.goals_table(goals)
+    assert grid.row_count == 4
+    columns = {column.header: list(column.cells) for column in grid.columns}
+    assert columns["goal"] == ["0.5 s", "2 s"] * 2
+    assert columns["CPU (median)"] == ["0.35 s"] * 4
+    assert all(cell.startswith("no: 1.05x") for cell in columns["within the goal"])
+    rows = student_loop.check_rows(2, goals=goals)
+    assert [row.against for row in rows] == ["the 0.5 s goal", "the 2 s goal"] * 2

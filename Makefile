@@ -68,10 +68,11 @@ test-fast: $(STAMP)
 	  --ignore=tests/test_site.py --ignore=tests/test_site_browser.py
 
 # Every benchmark in benchmarks/, one table of ratios measured side by side (not part of make test),
-# then the whole kill matrix.
+# then the whole kill matrix, then AgentDojo's 949 pairs with and without the door (lesson 12).
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench
 	$(BIN)/python -m lab.killmatrix
+	$(BIN)/python -m dojo --costs
 
 # How strong each lesson's check is (mutation/run.py): cosmic-ray's operators and the course's own
 # (mutation/operators.py) over the lines each worked answer marks as the student's, every mutant

@@ -294,7 +294,8 @@ def run_timeline(report: dict, stages: tuple[str, ...] | list[str] = ()) -> str:
         raise PictureError(f"the report's events lack {exc}") from None
     if not events:
         raise PictureError("the report has no events to draw")
-    left, step, lane, top = 110, 7, 18, 58
+    # The lane names sit left of the lanes, right-aligned: room for the longest, about 7 px a letter.
+    left, step, lane, top = max(110, 20 + 7 * max(len(kind) for kind in kinds)), 7, 18, 58
     width = left + step * len(events) + 30
     bottom = top + lane * len(kinds)
     body = [f'<text x="10" y="18" font-weight="bold" fill="{INK}">The reference run, event by event: '

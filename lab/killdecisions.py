@@ -67,7 +67,7 @@ from core.run.doors import FinalDoor, final_door
 from core.run.gate import subject_of
 from core.run.jsonfile import read_json
 from lab import server
-from lab.killmatrix import (SEND, WRITE, Point, Stopping, Tally, finished, forked, in_doubt, is_consequential,
+from lab.killpoints import (SEND, WRITE, Point, Stopping, Tally, finished, forked, in_doubt, is_consequential,
                             lab_served)
 from lab.plugin import make_adapter
 from signoff import decision, demo

@@ -435,10 +435,18 @@ def _text(text: str, room: int = 70) -> str:
     return shown if len(shown) <= room else shown[:room - 3] + "..."
 
 
+def _around(value: str, request: str) -> str:
+    """The part of ``request`` where ``value`` is written (any letter case), or its start: what the row shows of it."""
+    at = request.lower().find(value.lower())
+    start = max(0, at - 30)
+    return ("..." if start else "") + _text(request[start:start + 100], 106)
+
+
 def shown(question: tuple) -> str:
     value, sources, trusted, what = question
     if what:
-        return f"the value {_text(value)} ({what}; trusted: {', '.join(map(_text, trusted)) or 'none'})"
+        return (f"the value {_text(value)} ({what}: {_around(value, sources[0])}; "
+                f"trusted: {', '.join(map(_text, trusted)) or 'none'})")
     return (f"the value {_text(value)} with the sources [{', '.join(map(_text, sources))}] and the trusted values "
             f"[{', '.join(map(_text, trusted))}]")
 

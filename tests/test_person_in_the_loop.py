@@ -75,6 +75,12 @@ def resume(folder: Path, config: Path, reviews: Path, capsys) -> int:
     return status
 
 
+def probe_decisions(folder: Path) -> list[str]:
+    """The decisions the finished report in ``folder`` records on the probe held for review, in order."""
+    report = json.loads((folder / "r.json").read_text(encoding="utf-8"))
+    return [review["decision"] for review in report["reviews"] if review["subject_id"] == PROBE]
+
+
 def journal_codes(folder: Path) -> list[str]:
     lines = (folder / "run.journal").read_text(encoding="utf-8").splitlines()[1:]
     return [json.loads(line)["event"].get("code", "") for line in lines if line.startswith('{"chain"')]
@@ -248,8 +254,8 @@ def test_a_recorded_rejection_stays_final_when_the_run_is_resumed_without_its_si
     assert (tmp_path / "r.json").read_bytes() == finished
     signed_file(tmp_path / "later", "yes", decision.sign(LEAD, run_id, PROBE, ROLE, "approved", "changed my mind"))
     assert resume(tmp_path, config, tmp_path / "later", capsys) == 0
+    assert probe_decisions(tmp_path) == ["rejected"]
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    assert [r["decision"] for r in report["reviews"] if r["subject_id"] == PROBE] == ["rejected"]
     assert not [e for e in report["events"] if e["kind"] == "action" and e["status"] == "admitted"
                 and e["payload"]["tool"] == "probe_reflection" and e["payload"]["destination"].endswith("/debug")]
 
@@ -265,8 +271,8 @@ def test_a_decision_signed_before_a_resume_that_was_killed_still_decides_the_act
     assert decisions.waiting(journal.read(tmp_path / "run.journal").events, drive.load_configuration(config).policy,
                              drive.load_configuration(config).gating) == {}
     assert resume(tmp_path, config, tmp_path / "reviews", capsys) == 0
+    assert probe_decisions(tmp_path) == ["approved"]
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    assert [r["decision"] for r in report["reviews"] if r["subject_id"] == PROBE] == ["approved"]
     assert not [e for e in report["events"] if str(e.get("code")).startswith("decision_")]
 
 
@@ -287,8 +293,8 @@ def test_a_recorded_signed_approval_stays_final_when_the_run_is_resumed_without_
     assert (tmp_path / "r.json").read_bytes() == finished
     signed_file(tmp_path / "later", "no", decision.sign(LEAD, run_id, PROBE, ROLE, "rejected", "changed my mind"))
     assert resume(tmp_path, config, tmp_path / "later", capsys) == 0
+    assert probe_decisions(tmp_path) == ["approved"]
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    assert [r["decision"] for r in report["reviews"] if r["subject_id"] == PROBE] == ["approved"]
     assert len([e for e in report["events"] if e["kind"] == decisions.SIGNED]) == 1
 
 
@@ -306,7 +312,7 @@ def test_a_signed_approval_recorded_before_a_kill_is_not_asked_for_again(tmp_pat
     (tmp_path / "run.journal").write_text("".join(lines[:review + 1]), encoding="utf-8")  # killed there
     (tmp_path / "reviews" / "yes").unlink()
     assert resume(tmp_path, config, tmp_path / "reviews", capsys) == 0
+    assert probe_decisions(tmp_path) == ["approved"]
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    assert [r["decision"] for r in report["reviews"] if r["subject_id"] == PROBE] == ["approved"]
     assert [e for e in report["events"] if e["kind"] == "action" and e["status"] == "admitted"
             and e["payload"]["destination"].endswith("/debug") and e["payload"]["tool"] == "probe_reflection"]

@@ -11,9 +11,9 @@ what it prints about the seal and the replay is what those commands said.
 The reviews in the reference run were decided in advance, standing in for a
 person: written into the operator's configuration (``reviewers``), or signed
 and kept in the folder it names (``signed_reviews``, under the keys it
-lists); the renderer finds each one there and says so. It lives outside ``core/`` because it uses rich,
-and ``core/`` is the standard library only; and outside ``course/``, which
-is the student's tool.
+lists); the renderer finds each one there and says so. It lives outside
+``core/`` because it uses rich, and ``core/`` is the standard library only;
+and outside ``course/``, which is the student's tool.
 """
 
 from __future__ import annotations

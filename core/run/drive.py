@@ -765,9 +765,9 @@ def run(config: Configuration, lab_dir: Path = DEFAULT_LAB, transport: str = "in
     pack = load_safety_pack() if pack is None else pack  # fail closed: no run starts without its boundaries
     if keys is None and isinstance(sink, journal.Journal):
         keys = sink
-    run_ = identify(config, lab_dir)
-    config, refused = in_advance(config, run_.run_id)
-    built = door_of(config, run_, sink, door)
+    named = identify(config, lab_dir)
+    config, refused = in_advance(config, named.run_id)  # refusals of decisions signed in advance, recorded first
+    built = door_of(config, named, sink, door)
     for decision in refused:
         built.refuse("review", decision.reason, code=decision.code, by="drive.run (decisions.admitted)")
     return carried_through(built, config, lab_dir, transport, model, adapter, watch, pack, keys)
@@ -817,8 +817,8 @@ def resume(config: Configuration, path: str | Path, lab_dir: Path = DEFAULT_LAB,
     ``config`` holds (an approval counts because the operator's
     configuration holds it, or because the signed decision the journal
     keeps whole verifies again under a key the configuration lists, never
-    because the journal says so), every note one a resumption writes. A review the configuration decides otherwise
-    raises DecisionsDisagree: a decision the journal records is final. The
+    because the journal says so), every note one a resumption writes. A
+    review the configuration decides otherwise raises DecisionsDisagree: a decision the journal records is final. The
     run restarts at ``journal.restart_point`` of what is trusted; a torn
     last line, or a line not trusted, is noted in the ledger in the
     resumption's own words. ``door`` builds each fresh door in

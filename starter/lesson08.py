@@ -34,7 +34,9 @@ for needs a person):
   class's approver role, of the same identity with other arguments;
 - an act that needs a review is denied when its class has no approver role,
   and else only a review of this exact act (``act_subject``) by the class's
-  approver role counts: approved, allow; rejected, deny; none, hold.
+  approver role counts: approved, allow; rejected, deny; none, hold. When
+  several such reviews are listed (``reviews`` is in the order they were
+  recorded), the last one is the approver's decision.
 
 Return ``{"verdict": "allow" | "hold" | "deny", "action_class": <the canonical
 name, or "unclassified">, "trigger_class": <a name, or None>, "reason": <one

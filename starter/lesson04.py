@@ -14,7 +14,9 @@ letter case and attribute order, and ``None`` for every other page:
 - a page is written by whoever runs the site, so only a real tag counts: not
   one inside a comment, not words in the page text that look like a tag, not
   one inside an element read as text (``title``, ``textarea``, ``xmp``,
-  ``iframe``, ``noembed``, ``noframes``, ``script``, ``style``);
+  ``iframe``, ``noembed``, ``noframes``, ``script``, ``style``), which opens
+  even where its tag is written as if it closed itself (``<title/>``: in HTML
+  only void elements such as ``meta`` close themselves);
 - a tag that writes an attribute twice has the first one only, as a browser
   reads it (the later ones are dropped): ``<meta name="other" name="generator">``
   is no generator tag;

@@ -3,7 +3,8 @@
 Each such page declares its prediction's answer once, in a collapsed answer
 block after the question, with the short strings that give it away
 (course/predictions.py). None of them may appear on the page above that block,
-anywhere in the committed notebook, or in what the fresh starter's check prints.
+in the README every student reads at set-up, anywhere in the committed notebook, or in
+what the fresh starter's check prints.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def test_nothing_before_the_answer_block_gives_the_prediction_away(lesson):
     keys = tuple(key for answer in found for key in answer.keys)
     assert all(predictions.leaks((key,), answer.body) for answer in found for key in answer.keys)
     assert [key for answer in found for key in predictions.leaks(answer.keys, answer.above)] == []
+    assert predictions.leaks(keys, (REPO / "README.md").read_text(encoding="utf-8")) == []
 
     notebook = json.loads((REPO / lesson.notebook).read_text(encoding="utf-8"))
     assert predictions.leaks(keys, predictions.notebook_text(notebook)) == []

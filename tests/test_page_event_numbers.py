@@ -1,11 +1,12 @@
-"""Every event number a page's prose (or a notebook's) names is the event of the run it describes.
+"""The event numbers written in pages' prose (and a notebook's) are the events of the runs they describe.
 
 A page's console outputs are compared with real runs; the sentences around them are
 not. When the reference run gained events, lesson 1's prose kept the old numbers (the run
 "closed at event 185" above a ledger of 189 events). Each row of ``CLAIMS`` names a page,
-the words around one or more numbers, and the events those numbers must be, read from
-the committed report; a row whose words are no longer on its page fails too, so a
-reworded sentence is looked at again rather than left unchecked.
+the words around one or more numbers, the committed artifact they describe and the events
+those numbers must be, read from it; a row whose words are no longer on its page fails
+too, so a reworded sentence is looked at again rather than left unchecked. A number in
+prose that no row names is not checked.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from course.predictions import notebook_text
 from tlog.forgery import forge
 
 REPO = Path(__file__).resolve().parent.parent
@@ -61,16 +63,17 @@ def the_404_capture(report: dict) -> list[int]:
 
 
 def prose(path: str) -> str:
-    """A page's text, or a notebook's markdown cells."""
+    """A page's text, or a notebook's cells and outputs."""
     text = (REPO / path).read_text(encoding="utf-8")
-    if path.endswith(".ipynb"):
-        cells = json.loads(text)["cells"]
-        return "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown")
-    return text
+    return notebook_text(json.loads(text)) if path.endswith(".ipynb") else text
 
 
 def count(report: dict) -> list[int]:
     return [len(report["events"])]
+
+
+def the_first_missing(report: dict) -> list[int]:
+    return [len(report["events"]) + 1]
 
 
 CLAIMS = [  # (page, the words around the numbers, the report they describe, what they must be)
@@ -92,10 +95,8 @@ CLAIMS = [  # (page, the words around the numbers, the report they describe, wha
     (LESSON_10, r"Event (\d+) is\s+the injection from lesson 4", REPORT, refused("out_of_scope")),
     (LESSON_10, r"Of the reference run's (\d+) events, (\d+) are gone", REPORT,
      lambda report: count(report) + [len(report["events"]) - len(forge(report)["events"])]),
-    (LESSON_9, r"verify named event (\d+), the first event its seal covers", TRUNCATED,
-     lambda report: [len(report["events"]) + 1]),
-    (NOTEBOOK_9, r"verify named event (\d+), the first event its seal covers", TRUNCATED,
-     lambda report: [len(report["events"]) + 1]),
+    (LESSON_9, r"verify named event (\d+), the first event its seal covers", TRUNCATED, the_first_missing),
+    (NOTEBOOK_9, r"verify named event (\d+), the first event its seal covers", TRUNCATED, the_first_missing),
     (LESSON_9, r"its seal counts the (\d+) events\s+it holds", TRUNCATED, count),
     (LESSON_9, r"Event (\d+) was the close, and it went with the cut", INTACT, the_close),
 ]

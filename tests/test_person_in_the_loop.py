@@ -241,14 +241,22 @@ def test_the_reviews_folder_is_read_without_waiting_on_a_hostile_file(tmp_path):
     assert decisions.read_folder(folder) == {"big": None, "fifo": None, "sub": None}
 
 
+def finished_with(folder: Path, capsys, decided: str, reason: str) -> tuple[Path, str, bytes]:
+    """A run that waited on the probe, resumed with the lead's signed decision in ``first/signed``.
+
+    Returns its configuration, its run id and the sealed report's bytes.
+    """
+    config = configuration(folder)
+    waits(folder, config, capsys)
+    run_id = run_id_of(config)
+    signed_file(folder / "first", "signed", decision.sign(LEAD, run_id, PROBE, ROLE, decided, reason))
+    assert resume(folder, config, folder / "first", capsys) == 0
+    return config, run_id, (folder / "r.json").read_bytes()
+
+
 def test_a_recorded_rejection_stays_final_when_the_run_is_resumed_without_its_signed_file(tmp_path, capsys):
     """A signed rejection the journal records stands when the run is resumed without the reviews folder that held it: the finished run is not asked again, and an approval signed later is refused as a second decision, so the rejected probe never runs."""
-    config = configuration(tmp_path)
-    waits(tmp_path, config, capsys)
-    run_id = run_id_of(config)
-    signed_file(tmp_path / "first", "no", decision.sign(LEAD, run_id, PROBE, ROLE, "rejected", "not today"))
-    assert resume(tmp_path, config, tmp_path / "first", capsys) == 0
-    finished = (tmp_path / "r.json").read_bytes()
+    config, run_id, finished = finished_with(tmp_path, capsys, "rejected", "not today")
     (tmp_path / "later").mkdir()
     assert resume(tmp_path, config, tmp_path / "later", capsys) == 0  # no decision given: nothing to wait for
     assert (tmp_path / "r.json").read_bytes() == finished
@@ -278,13 +286,8 @@ def test_a_decision_signed_before_a_resume_that_was_killed_still_decides_the_act
 
 def test_a_recorded_signed_approval_stays_final_when_the_run_is_resumed_without_its_signed_file(tmp_path, capsys):
     """The ledger keeps a signed approval whole: resumed without the reviews folder that held it, the run checks the recorded decision's signature again, asks for no decision on that act (it does not wait) and seals the same report, byte for byte; a rejection signed later is refused as a second decision."""
-    config = configuration(tmp_path)
-    waits(tmp_path, config, capsys)
-    run_id = run_id_of(config)
-    signed_file(tmp_path / "first", "yes", decision.sign(LEAD, run_id, PROBE, ROLE, "approved", "in scope"))
-    assert resume(tmp_path, config, tmp_path / "first", capsys) == 0
-    finished = (tmp_path / "r.json").read_bytes()
-    (tmp_path / "first" / "yes").unlink()
+    config, run_id, finished = finished_with(tmp_path, capsys, "approved", "in scope")
+    (tmp_path / "first" / "signed").unlink()
     assert resume(tmp_path, config, tmp_path / "first", capsys) == 0
     assert (tmp_path / "r.json").read_bytes() == finished
     status = harness.main(["--config", str(config), "--resume", str(tmp_path / "run.journal"),
